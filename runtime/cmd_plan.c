@@ -1,0 +1,1 @@
+/* cmd_plan.c: placeholder */

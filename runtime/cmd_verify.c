@@ -1,0 +1,1 @@
+/* cmd_verify.c: placeholder */

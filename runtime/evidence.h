@@ -1,0 +1,170 @@
+/*
+ * evidence.h - internal interfaces of the evidence collectors.
+ *
+ * Each collector reads one source of evidence under a root directory and
+ * fills its own plain struct; snapshot.c combines them.  Collectors never
+ * fail the capture: what they cannot read stays GOV_UNKNOWN / NaN / 0.
+ * Parsers of outside text are separate functions taking (text, len) so that
+ * unit tests and fuzz targets call them directly.
+ */
+#ifndef GOV_EVIDENCE_H
+#define GOV_EVIDENCE_H
+
+#include "governor.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* ---- file access under a root (sysroot.c) ------------------------------ */
+
+/* Read ROOT/PATH (PATH absolute) into buf (NUL-terminated), at most cap-1
+ * bytes.  *len gets the byte count.  Returns 0, -errno, or GOV_ENOSPC when
+ * the file is larger than the buffer. */
+int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
+                  size_t *len);
+
+/* Build ROOT/PATH into out (cap bytes).  Returns 0 or GOV_ENOSPC. */
+int gov_path_join(const char *root, const char *path, char *out, size_t cap);
+
+/* Parse one unsigned decimal integer, surrounding white space allowed.
+ * Returns 0, GOV_EPARSE, GOV_ERANGE. */
+int gov_parse_u64(const char *text, size_t len, uint64_t *out);
+
+/* ---- host inventory (inventory.c) ---------------------------------------- */
+
+typedef struct gov_inventory {
+    uint64_t logical, physical, packages, numa_nodes, online;
+} gov_inventory;
+
+/* Live system (root NULL or "/"): hwloc topology, loaded once by the context.
+ * Under a sysroot: the same sysfs files hwloc reads, read directly. */
+struct hwloc_topology;
+int gov_inventory_load_topology(struct hwloc_topology **out);
+void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
+                           gov_inventory *out);
+
+/* ---- affinity (affinity.c) ----------------------------------------------- */
+
+/* sched_getaffinity on the live system; Cpus_allowed_list of
+ * ROOT/proc/self/status under a sysroot.  Returns 0 or an error; on error
+ * *count is GOV_UNKNOWN. */
+int gov_affinity_collect(const char *root, gov_cpuset *set, uint64_t *count);
+
+/* Find "Cpus_allowed_list:" in a /proc/PID/status text. */
+int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
+
+/* ---- cgroups (mountinfo.c, cgroup.c) ------------------------------------- */
+
+typedef struct gov_mount {
+    char root[1024];        /* decoded root field (4th) */
+    char mount_point[1024]; /* decoded mount point (5th) */
+    int version;            /* 1 or 2 */
+    char options[512];      /* super options (v1: controller names) */
+} gov_mount;
+
+/* Decode mountinfo octal escapes (\040 etc.) in place; returns new length. */
+size_t gov_unescape_octal(char *s, size_t len);
+
+/* Find the cgroup mount for a controller: version 2 with controller NULL
+ * gives the cgroup2 mount; version 1 the v1 mount whose options list
+ * contains the controller.  Returns 0, GOV_ENOENT, GOV_EPARSE. */
+int gov_mountinfo_find(const char *text, size_t len, int version,
+                       const char *controller, gov_mount *out);
+
+/* From /proc/self/cgroup, the path for a v1 controller (controller != NULL)
+ * or the v2 entry "0::" (controller NULL).  Returns 0, GOV_ENOENT,
+ * GOV_EPARSE. */
+int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
+                         char *path, size_t cap);
+
+typedef struct gov_cgroup_evidence {
+    int cpu_version;            /* version of the hierarchy used for CPU, 0 none */
+    double quota_cores;         /* NaN unknown */
+    gov_limit_status quota_status;
+    uint64_t cpuset_count;      /* GOV_UNKNOWN when unseen */
+    gov_cpuset cpuset;
+
+    int memory_version;
+    gov_limit_status memory_status;
+    uint64_t limit_bytes, high_bytes, current_bytes, remaining_bytes;
+
+    /* v2 pressure files of the process's own cgroup, when present */
+    bool has_pressure_dir;
+    char pressure_dir[2048];    /* absolute path under root; never printed */
+} gov_cgroup_evidence;
+
+void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);
+
+/* Per-file parsers (exposed for tests and fuzzing). */
+int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
+                      bool *unlimited);
+/* v2 memory.max/high: "max" or bytes. */
+int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
+                           bool *unlimited);
+/* v1 limit_in_bytes: a value at or above the page-rounded LONG_MAX sentinel
+ * for any page size counts as unlimited. */
+int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
+                       bool *unlimited);
+
+/* ---- Slurm facts (slurmenv.c; descriptor.c fills the same struct) -------- */
+
+typedef struct gov_sched_evidence {
+    gov_sched_source source;    /* NONE when nothing was found */
+    gov_step_kind step_kind;
+    uint64_t job_id, step_id, node_index, uid; /* binding; never printed */
+    uint64_t tasks_on_node, tasks_total, nodes;
+    uint64_t cpus_on_node, cpus_per_task;
+    uint64_t mem_per_node_bytes, mem_per_cpu_bytes;
+    uint64_t gpus_on_node, gpus_per_task;
+    bool gpus_verified;
+} gov_sched_evidence;
+
+/* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
+void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
+
+/* Resolve a compressed Slurm count list ("1(x2),4") at index; index
+ * GOV_UNKNOWN accepts only a uniform list.  Returns 0, GOV_EPARSE,
+ * GOV_ERANGE (index past the list), GOV_ENOENT (not uniform, no index). */
+int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
+                           uint64_t *out);
+
+/* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
+int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
+
+/* Look up NAME in envp; returns the value or NULL. */
+const char *gov_env_get(const char *const *envp, const char *name);
+
+/* ---- accelerators (accel.c) ---------------------------------------------- */
+
+void gov_accel_collect(const char *root, const char *const *envp,
+                       gov_snapshot *out);
+
+/* Count the devices named by a visibility variable's value ("0,1",
+ * "GPU-uuid,...", "all", "none", ""); GOV_UNKNOWN for "all". */
+uint64_t gov_visible_count(const char *value);
+
+/* ---- memory, pressure, swap (meminfo.c, pressure.c) ---------------------- */
+
+int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
+                      uint64_t *available_bytes);
+void gov_meminfo_collect(const char *root, uint64_t *total_bytes,
+                         uint64_t *available_bytes);
+
+/* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
+int gov_psi_parse(const char *text, size_t len, double *some_avg10,
+                  double *full_avg10);
+void gov_pressure_collect(const char *root, const gov_cgroup_evidence *cg,
+                          gov_snapshot *out);
+
+/* ---- disk (disk.c) ------------------------------------------------------- */
+
+void gov_disk_collect(const char *workdir, gov_snapshot *out);
+
+/* ---- descriptor (descriptor.c) ------------------------------------------- */
+
+/* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
+ * sched/policy on success; status, reason and age go into snap->descriptor. */
+void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
+                            gov_sched_evidence *sched, gov_snapshot *snap);
+
+#endif /* GOV_EVIDENCE_H */

@@ -1,0 +1,64 @@
+/* Linux CPU list parsing and canonical formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "governor.h"
+
+static void roundtrip(const char *in, const char *canon, uint64_t count)
+{
+    gov_cpuset s;
+    char buf[256];
+
+    assert_int_equal(gov_cpuset_parse(in, strlen(in), &s), 0);
+    assert_int_equal(gov_cpuset_count(&s), count);
+    assert_int_equal(gov_cpuset_format(&s, buf, sizeof buf), (int)strlen(canon));
+    assert_string_equal(buf, canon);
+}
+
+static void test_valid_lists(void **state)
+{
+    roundtrip("0-3,8\n", "0-3,8", 5);
+    roundtrip("  5 ", "5", 1);
+    roundtrip("", "", 0);
+    roundtrip("\n", "", 0);
+    roundtrip("3,1,2", "1-3", 3);
+    roundtrip("0-1,1-2", "0-2", 3);
+    roundtrip("8191", "8191", 1);
+    roundtrip("0,2,4,6", "0,2,4,6", 4);
+}
+
+static void test_invalid_lists(void **state)
+{
+    const char *bad[] = { "a", "1-", "-1", "3-1", "1,,2", "1,", ",1", "1 2", "0x1", "1-2-3" };
+    gov_cpuset s;
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(gov_cpuset_parse(bad[i], strlen(bad[i]), &s), GOV_EPARSE);
+        assert_int_equal(gov_cpuset_count(&s), 0);
+    }
+    assert_int_equal(gov_cpuset_parse("8192", 4, &s), GOV_ERANGE);
+    assert_int_equal(gov_cpuset_parse("99999999999999999999999", 23, &s), GOV_ERANGE);
+}
+
+static void test_format_too_small(void **state)
+{
+    gov_cpuset s;
+    char buf[4];
+
+    assert_int_equal(gov_cpuset_parse("0,2,4,6", 7, &s), 0);
+    assert_int_equal(gov_cpuset_format(&s, buf, sizeof buf), GOV_ENOSPC);
+    assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_lists),
+        cmocka_unit_test(test_invalid_lists),
+        cmocka_unit_test(test_format_too_small),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

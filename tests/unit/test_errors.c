@@ -1,0 +1,40 @@
+/* Every error code has a distinct name and text; unknown codes are named. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "governor.h"
+
+static void test_known_codes(void **state)
+{
+    const int codes[] = { GOV_EINVAL, GOV_ENOMEM, GOV_ENOENT, GOV_EACCES, GOV_EIO,
+                          GOV_ERANGE, GOV_ENOSPC, GOV_ETIMEDOUT, GOV_EALREADY,
+                          GOV_ENOTSUP, GOV_EOVERFLOW, GOV_EPARSE, GOV_ESEAL,
+                          GOV_EUNTRUSTED, GOV_EBINDING, GOV_EVERSION, GOV_EMUNGE };
+    size_t n = sizeof codes / sizeof codes[0];
+
+    for (size_t i = 0; i < n; i++) {
+        assert_string_not_equal(gov_err_name(codes[i]), "UNKNOWN");
+        assert_string_not_equal(gov_strerror(codes[i]), "unknown error");
+        for (size_t j = i + 1; j < n; j++)
+            assert_string_not_equal(gov_err_name(codes[i]), gov_err_name(codes[j]));
+    }
+    assert_string_equal(gov_err_name(0), "OK");
+}
+
+static void test_unknown_code(void **state)
+{
+    assert_string_equal(gov_err_name(-123456), "UNKNOWN");
+    assert_string_equal(gov_strerror(42), "unknown error");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_codes),
+        cmocka_unit_test(test_unknown_code),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
