@@ -1,2 +1,48 @@
-/* main.c: placeholder */
-int main(void) { return 0; }
+/* main.c - the `governor` tool: dispatch a verb to its file. */
+#include "cmd.h"
+#include "governor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct gov_verb {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+};
+
+static const struct gov_verb gov_verbs[] = {
+    { "snapshot", gov_cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
+    { "plan", gov_cmd_plan, "worker and thread ceilings (--json, --workers N)" },
+    { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 2 absent)" },
+    { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: governor VERB [OPTIONS]\n\nverbs:\n");
+    for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
+        fprintf(f, "  %-10s %s\n", gov_verbs[i].name, gov_verbs[i].help);
+    fprintf(f, "\n'governor VERB --help' describes a verb's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("governor %d.%d.%d\n", GOV_VERSION_MAJOR, GOV_VERSION_MINOR, GOV_VERSION_PATCH);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
+        if (!strcmp(argv[1], gov_verbs[i].name))
+            return gov_verbs[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "governor: unknown verb '%s'; run 'governor --help' for the list\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,11 @@
+/* cmd.h - the verbs of the `governor` tool; main.c dispatches to them.
+ * Each returns the process exit status. */
+#ifndef GOV_CMD_H
+#define GOV_CMD_H
+
+int gov_cmd_snapshot(int argc, char **argv);
+int gov_cmd_plan(int argc, char **argv);
+int gov_cmd_verify(int argc, char **argv);
+int gov_cmd_watch(int argc, char **argv);
+
+#endif
