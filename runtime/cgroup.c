@@ -207,6 +207,15 @@ static bool map_path(const gov_mount *m, const char *path, cg_loc *loc)
     const char *rel;
     size_t relen;
 
+    /* The mount point is known even when the path is not inside it: the
+     * mount root's cgroup.controllers still tells which hierarchy governs. */
+    while (bl > 0 && m->mount_point[bl - 1] == '/')
+        bl--;
+    if (bl >= sizeof loc->base)
+        return false;
+    memcpy(loc->base, m->mount_point, bl);
+    loc->base[bl] = '\0';
+    loc->rel[0] = '\0';
     if (has_dotdot(path) || has_dotdot(m->root))
         return false;
     while (rl > 0 && m->root[rl - 1] == '/')
@@ -217,12 +226,8 @@ static bool map_path(const gov_mount *m, const char *path, cg_loc *loc)
     relen = strlen(rel);
     while (relen > 0 && rel[relen - 1] == '/')
         relen--;
-    while (bl > 0 && m->mount_point[bl - 1] == '/')
-        bl--;
-    if (relen >= sizeof loc->rel || bl >= sizeof loc->base || bl + relen + 1 >= DIR_CAP)
+    if (bl + relen + 1 >= DIR_CAP)
         return false;
-    memcpy(loc->base, m->mount_point, bl);
-    loc->base[bl] = '\0';
     memcpy(loc->rel, rel, relen);
     loc->rel[relen] = '\0';
     return true;
@@ -243,11 +248,14 @@ static bool find_mount(const cg_text *t, int version, const char *controller,
         const char *le = nl ? nl : end;
         int rc = gov_mountinfo_find(p, (size_t)(le - p), version, controller, &m);
         if (rc == 0) {
+            cg_loc cand;
+            memset(&cand, 0, sizeof cand);
+            cand.mapped = map_path(&m, path, &cand);
+            if (cand.mapped || !found)
+                *loc = cand;
             found = true;
-            if (map_path(&m, path, loc)) {
-                loc->mapped = true;
+            if (cand.mapped)
                 return true;
-            }
         } else if (rc != GOV_ENOENT) {
             loc->mapped = false;
             return false;    /* not a mountinfo: nothing in it is evidence */
