@@ -99,6 +99,9 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
         return 0;
     }
     rc = gov_parse_u64(text, len, bytes);
+    /* The kernel prints "max" long before this; it is not a byte count. */
+    if (!rc && *bytes == GOV_UNKNOWN)
+        rc = GOV_ERANGE;
     if (rc)
         *bytes = GOV_UNKNOWN;
     return rc;
