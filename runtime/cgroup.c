@@ -259,7 +259,7 @@ static bool find_mount(const cg_text *t, int version, const char *controller,
             found = true;
             if (cand.mapped)
                 return true;
-        } else if (rc != GOV_ENOENT) {
+        } else if (rc == GOV_EPARSE) {
             loc->mapped = false;
             return false;    /* not a mountinfo: nothing in it is evidence */
         }
@@ -669,6 +669,8 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
     cg_text *t;
     cg_loc cpu, cpuset, mem;
 
+    if (!out)
+        return;
     memset(out, 0, sizeof *out);
     out->quota_cores = NAN;
     out->quota_status = GOV_LIMIT_UNKNOWN;
