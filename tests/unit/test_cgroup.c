@@ -317,6 +317,17 @@ static void test_v1_zero_period(void **state)
     check("v1-zero-period", &x);
 }
 
+/* No cgroup.controllers anywhere: the v2 hierarchy is used because the
+ * process's cgroup has the controllers' files; the root, whose files cannot
+ * be told apart from missing ones, is unknown, so finite levels still give
+ * "limited" but nothing could give "unlimited". */
+static void test_v2_files_only(void **state)
+{
+    expect x = { 2, 2.0, LIM, 4, "0-3",
+                 2, LIM, GiB, U, 100 * MiB, GiB - 100 * MiB, NULL };
+    check("v2-files-only", &x);
+}
+
 /* No /proc/self files at all: nothing is known, nothing is unlimited. */
 static void test_no_proc(void **state)
 {
@@ -349,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_v2_missing_files),
         cmocka_unit_test(test_v1_empty_files),
         cmocka_unit_test(test_v1_zero_period),
+        cmocka_unit_test(test_v2_files_only),
         cmocka_unit_test(test_no_proc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
