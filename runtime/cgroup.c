@@ -184,7 +184,6 @@ typedef struct cg_text {
     size_t mountinfo_len;
     char proc[16384];
     size_t proc_len;
-    bool ok;
 } cg_text;
 
 static bool has_dotdot(const char *path)
@@ -306,26 +305,23 @@ static bool exists_in(const char *root, const char *dir, const char *name)
     return access(full, F_OK) == 0;
 }
 
-/* v2 level kinds: whether the level can carry the controller's files. */
-enum level_kind { LVL_FILES, LVL_NO_LIMIT, LVL_UNKNOWN };
-
-static enum level_kind v2_level(const char *root, const char *dir,
-                                const char *controller)
+/* Whether a v2 level is known to set no limit of its own for a controller,
+ * so that its missing limit files are not missing evidence.  When
+ * cgroup.controllers cannot be read, the level's files decide. */
+static bool v2_no_limit(const char *root, const char *dir, const char *controller)
 {
     char buf[512];
     size_t n;
 
     if (read_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
-        return LVL_UNKNOWN;
+        return false;
     /* A level without the controller enabled has no limit of its own; its
      * parent's limit is another level of the walk. */
     if (!words_have(buf, n, controller))
-        return LVL_NO_LIMIT;
+        return true;
     /* The hierarchy's root has no cgroup.type and never carries cpu.max,
      * memory.max or memory.high: the kernel does not limit it. */
-    if (!exists_in(root, dir, "cgroup.type"))
-        return LVL_NO_LIMIT;
-    return LVL_FILES;
+    return !exists_in(root, dir, "cgroup.type");
 }
 
 /* Whether the v2 hierarchy carries a controller: the mount root's
@@ -354,8 +350,6 @@ static void locate(const char *root, const cg_text *t, const char *controller,
     char path[DIR_CAP];
 
     memset(loc, 0, sizeof *loc);
-    if (!t->ok)
-        return;
     if (gov_proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
         find_mount(t, 1, controller, path, loc)) {
         loc->version = 1;
@@ -412,13 +406,8 @@ static int v2_quota(const char *root, const char *dir, double *ratio)
     size_t n;
     bool unlimited;
 
-    switch (v2_level(root, dir, "cpu")) {
-    case LVL_NO_LIMIT:
+    if (v2_no_limit(root, dir, "cpu"))
         return 0;
-    case LVL_UNKNOWN:
-    case LVL_FILES:
-        break;
-    }
     if (read_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
         gov_parse_cpu_max(buf, n, ratio, &unlimited))
         return -1;
@@ -459,7 +448,7 @@ static void collect_cpuset(const char *root, const cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel), n;
-    char dir[DIR_CAP], buf[65536];
+    char dir[DIR_CAP], buf[32768]; /* 8192 CPUs listed one by one */
     gov_cpuset set;
     int rc;
 
@@ -523,7 +512,7 @@ static void v2_memory_level(const char *root, const char *dir, bool own,
     bool unl;
     int urc;
 
-    if (v2_level(root, dir, "memory") == LVL_NO_LIMIT)
+    if (v2_no_limit(root, dir, "memory"))
         return;
     if (read_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
         gov_parse_memory_value(buf, n, &max, &unl))
@@ -682,8 +671,7 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
     t = calloc(1, sizeof *t);
     if (!t)
         return;
-    t->ok = read_texts(root, t);
-    if (t->ok) {
+    if (read_texts(root, t)) {
         locate(root, t, "cpu", "cpu.max", &cpu);
         locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
         locate(root, t, "memory", "memory.max", &mem);
