@@ -448,7 +448,7 @@ static void collect_cpuset(const char *root, const cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel), n;
-    char dir[DIR_CAP], buf[32768]; /* 8192 CPUs listed one by one */
+    char dir[DIR_CAP], buf[32768]; /* worst ranged list of 8192 CPUs: ~20 KiB */
     gov_cpuset set;
     int rc;
 
