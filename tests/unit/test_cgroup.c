@@ -168,6 +168,16 @@ static void test_slurm_v1(void **state)
     check("slurm-v1", &x);
 }
 
+/* Slurm cgroup/v2: limits on the job (512 MiB) and step (200 MiB) levels
+ * under slurmstepd.scope; the task and "user" levels are unlimited. */
+static void test_slurm_v2(void **state)
+{
+    expect x = { 2, NAN, UNL, 2, "4-5",
+                 2, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB,
+                 "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0" };
+    check("slurm-v2", &x);
+}
+
 /* This machine: v1 controllers, a cgroup2 at /sys/fs/cgroup/unified with
  * only hugetlb (falls back to v1 for cpu, cpuset, memory), the memory
  * cgroup /process_api/<id> at the 4 KiB sentinel.  The process sits in the
@@ -342,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_parse_memory_value),
         cmocka_unit_test(test_parse_v1_limit),
         cmocka_unit_test(test_slurm_v1),
+        cmocka_unit_test(test_slurm_v2),
         cmocka_unit_test(test_hybrid_host),
         cmocka_unit_test(test_v2_systemd),
         cmocka_unit_test(test_docker_v2),
