@@ -15,7 +15,8 @@ size_t gov_unescape_octal(char *s, size_t len)
 
     while (r < len) {
         /* The kernel escapes space, tab, newline and backslash as \ooo.
-         * Anything else, and \000 (which would cut a C string), stays. */
+         * Anything else, and \000 (which would cut a C string), stays.
+         * A shortened string gets a NUL after its new end. */
         if (s[r] == '\\' && len - r >= 4 && s[r + 1] >= '0' && s[r + 1] <= '3' &&
             is_octal(s[r + 2]) && is_octal(s[r + 3])) {
             unsigned v = (unsigned)(s[r + 1] - '0') * 64 +
