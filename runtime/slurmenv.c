@@ -47,9 +47,10 @@ static int read_bounded(const char **p, const char *end, uint64_t max,
     if (s == end || *s < '0' || *s > '9')
         return GOV_EPARSE;
     for (; s < end && *s >= '0' && *s <= '9'; s++) {
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v > max)
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (max - d) / 10)
             return GOV_ERANGE;
+        v = v * 10 + d;
     }
     *p = s;
     *out = v;
@@ -121,7 +122,7 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
 
     if (!bytes || (!text && len))
         return GOV_EINVAL;
-    rc = read_bounded(&p, end, UINT64_MAX / 10, &v);
+    rc = read_bounded(&p, end, UINT64_MAX, &v);
     if (rc)
         return rc;
     if (p < end) {

@@ -316,6 +316,8 @@ static void test_list_parser(void **state)
     uint64_t v;
 
     assert_int_equal(resolve("4", 0), 4);
+    assert_int_equal(resolve("1000000", 0), 1000000);
+    assert_true(resolve("1000001", 0) == GOV_UNKNOWN);
     assert_true(resolve("4", 1) == GOV_UNKNOWN);
     assert_int_equal(resolve("3(x1000000),5", 1000000), 5);
     assert_int_equal(resolve("3(x1000000),5", 999999), 3);
@@ -346,6 +348,9 @@ static void test_mem_parser(void **state)
     assert_int_equal(gov_slurm_parse_mem("1GG", 3, &b), GOV_EPARSE);
     assert_int_equal(gov_slurm_parse_mem("1P", 2, &b), GOV_EPARSE);
     assert_int_equal(gov_slurm_parse_mem("99999999999999999999", 20, &b), GOV_ERANGE);
+    /* One past UINT64_MAX must not wrap to a small number. */
+    assert_int_equal(gov_slurm_parse_mem("18446744073709551616K", 21, &b), GOV_ERANGE);
+    assert_int_equal(gov_slurm_parse_mem("18446744073709551619", 20, &b), GOV_ERANGE);
 }
 
 int main(void)
