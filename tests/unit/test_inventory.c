@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include <hwloc.h>
+#include <stdlib.h>
 
 #include "evidence.h"
 
@@ -77,6 +78,35 @@ static void test_missing_topology_never_derived(void **state)
     assert_true(inv.numa_nodes == GOV_UNKNOWN);
 }
 
+/* hwloc itself, pointed at a fixture (HWLOC_FSROOT), must count what the
+ * sysfs path counts: both read the same topology files. */
+static void test_fixtures_agree_with_hwloc(void **state)
+{
+    const char *fixtures[] = { GOV_FIXTURES "/inventory/smt-2s4c2t",
+                               GOV_FIXTURES "/inventory/offline",
+                               GOV_FIXTURES "/inventory/thismachine" };
+
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        struct hwloc_topology *topo;
+        gov_inventory fs;
+
+        assert_int_equal(setenv("HWLOC_FSROOT", fixtures[i], 1), 0);
+        assert_int_equal(setenv("HWLOC_THISSYSTEM", "0", 1), 0);
+        /* The x86 backend would mix in this CPU's own caches. */
+        assert_int_equal(setenv("HWLOC_COMPONENTS", "-x86", 1), 0);
+        assert_int_equal(gov_inventory_load_topology(&topo), 0);
+        assert_int_equal(unsetenv("HWLOC_FSROOT"), 0);
+        assert_int_equal(unsetenv("HWLOC_THISSYSTEM"), 0);
+        assert_int_equal(unsetenv("HWLOC_COMPONENTS"), 0);
+        collect(fixtures[i], &fs);
+        assert_int_equal(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), fs.logical);
+        assert_int_equal(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE), fs.physical);
+        assert_int_equal(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE), fs.packages);
+        assert_int_equal(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE), fs.numa_nodes);
+        hwloc_topology_destroy(topo);
+    }
+}
+
 static void test_live_hwloc_agrees_with_sysfs(void **state)
 {
     struct hwloc_topology *topo;
@@ -104,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_this_machine_fixture),
         cmocka_unit_test(test_missing_tree_is_unknown),
         cmocka_unit_test(test_missing_topology_never_derived),
+        cmocka_unit_test(test_fixtures_agree_with_hwloc),
         cmocka_unit_test(test_live_hwloc_agrees_with_sysfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
