@@ -16,6 +16,7 @@
 
 #define VENDOR_AMD   UINT64_C(0x1002)
 #define VENDOR_INTEL UINT64_C(0x8086)
+#define VENDOR_NVIDIA UINT64_C(0x10de)
 
 uint64_t gov_visible_count(const char *value)
 {
@@ -284,10 +285,16 @@ static void drm_cards(const char *root, gov_snapshot *out)
         out->accel.gpu_vram_total_bytes = num;
     if (card_attr(root, lowest, "mem_info_vram_used", &num) == 0)
         out->accel.gpu_vram_used_bytes = num;
-    if (card_attr(root, lowest, "vendor", &vendor) == 0)
-        out->accel.gpu_unified =
-            (vendor == VENDOR_INTEL && intel_integrated(root, lowest)) ||
-            (vendor == VENDOR_AMD && amd_apu(root, lowest));
+    /* Unified only on evidence of integration; dedicated only on evidence
+     * of VRAM of its own; anything else stays unknown. */
+    if (card_attr(root, lowest, "vendor", &vendor) != 0)
+        return;
+    if ((vendor == VENDOR_INTEL && intel_integrated(root, lowest)) ||
+        (vendor == VENDOR_AMD && amd_apu(root, lowest)))
+        out->accel.gpu_unified = 1;
+    else if (vendor == VENDOR_NVIDIA ||
+             (vendor == VENDOR_AMD && out->accel.gpu_vram_total_bytes != GOV_UNKNOWN))
+        out->accel.gpu_unified = 0;
 }
 
 void gov_accel_collect(const char *root, const char *const *envp,
@@ -316,6 +323,6 @@ void gov_accel_collect(const char *root, const char *const *envp,
     out->accel.gpu_index = -1;
     out->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
     out->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
-    out->accel.gpu_unified = 0;
+    out->accel.gpu_unified = -1;
     drm_cards(root, out);
 }

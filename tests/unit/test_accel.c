@@ -71,7 +71,7 @@ static void test_nvidia_node(void **state)
     assert_int_equal(snap.accel.gpu_index, -1);
     assert_true(snap.accel.gpu_vram_total_bytes == GOV_UNKNOWN);
     assert_true(snap.accel.gpu_vram_used_bytes == GOV_UNKNOWN);
-    assert_int_equal(snap.accel.gpu_unified, 0);
+    assert_int_equal(snap.accel.gpu_unified, -1);
     for (int i = 0; i < GOV_VIS_COUNT; i++)
         assert_true(snap.accel.visible[i] == GOV_UNKNOWN);
 }
@@ -123,7 +123,7 @@ static void test_no_gpu(void **state)
     assert_int_equal(snap.accel.kfd_usable, 0);
     assert_int_equal(snap.accel.drm_render_nodes, 0);
     assert_int_equal(snap.accel.gpu_index, -1);
-    assert_int_equal(snap.accel.gpu_unified, 0);
+    assert_int_equal(snap.accel.gpu_unified, -1);
 }
 
 static void make_file(const char *dir, const char *name, mode_t mode)
