@@ -217,6 +217,8 @@ start() {
 	need_root
 	install_packages
 	stop_cluster
+	# Fresh logs and state for every cluster; only our own subdirectories.
+	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge}
 	mkdir -p "$dir"
 	write_config
 	start_munge
