@@ -151,6 +151,9 @@ JobCompType=jobcomp/none
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
+# Jobs without --mem get memory per CPU, as on most real clusters (without
+# it a job takes all of a node's memory and jobs never share a node).
+DefMemPerCPU=500
 SlurmdParameters=config_overrides
 ReturnToService=2
 InactiveLimit=0

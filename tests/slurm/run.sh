@@ -78,27 +78,33 @@ results=$GOV_CLUSTER_LOGS/cases
 mkdir -p "$results"
 cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
 
-# After a case: every node must come back to idle by itself (jobs end, the
-# node leaves 'comp'); drained or down is a failure. The nodes are then put
+# After a case: its jobs must be gone and every node must come back to idle
+# by itself (the node leaves 'comp' shortly after a job ends); a job left
+# behind, or a node drained or down, is a failure. Then everything is put
 # back so the next case starts clean.
 check_nodes() {
-	local i states
+	local i states jobs job
 	for ((i = 0; i < 100; i++)); do
-		all_idle && return 0
+		jobs=$(squeue -h -o '%i %u %T %j' 2>/dev/null || echo '? squeue does not answer')
+		[[ -z $jobs ]] && all_idle && return 0
 		states=$(node_states || true)
 		grep -Eq ' (drain|drng|down|fail|failg)\*?$' <<<"$states" && break
 		sleep 0.2
 	done
-	printf 'nodes not idle after the case:\n%s\n' "${states:-<no answer>}"
+	printf 'after the case, nodes not idle or jobs left:\n%s\n' "${states:-<no answer>}"
 	sinfo -R 2>/dev/null || true
-	squeue -h -o '%i %u %T %j' 2>/dev/null | sed 's/^/left over job: /' || true
-	# shellcheck disable=SC2046 # one job id per word
-	scancel --full --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
+	if [[ -n $jobs ]]; then
+		while IFS= read -r job; do
+			printf 'left over job: %s\n' "$job"
+		done <<<"$jobs"
+		# shellcheck disable=SC2046 # one job id per word
+		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
+	fi
 	for ((i = 1; i <= GOV_CLUSTER_NODES; i++)); do
 		scontrol update nodename="node$i" state=resume >/dev/null 2>&1 || true
 	done
 	for ((i = 0; i < 100; i++)); do
-		all_idle && return 1
+		[[ -z $(squeue -h -o %i 2>/dev/null) ]] && all_idle && return 1
 		sleep 0.2
 	done
 	echo "restarting the cluster"
