@@ -179,7 +179,12 @@ ConstrainDevices=no
 EOF
 	if [[ -n $plugin ]]; then
 		[[ -f $plugin ]] || die "plugin '$plugin' does not exist; build it first"
-		printf 'required %s %s\n' "$(realpath "$plugin")" "$plugin_args" >"$etc/plugstack.conf"
+		# A copy the test user can always read (srun loads the plugin too,
+		# and a build tree under /root is closed to others).
+		mkdir -p "$dir/lib"
+		chmod 755 "$dir/lib"
+		install -m 755 "$plugin" "$dir/lib/$(basename "$plugin")"
+		printf 'required %s %s\n' "$dir/lib/$(basename "$plugin")" "$plugin_args" >"$etc/plugstack.conf"
 	else
 		: >"$etc/plugstack.conf"
 	fi
@@ -221,7 +226,7 @@ start() {
 	install_packages
 	stop_cluster
 	# Fresh logs and state for every cluster; only our own subdirectories.
-	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge}
+	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge,lib,bin}
 	mkdir -p "$dir"
 	write_config
 	start_munge

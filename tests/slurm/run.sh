@@ -68,6 +68,8 @@ if ! "$here/cluster.sh" start "${cluster_args[@]}"; then
 fi
 printf 'run.sh: cluster up in %ss\n' $((SECONDS - started))
 eval "$("$here/cluster.sh" env --dir "$dir")"
+# The plugin as plugstack.conf loads it: cluster.sh's readable copy.
+[[ -n $plugin ]] && plugin=$GOV_CLUSTER_DIR/lib/$(basename "$plugin")
 export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build
 GOV_SRC_DIR=$(cd "$here/../.." && pwd)
 export GOV_SRC_DIR
