@@ -37,8 +37,9 @@ if [[ ${#cases[@]} -eq 0 ]]; then
 	cases=("$here"/cases/*.sh)
 	[[ -e ${cases[0]} ]] || { echo "run.sh: no cases in $here/cases" >&2; exit 1; }
 fi
-for c in "${cases[@]}"; do
-	[[ -f $c ]] || { echo "run.sh: no case file '$c'" >&2; exit 2; }
+for i in "${!cases[@]}"; do
+	[[ -f ${cases[i]} ]] || { echo "run.sh: no case file '${cases[i]}'" >&2; exit 2; }
+	cases[i]=$(realpath "${cases[i]}")
 done
 
 cluster_args=(--dir "$dir" --nodes "$nodes")
