@@ -15,6 +15,7 @@ usage: cluster.sh start|stop|status|env [options]
                        libmunge looks unless told otherwise)
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
   --timeout S          seconds to wait for every node to be idle (default 30)
+  --debug LEVEL        daemon log level: info (default), verbose, debug, debug2...
 EOF
 }
 
@@ -38,6 +39,7 @@ plugin_args=
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=30
+debug=info
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -47,6 +49,7 @@ while [[ $# -gt 0 ]]; do
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
+	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -138,8 +141,8 @@ SlurmctldPidFile=$run/slurmctld.pid
 SlurmdPidFile=$run/slurmd-%n.pid
 SlurmctldLogFile=$logs/slurmctld.log
 SlurmdLogFile=$logs/slurmd-%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
+SlurmctldDebug=$debug
+SlurmdDebug=$debug
 PlugStackConfig=$etc/plugstack.conf
 MpiDefault=none
 SwitchType=switch/none

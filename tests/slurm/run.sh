@@ -2,7 +2,7 @@
 # Runs every end-to-end case (tests/slurm/cases/*.sh) against a throwaway
 # local Slurm cluster, which it starts and always stops. Builds nothing.
 #   run.sh [--build DIR] [--plugin-args ARGS] [--nodes N] [--dir DIR]
-#          [--case-timeout S] [--timeout S] [CASE...]
+#          [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
 # A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
 # 'N passed, N failed' (', N skipped' when some were). Exit status 0 only
 # when nothing failed.
@@ -16,6 +16,7 @@ nodes=3
 dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
 case_timeout=60
 total_timeout=600
+debug=info
 cases=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -23,6 +24,7 @@ while [[ $# -gt 0 ]]; do
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
 	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
+	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
 	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	-h | --help) sed -n '2,8p' "$0"; exit 0 ;;
@@ -42,7 +44,7 @@ for i in "${!cases[@]}"; do
 	cases[i]=$(realpath "${cases[i]}")
 done
 
-cluster_args=(--dir "$dir" --nodes "$nodes")
+cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug")
 plugin=
 if [[ -n $build ]]; then
 	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }
