@@ -301,7 +301,7 @@ signal_and_wait() {
 }
 
 stop_cluster() {
-	local d
+	local d i
 	[[ -d $dir ]] || return 0
 	# Thaw frozen steps first, or they never see the signals.
 	while read -r d; do
@@ -309,9 +309,16 @@ stop_cluster() {
 	done < <(cluster_cgroups | grep '/freezer/' || true)
 	signal_and_wait TERM 10 || signal_and_wait KILL 50 ||
 		die "processes survive SIGKILL: $(cluster_pids | tr '\n' ' ')"
+	# A step that was ending may still hold its cgroup for a moment.
+	for ((i = 0; i < 30; i++)); do
+		while read -r d; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
+		done < <(cluster_cgroups)
+		[[ -z $(cluster_cgroups) ]] && break
+		signal_and_wait KILL 1 || true
+	done
 	while read -r d; do
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
-		[[ -d $d ]] && log "could not remove cgroup $d"
+		log "could not remove cgroup $d; processes in it: $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | tr '\n' ' ')"
 	done < <(cluster_cgroups)
 	if [[ -f $run/munged.pid && -f $run/munge_socket ]]; then
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"
