@@ -16,6 +16,8 @@ usage: cluster.sh start|stop|status|env [options]
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
   --timeout S          seconds to wait for every node to be idle (default 30)
   --debug LEVEL        daemon log level: info (default), verbose, debug, debug2...
+  --wait S             if another test cluster runs on this machine, wait up to S
+                       seconds for it to stop (default 0: fail at once)
 EOF
 }
 
@@ -40,6 +42,7 @@ munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=30
 debug=info
+wait_other=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -50,6 +53,7 @@ while [[ $# -gt 0 ]]; do
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
 	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
+	--wait) wait_other=${2:?--wait needs seconds}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -57,6 +61,7 @@ done
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
+[[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
 [[ $dir == /* ]] || dir=$PWD/$dir
 dir=${dir%/}
 [[ $dir != / && -n $dir ]] || die "--dir must not be /"
@@ -71,6 +76,10 @@ marker="GOV_CLUSTER_MARKER=$dir"
 client_marker="GOV_CLUSTER_CLIENT=$dir"
 
 cgroup_root=/sys/fs/cgroup
+# One test cluster per machine: they would share node names (hence cgroups),
+# ports and the MUNGE socket. This file names the state directory of the one
+# running.
+owner_file=/run/gov-cluster.owner
 cgroup_controllers=(freezer cpuset memory devices cpuacct cpu pids blkio)
 
 need_root() {
@@ -224,10 +233,43 @@ wait_idle() {
 	return 1
 }
 
+check_cgroups() {
+	local c
+	for c in freezer cpuset memory; do
+		[[ -f $cgroup_root/$c/cgroup.procs ]] ||
+			die "no cgroup v1 '$c' hierarchy at $cgroup_root/$c: Slurm's cgroup/v1 plugin needs freezer, cpuset and memory mounted there"
+	done
+}
+
+# Claims the machine for this cluster, waiting up to --wait seconds for
+# another live cluster to stop. A claim whose cluster has no process left is
+# stale and taken over.
+claim_machine() {
+	local other deadline=$((SECONDS + wait_other))
+	mkdir -p "$(dirname "$owner_file")"
+	while true; do
+		exec 9>>"$owner_file.lock"
+		flock 9
+		other=$(cat "$owner_file" 2>/dev/null || true)
+		if [[ -z $other || $other == "$dir" ]] ||
+			! grep -qlzxF "GOV_CLUSTER_MARKER=$other" /proc/[0-9]*/environ 2>/dev/null; then
+			printf '%s\n' "$dir" >"$owner_file"
+			exec 9>&-
+			return 0
+		fi
+		exec 9>&-
+		((SECONDS < deadline)) ||
+			die "another test cluster is running from $other; stop it with: $0 stop --dir $other (or pass --wait S)"
+		sleep 1
+	done
+}
+
 start() {
 	need_root
 	install_packages
+	check_cgroups
 	stop_cluster
+	claim_machine
 	# Fresh logs and state for every cluster; only our own subdirectories.
 	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge,lib,bin}
 	mkdir -p "$dir"
@@ -324,6 +366,9 @@ stop_cluster() {
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"
 	fi
 	rm -f "$run"/*.pid
+	if [[ $(cat "$owner_file" 2>/dev/null || true) == "$dir" ]]; then
+		rm -f "$owner_file"
+	fi
 	return 0
 }
 

@@ -44,7 +44,8 @@ for i in "${!cases[@]}"; do
 	cases[i]=$(realpath "${cases[i]}")
 done
 
-cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug")
+# Another engineer's cluster may be running: wait for it rather than fail.
+cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300)
 plugin=
 if [[ -n $build ]]; then
 	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }
