@@ -76,10 +76,6 @@ marker="GOV_CLUSTER_MARKER=$dir"
 client_marker="GOV_CLUSTER_CLIENT=$dir"
 
 cgroup_root=/sys/fs/cgroup
-# One test cluster per machine: they would share node names (hence cgroups),
-# ports and the MUNGE socket. This file names the state directory of the one
-# running.
-owner_file=/run/gov-cluster.owner
 cgroup_controllers=(freezer cpuset memory devices cpuacct cpu pids blkio)
 
 need_root() {
@@ -116,7 +112,7 @@ start_munge() {
 	mkdir -p "$sockdir"
 	chmod 755 "$sockdir"
 	rm -f "$munge_socket" "$munge_socket.lock"
-	env "$marker" munged --key-file="$key" --socket="$munge_socket" \
+	env "$marker" munged 9>&- --key-file="$key" --socket="$munge_socket" \
 		--log-file="$logs/munged.log" --pid-file="$run/munged.pid" \
 		--seed-file="$dir/munge/munged.seed" --num-threads=4 ||
 		{ cat "$logs/munged.log" >&2 || true; die "munged did not start"; }
@@ -174,8 +170,10 @@ MinJobAge=300
 SlurmdTimeout=60
 MessageTimeout=10
 TmpFS=/tmp
+MailProg=/bin/true
 EOF
 	for ((k = 1; k <= nodes; k++)); do
+		mkdir -p "$dir/spool/slurmd-node$k"
 		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d State=UNKNOWN\n' \
 			"$k" "$host" $((base_port + k)) "$cpus" "$cpus" "$mem" >>"$conf"
 	done
@@ -218,11 +216,23 @@ show_logs() {
 	done
 }
 
+# True when slurmctld and every slurmd of this cluster run (so the answers
+# come from them, not from some other Slurm on the same ports).
+daemons_alive() {
+	local f k pid
+	for ((k = 0; k <= nodes; k++)); do
+		f=$run/slurmd-node$k.pid
+		((k == 0)) && f=$run/slurmctld.pid
+		pid=$(cat "$f" 2>/dev/null) || return 1
+		grep -qzxF "$marker" "/proc/$pid/environ" 2>/dev/null || return 1
+	done
+}
+
 wait_idle() {
 	local deadline=$((SECONDS + timeout)) states
 	while ((SECONDS < deadline)); do
 		states=$(node_states || true)
-		if [[ -n $states ]] && ! grep -qv ' idle$' <<<"$states" &&
+		if [[ -n $states ]] && ! grep -qv ' idle$' <<<"$states" && daemons_alive &&
 			[[ $(wc -l <<<"$states") -eq $nodes ]]; then
 			return 0
 		fi
@@ -241,26 +251,32 @@ check_cgroups() {
 	done
 }
 
-# Claims the machine for this cluster, waiting up to --wait seconds for
-# another live cluster to stop. A claim whose cluster has no process left is
-# stale and taken over.
+# State directories of the other test clusters running on this machine, from
+# the marker in their processes' environment.
+other_clusters() {
+	grep -ahzo '^GOV_CLUSTER_MARKER=.*' /proc/[0-9]*/environ 2>/dev/null |
+		tr '\0' '\n' | sort -u | grep -vxF "$marker" | cut -d= -f2- || true
+}
+
+# Waits up to --wait seconds until no other test cluster runs, then keeps a
+# lock (fd 9, never passed to the daemons) until this start ends, so two
+# starts cannot race.
 claim_machine() {
-	local other deadline=$((SECONDS + wait_other))
-	mkdir -p "$(dirname "$owner_file")"
+	local others deadline=$((SECONDS + wait_other)) p
+	exec 9>>/run/gov-cluster.lock
 	while true; do
-		exec 9>>"$owner_file.lock"
 		flock 9
-		other=$(cat "$owner_file" 2>/dev/null || true)
-		if [[ -z $other || $other == "$dir" ]] ||
-			! grep -qlzxF "GOV_CLUSTER_MARKER=$other" /proc/[0-9]*/environ 2>/dev/null; then
-			printf '%s\n' "$dir" >"$owner_file"
-			exec 9>&-
-			return 0
-		fi
-		exec 9>&-
+		others=$(other_clusters)
+		[[ -z $others ]] && break
+		flock -u 9
 		((SECONDS < deadline)) ||
-			die "another test cluster is running from $other; stop it with: $0 stop --dir $other (or pass --wait S)"
+			die "another test cluster is running from $(tr '\n' ' ' <<<"$others"); stop it with: $0 stop --dir DIR (or pass --wait S)"
 		sleep 1
+	done
+	for ((p = base_port; p <= base_port + nodes; p++)); do
+		if ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
+			die "port $p is in use (another Slurm?); pick other ports with --base-port P"
+		fi
 	done
 }
 
@@ -270,35 +286,41 @@ start() {
 	check_cgroups
 	stop_cluster
 	claim_machine
+	# Whatever fails from here on, leave no daemon behind.
+	trap 'stop_cluster; log "start failed; logs in $logs"' EXIT
 	# Fresh logs and state for every cluster; only our own subdirectories.
 	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge,lib,bin}
 	mkdir -p "$dir"
 	write_config
 	start_munge
 	local k
-	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i ||
+	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
 		{ show_logs; die "slurmctld did not start"; }
 	for ((k = 1; k <= nodes; k++)); do
-		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$k" ||
+		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$k" 9>&- ||
 			{ show_logs; die "slurmd node$k did not start"; }
 	done
-	if ! wait_idle; then
-		stop_cluster
-		die "cluster did not come up; logs above, state kept in $dir"
-	fi
+	wait_idle || die "the cluster did not come up (logs above)"
+	trap - EXIT
 	log "up: $nodes nodes idle; eval \"\$($0 env --dir $dir)\""
 }
 
 # Live (not zombie) processes of this cluster: those whose environment carries
 # the daemon marker (munged, slurmctld, slurmd and every slurmstepd, which is
 # re-parented to init), the client marker that as_user.sh sets (srun, sbatch,
-# salloc and what they run), and whatever sits in the cluster's cgroups.
+# salloc and what they run), and whatever sits in the cluster's cgroups
+# unless it carries another cluster's marker.
 cluster_pids() {
 	local p state
 	{
 		grep -lzxF -e "$marker" -e "$client_marker" /proc/[0-9]*/environ 2>/dev/null |
 			sed 's|^/proc/\([0-9]*\)/environ$|\1|' || true
-		cgroup_pids
+		cgroup_pids | while read -r p; do
+			grep -qzE '^GOV_CLUSTER_(MARKER|CLIENT)=' "/proc/$p/environ" 2>/dev/null &&
+				! grep -qzxF -e "$marker" -e "$client_marker" "/proc/$p/environ" 2>/dev/null &&
+				continue
+			printf '%s\n' "$p"
+		done
 	} | sort -un | while read -r p; do
 		[[ $p == "$$" || $p == "$BASHPID" ]] && continue
 		state=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$p/stat" 2>/dev/null) || continue
@@ -366,9 +388,6 @@ stop_cluster() {
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"
 	fi
 	rm -f "$run"/*.pid
-	if [[ $(cat "$owner_file" 2>/dev/null || true) == "$dir" ]]; then
-		rm -f "$owner_file"
-	fi
 	return 0
 }
 
