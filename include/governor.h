@@ -313,7 +313,8 @@ typedef struct gov_snapshot {
         int gpu_index;               /**< card number, -1 when none */
         uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
         uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
-        int gpu_unified;             /**< 1 when its memory is system RAM (UMA) */
+        int gpu_unified;             /**< its memory is system RAM (UMA): 1,
+                                          dedicated VRAM: 0, unknown: -1 */
     } accel;
 
     struct {
@@ -400,6 +401,7 @@ const char *gov_sched_source_name(gov_sched_source s);   /* NULL for NONE */
 const char *gov_descriptor_status_name(gov_descriptor_status s);
 const char *gov_pressure_source_name(gov_pressure_source s); /* NULL for NONE */
 const char *gov_profile_name(gov_profile p);
+const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */
