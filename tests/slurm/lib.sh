@@ -114,3 +114,15 @@ cgroup_mount() {
 	}' \
 		/proc/self/mountinfo
 }
+
+# json_get PATH: prints the value at PATH (".a.b") of the JSON object on
+# stdin; null prints "null", strings print bare.
+json_get() {
+	python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].strip(".").split("."):
+    v = v[k]
+print("null" if v is None else str(v).lower() if isinstance(v, bool) else v)
+' "$1"
+}
