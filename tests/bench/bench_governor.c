@@ -38,6 +38,7 @@ struct run {
     pthread_mutex_t *mutex;
     pthread_barrier_t *start;
     double samples[SAMPLES];
+    uint64_t begin, end;
     int failed;
 };
 
@@ -76,6 +77,7 @@ static void *governor_cycles(void *p)
 
     if (r->start)
         pthread_barrier_wait(r->start);
+    r->begin = now_ns();
     for (int i = 0; i < SAMPLES; i++) {
         uint64_t t0;
 
@@ -89,6 +91,7 @@ static void *governor_cycles(void *p)
         }
         r->samples[i] = (double)(now_ns() - t0) / CYCLES;
     }
+    r->end = now_ns();
     return NULL;
 }
 
@@ -98,6 +101,7 @@ static void *mutex_cycles(void *p)
 
     if (r->start)
         pthread_barrier_wait(r->start);
+    r->begin = now_ns();
     for (int i = 0; i < SAMPLES; i++) {
         uint64_t t0 = now_ns();
 
@@ -107,13 +111,21 @@ static void *mutex_cycles(void *p)
         }
         r->samples[i] = (double)(now_ns() - t0) / CYCLES;
     }
+    r->end = now_ns();
     return NULL;
 }
 
-/* Median per-cycle ns over nthreads threads (1 or 2) running fn at once. */
+/* Median per-cycle ns over nthreads threads (1 or 2) running fn at once.
+ * *overlap gets the threads' summed run time over the wall time: near 2
+ * when two threads really ran at once, near 1 when the machine serialised
+ * them (other load), which makes a two-thread figure meaningless.
+ * *wall_per_cycle gets the wall time over all cycles of all threads: a
+ * median can hide a thread that the lock starved, throughput cannot. */
 static double measure(void *(*fn)(void *), int nthreads, gov_governor *gov,
-                      pthread_mutex_t *mutex, int *failed)
+                      pthread_mutex_t *mutex, int *failed, double *overlap,
+                      double *wall_per_cycle)
 {
+    uint64_t first = UINT64_MAX, last = 0, busy = 0;
     struct run runs[2];
     pthread_t t[2];
     pthread_barrier_t start;
@@ -128,10 +140,15 @@ static double measure(void *(*fn)(void *), int nthreads, gov_governor *gov,
     for (int i = 0; i < nthreads; i++) {
         pthread_join(t[i], NULL);
         *failed |= runs[i].failed;
+        busy += runs[i].end - runs[i].begin;
+        first = runs[i].begin < first ? runs[i].begin : first;
+        last = runs[i].end > last ? runs[i].end : last;
         for (int k = 0; k < SAMPLES; k++)
             all[n++] = runs[i].samples[k];
     }
     pthread_barrier_destroy(&start);
+    *overlap = (double)busy / (double)(last - first);
+    *wall_per_cycle = (double)(last - first) / ((double)nthreads * SAMPLES * CYCLES);
     return median(all, n);
 }
 
@@ -139,7 +156,7 @@ int main(void)
 {
     pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
     gov_governor *gov;
-    double g1, g2, m1, m2;
+    double g1, g2, m1, m2, ov_m1, ov_g1, ov_m2, ov_g2, w_m1, w_g1, w_m2, w_g2;
     int failed = 0, rc;
 
     rc = gov_governor_create(NULL, &gov);
@@ -147,10 +164,10 @@ int main(void)
         fprintf(stderr, "bench_governor: cannot create a governor: %s\n", gov_strerror(rc));
         return 1;
     }
-    m1 = measure(mutex_cycles, 1, NULL, &mutex, &failed);
-    g1 = measure(governor_cycles, 1, gov, NULL, &failed);
-    m2 = measure(mutex_cycles, 2, NULL, &mutex, &failed);
-    g2 = measure(governor_cycles, 2, gov, NULL, &failed);
+    m1 = measure(mutex_cycles, 1, NULL, &mutex, &failed, &ov_m1, &w_m1);
+    g1 = measure(governor_cycles, 1, gov, NULL, &failed, &ov_g1, &w_g1);
+    m2 = measure(mutex_cycles, 2, NULL, &mutex, &failed, &ov_m2, &w_m2);
+    g2 = measure(governor_cycles, 2, gov, NULL, &failed, &ov_g2, &w_g2);
     gov_governor_destroy(gov);
     if (failed) {
         fprintf(stderr, "bench_governor: a cycle did not admit, reserve and release\n");
@@ -160,8 +177,12 @@ int main(void)
     printf("  mutex lock+unlock         1 thread  %8.1f\n", m1);
     printf("  decide+reserve+release    1 thread  %8.1f   ratio %5.1fx mutex  (target < 250 ns: %s)\n",
            g1, g1 / m1, g1 < 250.0 ? "met" : "missed");
-    printf("  mutex lock+unlock         2 threads %8.1f\n", m2);
-    printf("  decide+reserve+release    2 threads %8.1f   ratio %5.1fx mutex, %4.1fx 1 thread\n",
-           g2, g2 / m2, g2 / g1);
+    printf("  mutex lock+unlock         2 threads %8.1f   (threads overlapped %.2f of 2)\n",
+           m2, ov_m2);
+    printf("  decide+reserve+release    2 threads %8.1f   ratio %5.1fx mutex, %4.1fx 1 thread"
+           "  (threads overlapped %.2f of 2)\n", g2, g2 / m2, g2 / g1, ov_g2);
+    printf("wall ns per cycle, all threads together (throughput)\n");
+    printf("  mutex 1 thread %.1f, 2 threads %.1f; governor 1 thread %.1f, 2 threads %.1f\n",
+           w_m1, w_m2, w_g1, w_g2);
     return 0;
 }
