@@ -601,6 +601,10 @@ typedef struct gov_governor_options {
     uint64_t io_slots;
     /** Task classes that keep history; 0 = GOV_DEFAULT_MAX_CLASSES. */
     uint32_t max_classes;
+    /** A batch size the ceiling may grow to before any estimate asks for
+     *  it (a monitor such as `governor watch` decides nothing); 0 = only
+     *  the largest batch_max of the estimates seen. */
+    uint64_t max_batch;
 } gov_governor_options;
 
 /** Opaque: budgets, reservations, pressure state and history. */

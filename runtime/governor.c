@@ -64,6 +64,7 @@ int gov_governor_create(const gov_governor_options *opts, gov_governor **out)
     gov->policy = (gov_policy){ .mem_reserve_bytes = GOV_UNKNOWN,
                                 .cpu_reserve_threads = GOV_UNKNOWN };
     gov_pressure_init(&gov->pressure);
+    gov_pressure_note_batch_max(&gov->pressure, o.max_batch);
 
     rc = gov_held_init(&gov->held);
     if (rc == 0)

@@ -316,6 +316,22 @@ static void test_streaks_saturate(void **state)
     gov_governor_destroy(g);
 }
 
+/* A monitor's max_batch option lets the ceiling grow before any estimate
+ * is seen; estimates may still raise it further. */
+static void test_max_batch_option(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor_options o = { .clock = test_clock_read, .clock_arg = &clk, .max_batch = 4 };
+    gov_governor *g = NULL;
+    gov_pressure_state ps;
+
+    assert_int_equal(gov_governor_create(&o, &g), 0);
+    for (int i = 0; i < 12; i++)
+        ps = observe(g, &clk, 12 * GIB, 0);
+    assert_int_equal(ps.ceiling, 4);
+    gov_governor_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_recovery_and_ceiling),
         cmocka_unit_test(test_red_keeps_reservations),
         cmocka_unit_test(test_streaks_saturate),
+        cmocka_unit_test(test_max_batch_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
