@@ -103,6 +103,12 @@ static void test_no_ram_bound_waits(void **state)
     assert_int_equal(gov_governor_decide(g, &s, &none, &d), 0);
     assert_int_equal(d.verdict, GOV_ADMIT);
     assert_int_equal(d.batch, 1);
+    /* The same governor admits as soon as a snapshot knows a bound. */
+    clk.now += 10 * MS;
+    s.captured_ns = clk.now;
+    s.memory.effective.remaining_bytes = 1 * GIB;
+    assert_int_equal(gov_governor_decide(g, &s, &ram, &d), 0);
+    assert_int_equal(d.verdict, GOV_ADMIT);
     gov_governor_destroy(g);
 }
 
@@ -292,6 +298,13 @@ static void test_cpu_threads_reduced(void **state)
     assert_int_equal(d.reason, GOV_REASON_CPU);
     assert_int_equal(r2.id, 0);
     assert_int_equal(gov_governor_release(g, r1), 0);
+    /* Unknown thread count: never "unlimited". */
+    s.cpu.effective.workers = GOV_UNKNOWN;
+    s.cpu.host.logical = GOV_UNKNOWN;
+    assert_int_equal(gov_governor_decide(g, &s, &twelve, &d), 0);
+    assert_int_equal(d.verdict, GOV_WAIT);
+    assert_int_equal(d.reason, GOV_REASON_CPU);
+    s.cpu.effective.workers = 4;
     assert_int_equal(gov_governor_set_policy(g, &all), 0);
     assert_int_equal(gov_governor_decide(g, &s, &twelve, &d), 0);
     assert_int_equal(d.verdict, GOV_REJECT);
