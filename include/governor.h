@@ -636,7 +636,7 @@ int gov_governor_set_policy(gov_governor *gov, const gov_policy *policy);
  * reserving anything.  The batch is the largest one that fits: at most
  * batch_max, the ceiling and what RAM allows.  Returns 0 with *out filled
  * (for any verdict), or GOV_EINVAL (NULL argument, batch_min 0 or above
- * batch_max, gpu_slots or io_slots impossible to express).  Thread-safe.
+ * batch_max).  Observes \p snap (see above).  Thread-safe.
  */
 int gov_governor_decide(gov_governor *gov, const gov_snapshot *snap,
                         const gov_estimate *est, gov_decision *out);
