@@ -96,8 +96,9 @@ typedef struct gov_cgroup_evidence {
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
-    char pressure_dir[2048];    /* "/sys/fs/cgroup/..." inside root, to read
-                                   with gov_read_file(root, ...); never printed */
+    char pressure_dir[2048];    /* absolute path as seen inside root, without
+                                 * the root prefix (read with gov_read_file(root,
+                                 * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
 void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);
