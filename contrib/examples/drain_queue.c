@@ -34,6 +34,7 @@ struct queue {
     gov_estimate est;               /* immutable: one description for all batches */
     uint64_t waits[GOV_REASON_BATCH_CEILING + 1];
     uint64_t batches, largest_batch, done;
+    uint64_t pages;                 /* pages touched: keeps the work observable */
 };
 
 static uint64_t now_ns(void)
@@ -95,7 +96,7 @@ static void *worker(void *arg)
         gov_reservation res;
         gov_availability av;
         gov_batch_record rec = { 0 };
-        uint64_t gen = gov_governor_generation(q->gov), items, t0;
+        uint64_t gen = gov_governor_generation(q->gov), items, t0, pages;
         int rc = gov_snapshot_capture(q->ctx, &snap);
 
         if (rc == 0)
@@ -119,7 +120,7 @@ static void *worker(void *arg)
         }
         items = take(q, d.batch);
         t0 = now_ns();
-        run_batch(q, items, &rec.peak_memory_bytes);
+        pages = run_batch(q, items, &rec.peak_memory_bytes);
         rec.items = items;
         rec.duration_ns = now_ns() - t0;
         gov_governor_availability(q->gov, &snap, &av);
@@ -136,6 +137,7 @@ static void *worker(void *arg)
         gov_governor_release(q->gov, res);
         pthread_mutex_lock(&q->lock);
         q->done += items;
+        q->pages += pages;
         if (items) {
             q->batches++;
             if (items > q->largest_batch)
@@ -179,10 +181,10 @@ int main(int argc, char **argv)
         pthread_join(t[i], NULL);
     gov_governor_pressure(q.gov, NULL, &ps);
 
-    printf("\nitems done %llu of %llu in %llu batches (largest %llu) in %.2f s\n",
+    printf("\nitems done %llu of %llu in %llu batches (largest %llu) in %.2f s, %.0f MiB touched\n",
            (unsigned long long)q.done, (unsigned long long)q.total,
            (unsigned long long)q.batches, (unsigned long long)q.largest_batch,
-           (double)(now_ns() - t0) / 1e9);
+           (double)(now_ns() - t0) / 1e9, (double)q.pages * 4096.0 / MIB);
     printf("waits:");
     for (int r = 1; r <= GOV_REASON_BATCH_CEILING; r++) {
         if (q.waits[r])
