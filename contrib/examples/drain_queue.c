@@ -102,13 +102,17 @@ static void *worker(void *arg)
         if (rc == 0)
             rc = gov_governor_reserve_available(q->gov, &snap, &q->est, &d, &res);
         if (rc != 0 || d.verdict == GOV_REJECT) {
-            fprintf(stderr, "drain_queue: %s\n",
-                    rc ? gov_strerror(rc) : "the estimate can never fit this budget");
-            if (rc == 0)
-                fprintf(stderr, "drain_queue: reason: %s\n", gov_reason_name(d.reason));
+            int first;
+
             pthread_mutex_lock(&q->lock);
+            first = !q->failed;
             q->failed = 1;
             pthread_mutex_unlock(&q->lock);
+            if (first && rc != 0)
+                fprintf(stderr, "drain_queue: %s\n", gov_strerror(rc));
+            else if (first)
+                fprintf(stderr, "drain_queue: the estimate can never fit this budget (%s)\n",
+                        gov_reason_name(d.reason));
             break;
         }
         if (d.verdict == GOV_WAIT) {
