@@ -17,10 +17,18 @@ int gov_inventory_load_topology(struct hwloc_topology **out)
     *out = NULL;
     if (hwloc_topology_init(&topo) < 0)
         return GOV_ENOMEM;
-    /* The host inventory includes CPUs this process may not use; I/O
-     * discovery is left out because it costs tens of milliseconds. */
+    /* The host inventory includes CPUs this process may not use.  Only
+     * PUs, cores, packages and NUMA nodes are counted: I/O discovery costs
+     * tens of milliseconds, caches and the x86 CPUID backend another
+     * millisecond of a short-lived tool's start-up, and none is needed. */
     if (hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
         hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_type_filter(topo, HWLOC_OBJ_DIE, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_type_filter(topo, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_type_filter(topo, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+        hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86") < 0 ||
         hwloc_topology_load(topo) < 0) {
         hwloc_topology_destroy(topo);
         return GOV_EIO;
