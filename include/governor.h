@@ -393,6 +393,19 @@ void gov_snapshot_resolve(gov_snapshot *snap);
  */
 int gov_snapshot_json(const gov_snapshot *snap, char **out, size_t *len);
 
+/**
+ * Allocate a snapshot on the heap with every fact unknown and captured_ns 0
+ * (so the governor finds it stale until it is captured into).  For bindings
+ * (ctypes, FFI) that hold snapshots without mirroring this structure: pass
+ * the pointer to gov_snapshot_capture(), gov_snapshot_json(),
+ * gov_plan_compute() and the governor.  Release it with gov_snapshot_free().
+ * Returns 0, GOV_EINVAL (NULL out) or GOV_ENOMEM.  Thread-safe.
+ */
+int gov_snapshot_new(gov_snapshot **out);
+
+/** Release a snapshot from gov_snapshot_new() (NULL is allowed). */
+void gov_snapshot_free(gov_snapshot *snap);
+
 /** Stable JSON names of the enums above ("limited", "cgroup", ...). */
 const char *gov_limit_status_name(gov_limit_status s);
 const char *gov_enforcement_name(gov_enforcement e);
