@@ -1,0 +1,240 @@
+"""Snapshots and plans: what this process may use, as plain Python objects.
+
+A snapshot's data comes from ``gov_snapshot_json()`` (the stable
+``governor.snapshot/1`` contract of docs/snapshot.md), so these objects
+follow the JSON: ``snap.cpu.effective.workers``, ``snap.memory.cgroup.status``,
+with ``None`` wherever the library has no evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from ctypes import byref, c_char_p, c_size_t, c_void_p, string_at
+from dataclasses import dataclass
+from typing import Any
+
+from . import _lib
+
+SCHEMA = "governor.snapshot/1"
+
+Env = Mapping[str, str]
+PathLike = str | os.PathLike[str]
+
+
+class Record(Mapping[str, Any]):
+    """A read-only JSON object whose members are also attributes.
+
+    Nested objects are Records too; JSON ``null`` is ``None``.  An unknown
+    member name raises AttributeError (use ``.get()`` for optional ones).
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_data", {k: _wrap(v) for k, v in data.items()})
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # no JSON member does; keeps copy/pickle sane
+            raise AttributeError(name)
+        try:
+            return self._data[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("snapshot records are read-only")
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.to_dict()!r})"
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._data))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-serialisable copy."""
+        return {k: _unwrap(v) for k, v in self._data.items()}
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Record(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+def _unwrap(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.to_dict()
+    if isinstance(value, list):
+        return [_unwrap(v) for v in value]
+    return value
+
+
+class _Handle:
+    """Owns one heap gov_snapshot (gov_snapshot_new/free)."""
+
+    __slots__ = ("ptr",)
+
+    def __init__(self) -> None:
+        ptr = c_void_p()
+        _lib.check(_lib.lib().gov_snapshot_new(byref(ptr)), "gov_snapshot_new")
+        self.ptr: c_void_p | None = ptr
+
+    def __del__(self) -> None:
+        ptr, self.ptr = getattr(self, "ptr", None), None
+        if ptr:
+            _lib.lib().gov_snapshot_free(ptr)
+
+
+class Snapshot(Record):
+    """One capture: the JSON members as attributes, plus the C snapshot the
+    planner and the governor take (valid for the governor for 1 s)."""
+
+    __slots__ = ("_handle", "_text")
+
+    def __init__(self, handle: _Handle) -> None:
+        out = c_void_p()
+        length = c_size_t()
+        _lib.check(_lib.lib().gov_snapshot_json(handle.ptr, byref(out), byref(length)),
+                   "gov_snapshot_json")
+        try:
+            text = string_at(out, length.value).decode()
+        finally:
+            _lib.free(out)
+        super().__init__(json.loads(text))
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_text", text)
+
+    @property
+    def json(self) -> str:
+        """The one-line JSON that gov_snapshot_json() rendered."""
+        return self._text
+
+    def plan(self, workers: int | None = None) -> PlanResult:
+        """Worker and thread ceilings from this snapshot (see plan())."""
+        out = _lib.Plan()
+        _lib.check(_lib.lib().gov_plan_compute(
+            self._handle.ptr, _workers(workers), byref(out)), "gov_plan_compute")
+        return PlanResult(workers=out.workers, threads_per_worker=out.threads_per_worker,
+                          cpu_workers=out.cpu_workers, io_workers=out.io_workers,
+                          oversubscribed=bool(out.oversubscribed))
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        return 0
+    n = _lib.uint(workers, 64, "workers")
+    if n == 0:
+        raise ValueError("workers must be at least 1 (None: the CPU ceiling)")
+    return n
+
+
+def _envp(env: Env) -> Any:
+    entries: list[bytes] = []
+    for name, value in env.items():
+        raw_name, raw_value = os.fsencode(name), os.fsencode(value)
+        if not raw_name or b"=" in raw_name or b"\0" in raw_name or b"\0" in raw_value:
+            raise ValueError("environment names must be non-empty without '=' or NUL, "
+                             "values without NUL")
+        entries.append(raw_name + b"=" + raw_value)
+    return (c_char_p * (len(entries) + 1))(*entries, None)
+
+
+class Context:
+    """A capture context (gov_context): options plus the host topology, loaded
+    once.  Capturing from one context is cheaper than calling snapshot() in
+    a loop.
+
+    ``sysroot``: read every file under this directory (fixture trees).
+    ``env``: the environment to read, as a mapping; ``None`` reads the process
+    environment at each capture (``os.environ`` changes are seen).
+    ``workdir``: the directory whose filesystem the disk evidence describes.
+    ``munge_socket``, ``trusted_uid``: descriptor verification.
+    ``use_descriptor=False`` ignores GOVERNOR_DESCRIPTOR altogether.
+    """
+
+    def __init__(self, sysroot: PathLike | None = None, env: Env | None = None, *,
+                 workdir: PathLike | None = None, munge_socket: PathLike | None = None,
+                 trusted_uid: int | None = None, use_descriptor: bool = True) -> None:
+        # The library keeps pointers to envp (not a copy): it lives as long
+        # as this object.
+        self._envp = _envp(env) if env is not None else None
+        opts = _lib.Options(
+            sysroot=os.fsencode(sysroot) if sysroot is not None else None,
+            workdir=os.fsencode(workdir) if workdir is not None else None,
+            envp=self._envp,
+            munge_socket=os.fsencode(munge_socket) if munge_socket is not None else None,
+            trusted_uid=_lib.uint(trusted_uid, 32, "trusted_uid", none=_lib.UID_NONE),
+            flags=0 if use_descriptor else _lib.OPT_NO_DESCRIPTOR)
+        ptr = c_void_p()
+        _lib.check(_lib.lib().gov_context_create(byref(opts), byref(ptr)),
+                   "gov_context_create")
+        self._ptr: c_void_p | None = ptr
+
+    def snapshot(self) -> Snapshot:
+        """Capture a snapshot now."""
+        if not self._ptr:
+            raise ValueError("the context is closed")
+        handle = _Handle()
+        _lib.check(_lib.lib().gov_snapshot_capture(self._ptr, handle.ptr),
+                   "gov_snapshot_capture")
+        return Snapshot(handle)
+
+    def close(self) -> None:
+        """Release the context (snapshots taken from it stay valid)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            _lib.lib().gov_context_destroy(ptr)
+
+    def __enter__(self) -> Context:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_ptr", None):
+            self.close()
+
+
+def _capture(sysroot: PathLike | None, env: Env | None, **options: Any) -> Snapshot:
+    with Context(sysroot, env, **options) as ctx:
+        return ctx.snapshot()
+
+
+def snapshot(sysroot: PathLike | None = None, env: Env | None = None, **options: Any) -> Snapshot:
+    """Capture one snapshot (a fresh Context each call; see Context for the
+    options)."""
+    return _capture(sysroot, env, **options)
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """Conservative ceilings for a workload (gov_plan): ceilings, not promises."""
+
+    workers: int             #: process workers (requested, or the CPU ceiling)
+    threads_per_worker: int  #: native threads each (OpenMP, BLAS), at least 1
+    cpu_workers: int         #: CPU-bound worker ceiling
+    io_workers: int          #: a size for I/O-bound pools
+    oversubscribed: bool     #: the requested workers exceed the ceiling
+
+
+def plan(workers: int | None = None, *, snapshot: Snapshot | None = None,
+         sysroot: PathLike | None = None, env: Env | None = None) -> PlanResult:
+    """Plan ``workers`` process workers (``None``: as many as the CPU ceiling)
+    so that workers x threads_per_worker stays within the effective capacity,
+    from ``snapshot`` or a fresh capture."""
+    snap = snapshot if snapshot is not None else _capture(sysroot, env)
+    return snap.plan(workers)
