@@ -81,7 +81,7 @@ def test_empty_environment_has_no_scheduler(monkeypatch: pytest.MonkeyPatch) -> 
 def test_process_environment_when_none(monkeypatch: pytest.MonkeyPatch,
                                        slurm_env: dict[str, str]) -> None:
     for name in list(os.environ):
-        if name.startswith("SLURM"):
+        if name.startswith("SLURM") or name == "GOVERNOR_DESCRIPTOR":
             monkeypatch.delenv(name)
     for name, value in slurm_env.items():
         monkeypatch.setenv(name, value)
