@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import threading
 from ctypes import byref, c_uint64, c_void_p
 from dataclasses import dataclass
 from types import TracebackType
@@ -235,6 +236,7 @@ class Governor:
         self._ptr: c_void_p | None = ptr
         self._context = context
         self._own_context = context is None
+        self._context_lock = threading.Lock()
         if policy is not None:
             self.set_policy(policy)
 
@@ -270,9 +272,11 @@ class Governor:
 
     def snapshot(self) -> Snapshot:
         """A fresh snapshot from this governor's context."""
-        if self._context is None:
-            self._context = Context()
-        return self._context.snapshot()
+        with self._context_lock:  # one live context, however many threads ask
+            if self._context is None:
+                self._context = Context()
+            ctx = self._context
+        return ctx.snapshot()
 
     def _snap(self, snapshot: Snapshot | None) -> Snapshot:
         return snapshot if snapshot is not None else self.snapshot()
@@ -364,7 +368,8 @@ class Governor:
             raise ValueError("timeout must not be negative")
         now = c_uint64()
         rc = _lib.lib().gov_governor_wait_for_change(
-            self._gov(), _lib.uint(seen, 64, "seen"), int(timeout * 1000), byref(now))
+            self._gov(), _lib.uint(seen, 64, "seen"),
+            _lib.uint(int(timeout * 1000), 64, "timeout in ms"), byref(now))
         if rc == 0:
             return True
         if rc == -errno.ETIMEDOUT:

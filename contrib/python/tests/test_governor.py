@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,13 @@ from conftest import FIXTURES, MiB, SLURM_NODE
 
 
 @pytest.fixture
-def node(quiet_node: Path, slurm_env: dict[str, str]) -> governor.Context:
+def node(quiet_node: Path, slurm_env: dict[str, str]) -> Iterator[governor.Context]:
     with governor.Context(quiet_node, slurm_env) as ctx:
         yield ctx
 
 
 @pytest.fixture
-def gov(node: governor.Context) -> Governor:
+def gov(node: governor.Context) -> Iterator[Governor]:
     with Governor(node) as g:
         yield g
 
