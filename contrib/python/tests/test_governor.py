@@ -250,3 +250,39 @@ def test_enums_match_the_library() -> None:
                                (governor.Profile, lib.gov_profile_name)):
         for member in enum_type:
             assert _lib.text(name_of(member.value)) == member.name.lower()
+
+
+def test_threads_never_overcommit(gov: Governor) -> None:
+    """Four Python threads compete for the 2 CPU threads of the budget: what
+    is held at once never exceeds it, and everything is released."""
+    lock = threading.Lock()
+    held = [0]
+    peak = [0]
+    admitted = [0]
+    other_reasons: list[Reason] = []
+
+    def worker() -> None:
+        for _ in range(100):
+            with gov.reserve(Estimate(cpu_threads=1)) as r:
+                if not r.admitted:
+                    if r.decision.reason != Reason.CPU:
+                        other_reasons.append(r.decision.reason)
+                    continue
+                with lock:
+                    held[0] += 1
+                    admitted[0] += 1
+                    peak[0] = max(peak[0], held[0])
+                time.sleep(0.0005)
+                with lock:
+                    held[0] -= 1
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert other_reasons == []
+    assert admitted[0] > 0
+    assert 1 <= peak[0] <= 2
+    a = gov.availability()
+    assert (a.active_reservations, a.threads_reserved) == (0, 0)
