@@ -1,0 +1,108 @@
+# shellcheck shell=bash
+# Helpers for end-to-end cases under tests/slurm/cases/. A case sources this
+# file, runs as root with the cluster's variables (SLURM_CONF, GOV_*) set by
+# run.sh, and exits 0 (pass), 77 (skip) or anything else (fail).
+
+GOV_SLURM_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+skip() {
+	printf 'SKIP: %s\n' "$*" >&2
+	exit 77
+}
+
+# assert_eq EXPECTED ACTUAL [WHAT]
+assert_eq() {
+	[[ $1 == "$2" ]] || fail "${3:-value}: expected '$1', got '$2'"
+}
+
+# assert_match EXTENDED_REGEX ACTUAL [WHAT]; the regex must match somewhere.
+assert_match() {
+	[[ $2 =~ $1 ]] || fail "${3:-value}: '$2' does not match /$1/"
+}
+
+# assert_line EXTENDED_REGEX TEXT [WHAT]: some whole line of TEXT matches.
+assert_line() {
+	grep -Eqx -e "$1" <<<"$2" || fail "${3:-text}: no line matches /^$1\$/ in:
+$2"
+}
+
+# assert_no_match EXTENDED_REGEX ACTUAL [WHAT]
+assert_no_match() {
+	[[ ! $2 =~ $1 ]] || fail "${3:-value}: '$2' matches /$1/"
+}
+
+# assert_status EXPECTED CMD...: runs CMD and compares its exit status.
+assert_status() {
+	local want=$1 got=0
+	shift
+	"$@" || got=$?
+	[[ $got -eq $want ]] || fail "exit status of '$*': expected $want, got $got"
+}
+
+# as_user CMD...: runs CMD as the unprivileged test user, in its home.
+as_user() {
+	"$GOV_SLURM_TESTS/as_user.sh" "$@"
+}
+
+# The test user's home, where jobs write their output files.
+user_home() {
+	getent passwd "${GOV_TEST_USER:-govtest}" | cut -d: -f6
+}
+
+# job_state JOBID: Slurm's state word (PENDING, RUNNING, COMPLETED, FAILED...).
+job_state() {
+	scontrol show job "$1" 2>/dev/null | sed -n 's/^ *JobState=\([A-Z_]*\).*/\1/p'
+}
+
+# wait_job JOBID [SECONDS]: waits for the job to end and prints its final state.
+wait_job() {
+	local id=$1 limit=${2:-30} state deadline
+	deadline=$((SECONDS + limit))
+	while ((SECONDS < deadline)); do
+		state=$(job_state "$id")
+		case $state in
+		PENDING | RUNNING | CONFIGURING | COMPLETING | SUSPENDED | '') sleep 0.2 ;;
+		*) printf '%s\n' "$state"; return 0 ;;
+		esac
+	done
+	fail "job $id still ${state:-unknown} after ${limit}s"
+}
+
+# node_states: one 'NODE STATE' line per node (idle, mix, alloc, drain, down...).
+node_states() {
+	sinfo -h -N -o '%N %t'
+}
+
+# all_idle: true when every node of the cluster is idle.
+all_idle() {
+	local states
+	states=$(node_states) || return 1
+	[[ -n $states ]] && ! grep -qv ' idle$' <<<"$states"
+}
+
+# set_plugstack LINE...: replaces plugstack.conf for the rest of this case
+# (read by srun/sbatch and by each new slurmstepd); run.sh restores it.
+set_plugstack() {
+	printf '%s\n' "$@" >"$GOV_CLUSTER_DIR/etc/plugstack.conf"
+}
+
+# need_plugin: skips the case when run.sh was given no governor.so.
+need_plugin() {
+	[[ -n ${GOV_PLUGIN:-} ]] || skip "no governor.so in the build directory"
+}
+
+# cgroup_mount CONTROLLER: where the v1 hierarchy of CONTROLLER is mounted.
+cgroup_mount() {
+	awk -v c="$1" '{
+		for (s = 7; s <= NF && $s != "-"; s++) ;
+		if ($(s + 1) != "cgroup") next
+		n = split($(s + 3), o, ",")
+		for (i = 1; i <= n; i++) if (o[i] == c) { print $5; exit }
+	}' \
+		/proc/self/mountinfo
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Runs every end-to-end case (tests/slurm/cases/*.sh) against a throwaway
+# local Slurm cluster, which it starts and always stops. Builds nothing.
+#   run.sh [--build DIR] [--plugin-args ARGS] [--nodes N] [--dir DIR]
+#          [--case-timeout S] [--timeout S] [CASE...]
+# A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
+# 'N passed, N failed' (', N skipped' when some were). Exit status 0 only
+# when nothing failed.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+build=
+plugin_args=
+nodes=3
+dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
+case_timeout=60
+total_timeout=600
+cases=()
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--build) build=${2:?--build needs a directory}; shift 2 ;;
+	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
+	--nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
+	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
+	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
+	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	-h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+	-*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) cases+=("$1"); shift ;;
+	esac
+done
+[[ $case_timeout =~ ^[0-9]+$ && $total_timeout =~ ^[0-9]+$ ]] ||
+	{ echo "run.sh: timeouts are whole seconds" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || { echo "run.sh: must run as root (it starts Slurm daemons)" >&2; exit 1; }
+if [[ ${#cases[@]} -eq 0 ]]; then
+	cases=("$here"/cases/*.sh)
+	[[ -e ${cases[0]} ]] || { echo "run.sh: no cases in $here/cases" >&2; exit 1; }
+fi
+for c in "${cases[@]}"; do
+	[[ -f $c ]] || { echo "run.sh: no case file '$c'" >&2; exit 2; }
+done
+
+cluster_args=(--dir "$dir" --nodes "$nodes")
+plugin=
+if [[ -n $build ]]; then
+	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }
+	build=$(cd "$build" && pwd)
+	if [[ -f $build/spank/governor.so ]]; then
+		plugin=$build/spank/governor.so
+		cluster_args+=(--plugin "$plugin" --plugin-args "$plugin_args")
+	else
+		echo "run.sh: no spank/governor.so in $build; cases that need it are skipped" >&2
+	fi
+fi
+
+stop_cluster() {
+	"$here/cluster.sh" stop --dir "$dir" || true
+}
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
+
+started=$SECONDS
+if ! "$here/cluster.sh" start "${cluster_args[@]}"; then
+	echo "run.sh: the cluster did not start (logs above)"
+	echo "0 passed, ${#cases[@]} failed"
+	exit 1
+fi
+printf 'run.sh: cluster up in %ss\n' $((SECONDS - started))
+eval "$("$here/cluster.sh" env --dir "$dir")"
+export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build
+GOV_SRC_DIR=$(cd "$here/../.." && pwd)
+export GOV_SRC_DIR
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+
+results=$GOV_CLUSTER_LOGS/cases
+mkdir -p "$results"
+cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
+
+# After a case: every node must come back to idle by itself (jobs end, the
+# node leaves 'comp'); drained or down is a failure. The nodes are then put
+# back so the next case starts clean.
+check_nodes() {
+	local i states
+	for ((i = 0; i < 100; i++)); do
+		all_idle && return 0
+		states=$(node_states || true)
+		grep -Eq ' (drain|drng|down|fail|failg)\*?$' <<<"$states" && break
+		sleep 0.2
+	done
+	printf 'nodes not idle after the case:\n%s\n' "${states:-<no answer>}"
+	sinfo -R 2>/dev/null || true
+	squeue -h -o '%i %u %T %j' 2>/dev/null | sed 's/^/left over job: /' || true
+	# shellcheck disable=SC2046 # one job id per word
+	scancel --full --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
+	for ((i = 1; i <= GOV_CLUSTER_NODES; i++)); do
+		scontrol update nodename="node$i" state=resume >/dev/null 2>&1 || true
+	done
+	for ((i = 0; i < 100; i++)); do
+		all_idle && return 1
+		sleep 0.2
+	done
+	echo "restarting the cluster"
+	"$here/cluster.sh" start "${cluster_args[@]}" || true
+	cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
+	return 1
+}
+
+passed=0 failed=0 skipped=0
+for c in "${cases[@]}"; do
+	name=$(basename "$c" .sh)
+	out=$results/$name.log
+	left=$((total_timeout - SECONDS + started))
+	if ((left <= 0)); then
+		printf 'FAIL  %s (not run: the %ss global time bound is spent)\n' "$name" "$total_timeout"
+		failed=$((failed + 1))
+		continue
+	fi
+	limit=$((left < case_timeout ? left : case_timeout))
+	t0=$SECONDS
+	rc=0
+	(cd "$results" && timeout --kill-after=5 "$limit" bash "$c") >"$out" 2>&1 || rc=$?
+	cp "$GOV_CLUSTER_DIR/run/plugstack.conf.orig" "$GOV_CLUSTER_DIR/etc/plugstack.conf"
+	((rc == 124 || rc == 137)) && printf 'timed out after %ss\n' "$limit" >>"$out"
+	if ! check_nodes >>"$out" 2>&1; then
+		((rc == 0 || rc == 77)) && rc=1
+	fi
+	dt=$((SECONDS - t0))
+	case $rc in
+	0) printf 'PASS  %s (%ss)\n' "$name" "$dt"; passed=$((passed + 1)) ;;
+	77) printf 'SKIP  %s: %s\n' "$name" "$(grep -m1 '^SKIP:' "$out" | cut -c7-)"; skipped=$((skipped + 1)) ;;
+	*)
+		printf 'FAIL  %s (exit %s, %ss; log %s)\n' "$name" "$rc" "$dt" "$out"
+		tail -n 30 "$out" | sed 's/^/    | /'
+		failed=$((failed + 1))
+		;;
+	esac
+done
+
+summary="$passed passed, $failed failed"
+((skipped > 0)) && summary+=", $skipped skipped"
+if ((failed > 0)); then
+	printf 'daemon logs: %s\n' "$GOV_CLUSTER_LOGS"
+fi
+stop_cluster
+trap - EXIT
+printf 'run.sh: total %ss\n' $((SECONDS - started))
+echo "$summary"
+((failed == 0))
