@@ -166,13 +166,14 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 
 static int parse_u64(const char *v, size_t n, uint64_t *out)
 {
-    /* Strict: digits only, no white space, no leading zeros except "0". */
+    /* Strict: digits only, no white space, no leading zeros except "0";
+     * the unknown sentinel is written by leaving a key out, never spelled. */
     if (n == 0 || n > 20 || (n > 1 && v[0] == '0'))
         return GOV_EPARSE;
     for (size_t i = 0; i < n; i++)
         if (v[i] < '0' || v[i] > '9')
             return GOV_EPARSE;
-    return gov_parse_u64(v, n, out) ? GOV_EPARSE : 0;
+    return gov_parse_u64(v, n, out) || *out == GOV_UNKNOWN ? GOV_EPARSE : 0;
 }
 
 static int parse_bool(const char *v, size_t n, bool *out)
@@ -399,7 +400,8 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
     for (size_t i = 0; i < N_U64; i++)
         if (u64_fields[i].required && !seen[i])
             return GOV_EPARSE;
-    if (!seen[K_BOOT] || !seen[K_KIND] || !seen[K_PROFILE] || !seen[K_SEAL] ||
+    if (!seen[K_BOOT] || !seen[K_KIND] || !seen[K_GPUV] || !seen[K_PROFILE] ||
+        !seen[K_IMPOSED] || !seen[K_SEAL] || !seen[K_THREADS] ||
         (d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
         (d.policy.mem_reserve_pct && d.policy.mem_reserve_bytes != GOV_UNKNOWN) ||
         (d.policy.cpu_reserve_pct && d.policy.cpu_reserve_threads != GOV_UNKNOWN))
