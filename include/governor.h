@@ -400,6 +400,7 @@ const char *gov_sched_source_name(gov_sched_source s);   /* NULL for NONE */
 const char *gov_descriptor_status_name(gov_descriptor_status s);
 const char *gov_pressure_source_name(gov_pressure_source s); /* NULL for NONE */
 const char *gov_profile_name(gov_profile p);
+const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */

@@ -15,6 +15,11 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* ---- snapshot (resolve.c) ---------------------------------------------- */
+
+/* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
+void gov_snapshot_clear(gov_snapshot *s);
+
 /* ---- file access under a root (sysroot.c) ------------------------------ */
 
 /* Read ROOT/PATH (PATH absolute) into buf (NUL-terminated), at most cap-1

@@ -1,0 +1,36 @@
+/* json.h - a small append-only JSON writer for the tool and the snapshot.
+ * Errors are sticky: after an allocation failure every call is a no-op and
+ * gov_jw_finish() reports GOV_ENOMEM. */
+#ifndef GOV_JSON_H
+#define GOV_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GOV_JW_MAX_DEPTH 16
+
+typedef struct gov_jw {
+    char *buf;
+    size_t len, cap;
+    int err;
+    int depth;
+    bool first[GOV_JW_MAX_DEPTH]; /* no member written yet at this depth */
+} gov_jw;
+
+void gov_jw_init(gov_jw *w);
+/* Hand the text to the caller (malloc'd) or free it on error. */
+int gov_jw_finish(gov_jw *w, char **out, size_t *len);
+
+void gov_jw_object_begin(gov_jw *w, const char *key); /* key NULL at top */
+void gov_jw_object_end(gov_jw *w);
+void gov_jw_string(gov_jw *w, const char *key, const char *value); /* NULL -> null */
+void gov_jw_null(gov_jw *w, const char *key);
+void gov_jw_bool(gov_jw *w, const char *key, bool value);
+void gov_jw_int(gov_jw *w, const char *key, int64_t value);
+/* GOV_UNKNOWN -> null */
+void gov_jw_u64(gov_jw *w, const char *key, uint64_t value);
+/* NaN or infinity -> null */
+void gov_jw_double(gov_jw *w, const char *key, double value);
+
+#endif

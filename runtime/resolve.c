@@ -1,0 +1,291 @@
+/* resolve.c - combine a snapshot's layers into effective values, the binding
+ * layer and enforcement (DESIGN "The snapshot contract").  Pure functions of
+ * the snapshot: they read no files. */
+#include "evidence.h"
+
+#include <math.h>
+#include <string.h>
+
+void gov_snapshot_clear(gov_snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    s->descriptor.age_s = GOV_UNKNOWN;
+
+    s->scheduler.tasks_on_node = GOV_UNKNOWN;
+    s->scheduler.tasks_total = GOV_UNKNOWN;
+    s->scheduler.nodes = GOV_UNKNOWN;
+    s->scheduler.cpus_on_node = GOV_UNKNOWN;
+    s->scheduler.cpus_per_task = GOV_UNKNOWN;
+    s->scheduler.mem_per_node_bytes = GOV_UNKNOWN;
+    s->scheduler.mem_per_cpu_bytes = GOV_UNKNOWN;
+    s->scheduler.gpus_on_node = GOV_UNKNOWN;
+    s->scheduler.gpus_per_task = GOV_UNKNOWN;
+
+    s->cpu.host.logical = GOV_UNKNOWN;
+    s->cpu.host.physical = GOV_UNKNOWN;
+    s->cpu.host.packages = GOV_UNKNOWN;
+    s->cpu.host.numa_nodes = GOV_UNKNOWN;
+    s->cpu.host.online = GOV_UNKNOWN;
+    s->cpu.affinity.count = GOV_UNKNOWN;
+    s->cpu.cgroup.cpuset_count = GOV_UNKNOWN;
+    s->cpu.cgroup.quota_cores = NAN;
+    s->cpu.scheduler.cpus = GOV_UNKNOWN;
+    s->cpu.effective.capacity_cores = NAN;
+    s->cpu.effective.workers = GOV_UNKNOWN;
+
+    s->memory.host.total_bytes = GOV_UNKNOWN;
+    s->memory.host.available_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.limit_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.high_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.current_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.remaining_bytes = GOV_UNKNOWN;
+    s->memory.scheduler.limit_bytes = GOV_UNKNOWN;
+    s->memory.scheduler.per_task_bytes = GOV_UNKNOWN;
+    s->memory.effective.limit_bytes = GOV_UNKNOWN;
+    s->memory.effective.remaining_bytes = GOV_UNKNOWN;
+
+    s->pressure.cpu_some_avg10 = NAN;
+    s->pressure.memory_some_avg10 = NAN;
+    s->pressure.memory_full_avg10 = NAN;
+    s->pressure.swap_in_pages = GOV_UNKNOWN;
+    s->pressure.swap_out_pages = GOV_UNKNOWN;
+
+    for (int i = 0; i < GOV_VIS_COUNT; i++)
+        s->accel.visible[i] = GOV_UNKNOWN;
+    s->accel.nvidia_gpus = GOV_UNKNOWN;
+    s->accel.nvidia_dev_nodes = GOV_UNKNOWN;
+    s->accel.nvidia_dev_usable = GOV_UNKNOWN;
+    s->accel.amd_gpus = GOV_UNKNOWN;
+    s->accel.kfd_usable = -1;
+    s->accel.drm_render_nodes = GOV_UNKNOWN;
+    s->accel.drm_render_usable = GOV_UNKNOWN;
+    s->accel.gpu_index = -1;
+    s->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
+    s->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
+
+    s->disk.capacity_bytes = GOV_UNKNOWN;
+    s->disk.free_bytes = GOV_UNKNOWN;
+    s->disk.avail_bytes = GOV_UNKNOWN;
+    s->disk.writable = -1;
+
+    s->policy.mem_reserve_bytes = GOV_UNKNOWN;
+    s->policy.cpu_reserve_threads = GOV_UNKNOWN;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    if (a == GOV_UNKNOWN || b == GOV_UNKNOWN)
+        return GOV_UNKNOWN;
+    if (__builtin_mul_overflow(a, b, &r) || r == GOV_UNKNOWN)
+        return GOV_UNKNOWN - 1;
+    return r;
+}
+
+/* Take a candidate bound when it is known and strictly below the current
+ * one: on ties the layer considered first keeps the binding. */
+static void take_f(double *best, gov_layer *binding, double v, gov_layer layer)
+{
+    if (isnan(v))
+        return;
+    if (isnan(*best) || v < *best) {
+        *best = v;
+        *binding = layer;
+    }
+}
+
+static void take_u(uint64_t *best, gov_layer *binding, uint64_t v, gov_layer layer)
+{
+    if (v == GOV_UNKNOWN)
+        return;
+    if (*best == GOV_UNKNOWN || v < *best) {
+        *best = v;
+        *binding = layer;
+    }
+}
+
+static double as_f(uint64_t v)
+{
+    return v == GOV_UNKNOWN ? NAN : (double)v;
+}
+
+/* The scheduler's per-process CPU bound: cpus-per-task; else the node's
+ * CPUs, which bound every process on the node (exact when it runs one
+ * task, a shared upper bound otherwise). */
+static uint64_t sched_cpus(const gov_snapshot *s)
+{
+    if (s->scheduler.source == GOV_SCHED_NONE)
+        return GOV_UNKNOWN;
+    if (s->scheduler.cpus_per_task != GOV_UNKNOWN)
+        return s->scheduler.cpus_per_task;
+    return s->scheduler.cpus_on_node;
+}
+
+static void resolve_cpu(gov_snapshot *s)
+{
+    double cap = NAN;
+    gov_layer binding = GOV_LAYER_NONE;
+
+    s->cpu.scheduler.cpus = sched_cpus(s);
+    /* Kernel-enforced layers first, so a tie names what actually holds. */
+    take_f(&cap, &binding, as_f(s->cpu.affinity.count), GOV_LAYER_AFFINITY);
+    take_f(&cap, &binding, as_f(s->cpu.cgroup.cpuset_count), GOV_LAYER_CPUSET);
+    take_f(&cap, &binding, s->cpu.cgroup.quota_cores, GOV_LAYER_QUOTA);
+    take_f(&cap, &binding, as_f(s->cpu.scheduler.cpus), GOV_LAYER_SCHEDULER);
+    take_f(&cap, &binding, as_f(s->cpu.host.logical), GOV_LAYER_HOST);
+    s->cpu.effective.capacity_cores = cap;
+    s->cpu.effective.binding = binding;
+    if (isnan(cap))
+        s->cpu.effective.workers = GOV_UNKNOWN;
+    else
+        s->cpu.effective.workers = cap < 1.0 ? 1 : (uint64_t)floor(cap);
+}
+
+static void resolve_memory(gov_snapshot *s)
+{
+    uint64_t limit = GOV_UNKNOWN, remaining = GOV_UNKNOWN, sched;
+    gov_layer binding = GOV_LAYER_NONE, unused = GOV_LAYER_NONE;
+
+    if (s->scheduler.source != GOV_SCHED_NONE) {
+        uint64_t per_node = s->scheduler.mem_per_node_bytes;
+        /* With --mem-per-cpu Slurm gives the node per-CPU memory times its CPUs. */
+        if (per_node == GOV_UNKNOWN)
+            per_node = mul_sat(s->scheduler.mem_per_cpu_bytes, s->scheduler.cpus_on_node);
+        s->memory.scheduler.limit_bytes = per_node;
+        s->memory.scheduler.per_task_bytes =
+            mul_sat(s->scheduler.mem_per_cpu_bytes, s->scheduler.cpus_per_task);
+    }
+    sched = s->memory.scheduler.per_task_bytes != GOV_UNKNOWN
+                ? s->memory.scheduler.per_task_bytes
+                : s->memory.scheduler.limit_bytes;
+
+    take_u(&limit, &binding, s->memory.cgroup.limit_bytes, GOV_LAYER_CGROUP);
+    take_u(&limit, &binding, s->memory.cgroup.high_bytes, GOV_LAYER_CGROUP);
+    take_u(&limit, &binding, sched, GOV_LAYER_SCHEDULER);
+    take_u(&limit, &binding, s->memory.host.total_bytes, GOV_LAYER_HOST);
+    s->memory.effective.limit_bytes = limit;
+    s->memory.effective.binding = binding;
+
+    take_u(&remaining, &unused, s->memory.cgroup.remaining_bytes, GOV_LAYER_CGROUP);
+    if (sched != GOV_UNKNOWN) {
+        /* The scheduler bound has no usage of its own; the cgroup's usage,
+         * when known, is part of what the allocation already holds. */
+        uint64_t used = s->memory.cgroup.current_bytes;
+        uint64_t left = used == GOV_UNKNOWN ? sched : (used >= sched ? 0 : sched - used);
+        take_u(&remaining, &unused, left, GOV_LAYER_SCHEDULER);
+    }
+    take_u(&remaining, &unused, s->memory.host.available_bytes, GOV_LAYER_HOST);
+    if (remaining != GOV_UNKNOWN && limit != GOV_UNKNOWN && remaining > limit)
+        remaining = limit;
+    s->memory.effective.remaining_bytes = remaining;
+}
+
+static void resolve_enforcement(gov_snapshot *s)
+{
+    uint64_t cpus = s->cpu.scheduler.cpus;
+    uint64_t mem = s->memory.scheduler.per_task_bytes != GOV_UNKNOWN
+                       ? s->memory.scheduler.per_task_bytes
+                       : s->memory.scheduler.limit_bytes;
+
+    if (cpus == GOV_UNKNOWN) {
+        s->enforcement.cpu = GOV_ENFORCEMENT_UNKNOWN;
+    } else {
+        bool held = (s->cpu.affinity.count != GOV_UNKNOWN && s->cpu.affinity.count <= cpus) ||
+                    (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN &&
+                     s->cpu.cgroup.cpuset_count <= cpus) ||
+                    (!isnan(s->cpu.cgroup.quota_cores) &&
+                     s->cpu.cgroup.quota_cores <= (double)cpus);
+        s->enforcement.cpu = held ? GOV_ENFORCED : GOV_NOT_ENFORCED;
+    }
+    if (mem == GOV_UNKNOWN) {
+        s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
+    } else {
+        /* memory.high throttles but can be breached: only a hard limit holds. */
+        bool held = s->memory.cgroup.limit_bytes != GOV_UNKNOWN &&
+                    s->memory.cgroup.limit_bytes <= mem;
+        s->enforcement.memory = held ? GOV_ENFORCED : GOV_NOT_ENFORCED;
+    }
+}
+
+void gov_snapshot_resolve(gov_snapshot *snap)
+{
+    if (!snap)
+        return;
+    resolve_cpu(snap);
+    resolve_memory(snap);
+    resolve_enforcement(snap);
+}
+
+const char *gov_limit_status_name(gov_limit_status s)
+{
+    switch (s) {
+    case GOV_LIMIT_LIMITED: return "limited";
+    case GOV_LIMIT_UNLIMITED: return "unlimited";
+    default: return "unknown";
+    }
+}
+
+const char *gov_enforcement_name(gov_enforcement e)
+{
+    switch (e) {
+    case GOV_ENFORCED: return "enforced";
+    case GOV_NOT_ENFORCED: return "not_enforced";
+    default: return "unknown";
+    }
+}
+
+const char *gov_layer_name(gov_layer l)
+{
+    switch (l) {
+    case GOV_LAYER_HOST: return "host";
+    case GOV_LAYER_AFFINITY: return "affinity";
+    case GOV_LAYER_CPUSET: return "cpuset";
+    case GOV_LAYER_QUOTA: return "quota";
+    case GOV_LAYER_CGROUP: return "cgroup";
+    case GOV_LAYER_SCHEDULER: return "scheduler";
+    default: return NULL;
+    }
+}
+
+const char *gov_sched_source_name(gov_sched_source s)
+{
+    switch (s) {
+    case GOV_SCHED_DESCRIPTOR: return "descriptor";
+    case GOV_SCHED_ENVIRONMENT: return "environment";
+    default: return NULL;
+    }
+}
+
+const char *gov_descriptor_status_name(gov_descriptor_status s)
+{
+    switch (s) {
+    case GOV_DESCRIPTOR_VERIFIED: return "verified";
+    case GOV_DESCRIPTOR_INVALID: return "invalid";
+    default: return "absent";
+    }
+}
+
+const char *gov_pressure_source_name(gov_pressure_source s)
+{
+    switch (s) {
+    case GOV_PRESSURE_SOURCE_CGROUP: return "cgroup";
+    case GOV_PRESSURE_SOURCE_SYSTEM: return "system";
+    default: return NULL;
+    }
+}
+
+const char *gov_profile_name(gov_profile p)
+{
+    return p == GOV_PROFILE_INTERACTIVE ? "interactive" : "batch";
+}
+
+const char *gov_step_kind_name(gov_step_kind k)
+{
+    switch (k) {
+    case GOV_STEP_NORMAL: return "normal";
+    case GOV_STEP_BATCH: return "batch";
+    case GOV_STEP_EXTERN: return "extern";
+    case GOV_STEP_INTERACTIVE: return "interactive";
+    default: return NULL;
+    }
+}

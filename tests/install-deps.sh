@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages that building and testing slurm-governor
+# need.  Idempotent: installs only what is missing.
+set -euo pipefail
+
+packages=(
+  build-essential meson ninja-build pkg-config clang
+  libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
+  slurmd slurmctld slurm-client libslurm-dev
+  python3 python3-pytest
+  man-db groff-base
+  dpkg-dev debhelper fakeroot
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Debian starts the daemons it installs where it can; the tests run their own.
+for svc in slurmctld slurmd munge; do
+  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$svc" 2>/dev/null; then
+    systemctl stop "$svc" || true
+  fi
+done
