@@ -2,16 +2,11 @@
  * descriptor?  Prints status, age and reason, never an id. */
 #include "cmd.h"
 #include "evidence.h"
+#include "json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *status_name(gov_descriptor_status s)
-{
-    return s == GOV_DESCRIPTOR_VERIFIED ? "verified"
-         : s == GOV_DESCRIPTOR_INVALID ? "invalid" : "absent";
-}
 
 static void usage(FILE *f)
 {
@@ -51,26 +46,34 @@ int gov_cmd_verify(int argc, char **argv)
         }
     }
     memset(&sched, 0, sizeof sched);
-    memset(&snap, 0, sizeof snap);
+    gov_snapshot_clear(&snap);
     gov_descriptor_collect(&opts, NULL, &sched, &snap);
 
     if (json) {
-        printf("{\"status\":\"%s\",", status_name(snap.descriptor.status));
-        if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
-            printf("\"reason\":\"%s\",", gov_err_name(snap.descriptor.reason));
-        else
-            printf("\"reason\":null,");
-        if (snap.descriptor.age_s == GOV_UNKNOWN)
-            printf("\"age_s\":null,");
-        else
-            printf("\"age_s\":%llu,", (unsigned long long)snap.descriptor.age_s);
-        printf("\"expired\":%s,\"replayed\":%s}\n", snap.descriptor.expired ? "true" : "false",
-               snap.descriptor.replayed ? "true" : "false");
+        gov_jw w;
+        char *text = NULL;
+        bool invalid = snap.descriptor.status == GOV_DESCRIPTOR_INVALID;
+
+        gov_jw_init(&w);
+        gov_jw_object_begin(&w, NULL);
+        gov_jw_string(&w, "status", gov_descriptor_status_name(snap.descriptor.status));
+        gov_jw_string(&w, "reason", invalid ? gov_strerror(snap.descriptor.reason) : NULL);
+        gov_jw_string(&w, "reason_code", invalid ? gov_err_name(snap.descriptor.reason) : NULL);
+        gov_jw_u64(&w, "age_s", snap.descriptor.age_s);
+        gov_jw_bool(&w, "replayed", snap.descriptor.replayed);
+        gov_jw_bool(&w, "expired", snap.descriptor.expired);
+        gov_jw_object_end(&w);
+        if (gov_jw_finish(&w, &text, NULL)) {
+            fprintf(stderr, "governor: out of memory\n");
+            return 3;
+        }
+        printf("%s\n", text);
+        free(text);
     } else {
-        printf("descriptor: %s\n", status_name(snap.descriptor.status));
+        printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
         if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
-            printf("reason: %s (%s)\n", gov_err_name(snap.descriptor.reason),
-                   gov_strerror(snap.descriptor.reason));
+            printf("reason: %s (%s)\n", gov_strerror(snap.descriptor.reason),
+                   gov_err_name(snap.descriptor.reason));
         if (snap.descriptor.age_s != GOV_UNKNOWN)
             printf("age: %llu s%s%s\n", (unsigned long long)snap.descriptor.age_s,
                    snap.descriptor.expired ? ", past its MUNGE TTL" : "",
