@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,21 +18,37 @@ static const char *const thread_vars[] = {
     "NUMEXPR_NUM_THREADS",
 };
 
-/* The user's own value wins: overwrite=0 leaves it in place. */
-static void export_threads(spank_t sp, uint64_t cpus_per_task)
-{
-    char val[24];
+/* Records the count the plugin exported, so that a later step can tell its
+ * own inherited values (a batch script's, say) from the user's. */
+#define GOV_THREADS_ENV "GOVERNOR_THREADS"
 
-    if (cpus_per_task == GOV_UNKNOWN || cpus_per_task == 0)
-        return;
-    snprintf(val, sizeof val, "%llu", (unsigned long long)cpus_per_task);
-    for (size_t i = 0; i < sizeof thread_vars / sizeof thread_vars[0]; i++)
-        spank_setenv(sp, thread_vars[i], val, 0);
+/* Export n threads (0: none) to every variable the user has not set
+ * themselves: a variable still holding the count an earlier step exported
+ * is ours to replace or remove. */
+static void export_threads(spank_t sp, uint64_t n)
+{
+    char val[24], prev[24], cur[24];
+    bool ours = spank_getenv(sp, GOV_THREADS_ENV, prev, sizeof prev) == ESPANK_SUCCESS;
+
+    snprintf(val, sizeof val, "%llu", (unsigned long long)n);
+    for (size_t i = 0; i < sizeof thread_vars / sizeof thread_vars[0]; i++) {
+        bool set = spank_getenv(sp, thread_vars[i], cur, sizeof cur) == ESPANK_SUCCESS;
+        if (set && !(ours && !strcmp(cur, prev)))
+            continue;
+        if (n)
+            spank_setenv(sp, thread_vars[i], val, 1);
+        else if (set)
+            spank_unsetenv(sp, thread_vars[i]);
+    }
+    if (n)
+        spank_setenv(sp, GOV_THREADS_ENV, val, 1);
+    else if (ours)
+        spank_unsetenv(sp, GOV_THREADS_ENV);
 }
 
 static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
 {
-    gov_handoff_clear(sp);
+    spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
     if (pl->site.seal_required) {
         slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
                     "does not start (ask the administrators to check munged)", why);
@@ -49,6 +66,8 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     uint64_t ppid;
     int len, rc;
 
+    /* Thread counts do not depend on the seal. */
+    export_threads(sp, d.policy.threads && d.cpus_per_task != GOV_UNKNOWN ? d.cpus_per_task : 0);
     /* This callback runs in the task's own process: its pid and start
      * time are what the runtime finds among its ancestors. */
     d.pid = (uint64_t)getpid();
@@ -67,12 +86,11 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     free(cred);
     if (rc != ESPANK_SUCCESS)
         return seal_failed(sp, pl, "cannot set the descriptor in the task's environment");
-    if (d.policy.threads)
-        export_threads(sp, d.cpus_per_task);
     return 0;
 }
 
 void gov_handoff_clear(spank_t sp)
 {
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
+    export_threads(sp, 0);
 }
