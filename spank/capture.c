@@ -88,6 +88,10 @@ int gov_capture_step(spank_t sp, const gov_policy *site, gov_descriptor *d)
     d->nodes = u32_item(sp, S_JOB_NNODES);
     d->tasks_total = u32_item(sp, S_JOB_TOTAL_TASK_COUNT);
     d->tasks_on_node = u32_item(sp, S_JOB_LOCAL_TASK_COUNT);
+    /* The batch step is the script alone, on one node; the items above
+     * describe the job there (S_JOB_NNODES even reads 0). */
+    if (d->step_kind == GOV_STEP_BATCH)
+        d->nodes = d->tasks_total = d->tasks_on_node = 1;
     if (spank_get_item(sp, S_JOB_NCPUS, &ncpus) == ESPANK_SUCCESS && ncpus)
         d->cpus_on_node = ncpus;
     d->cpus_per_task = u32_item(sp, S_STEP_CPUS_PER_TASK);
@@ -95,8 +99,9 @@ int gov_capture_step(spank_t sp, const gov_policy *site, gov_descriptor *d)
     d->step_mem_mib = mem_item(sp, S_STEP_ALLOC_MEM);
     d->job_cores = cores_item(sp, S_JOB_ALLOC_CORES, &job_cores);
     d->step_cores = cores_item(sp, S_STEP_ALLOC_CORES, &step_cores);
-    /* The variable only says that memory was requested per CPU; believe it
-     * when it agrees with the credential's total for this node. */
+    /* The variable only says that memory was requested per CPU (sbatch and
+     * salloc export it, srun alone does not); believe it when it agrees
+     * with the credential's total for this node. */
     per_cpu = env_u64(sp, "SLURM_MEM_PER_CPU");
     if (per_cpu != GOV_UNKNOWN && per_cpu && d->cpus_on_node != GOV_UNKNOWN &&
         d->step_mem_mib != GOV_UNKNOWN && per_cpu <= d->step_mem_mib &&
