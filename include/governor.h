@@ -313,7 +313,8 @@ typedef struct gov_snapshot {
         int gpu_index;               /**< card number, -1 when none */
         uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
         uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
-        int gpu_unified;             /**< 1 when its memory is system RAM (UMA) */
+        int gpu_unified;             /**< its memory is system RAM (UMA): 1,
+                                          dedicated VRAM: 0, unknown: -1 */
     } accel;
 
     struct {

@@ -1,1 +1,328 @@
-/* accel.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* accel.c - accelerator evidence, layer by layer, never merged:
+ *   allocation visibility: the four *_VISIBLE_DEVICES variables, counted
+ *     (the values themselves are never kept: they can hold GPU UUIDs);
+ *   management/driver visibility: /proc/driver/nvidia/gpus, DRM cards;
+ *   device permission: /dev/nvidiaN, /dev/kfd, /dev/dri/renderD*;
+ * and the one GPU the governor may use: the lowest-numbered DRM card, with
+ * its VRAM read from that same card.  Candidates are not usable devices:
+ * runtime and workload compatibility are not this file's to judge. */
+#include "evidence.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VENDOR_AMD   UINT64_C(0x1002)
+#define VENDOR_INTEL UINT64_C(0x8086)
+#define VENDOR_NVIDIA UINT64_C(0x10de)
+
+uint64_t gov_visible_count(const char *value)
+{
+    uint64_t n = 0;
+    const char *p = value;
+
+    if (!value)
+        return GOV_UNKNOWN;
+    if (!*value || strcmp(value, "none") == 0 || strcmp(value, "void") == 0)
+        return 0;
+    if (strcmp(value, "all") == 0)
+        return GOV_UNKNOWN; /* every device: no upper bound from here */
+    /* Indices, UUIDs ("GPU-...") and MIG ids ("MIG-...") are all entries.
+     * An empty or spaced entry makes the whole value malformed. */
+    for (;;) {
+        const char *start = p;
+
+        while (*p && *p != ',') {
+            if (*p <= ' ' || *p == 0x7f)
+                return GOV_UNKNOWN;
+            p++;
+        }
+        if (p == start)
+            return GOV_UNKNOWN;
+        n++;
+        if (!*p)
+            return n;
+        p++;
+    }
+}
+
+/* NAME is PREFIX followed by decimal digits only; *num gets them. */
+static bool numbered(const char *name, const char *prefix, uint64_t *num)
+{
+    size_t n = strlen(prefix);
+
+    if (strncmp(name, prefix, n) != 0 || !name[n])
+        return false;
+    for (const char *p = name + n; *p; p++)
+        if (*p < '0' || *p > '9')
+            return false;
+    return gov_parse_u64(name + n, strlen(name + n), num) == 0;
+}
+
+static DIR *open_dir(const char *root, const char *path)
+{
+    char full[4096];
+
+    if (gov_path_join(root, path, full, sizeof full))
+        return NULL;
+    return opendir(full);
+}
+
+/* Readable and writable by this process (permission only, no open). */
+static int rw_access(const char *root, const char *dir, const char *name)
+{
+    char rel[1024], full[4096];
+
+    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel ||
+        gov_path_join(root, rel, full, sizeof full))
+        return -1;
+    if (access(full, R_OK | W_OK) == 0)
+        return 1;
+    return errno == EACCES || errno == ENOENT || errno == EROFS ||
+           errno == EPERM ? 0 : -1;
+}
+
+/* Count PREFIX<digits> entries of DIR (and how many are read-write
+ * accessible).  A missing directory is zero devices; an unreadable one is
+ * unknown. */
+static void count_nodes(const char *root, const char *dir, const char *prefix,
+                        uint64_t *total, uint64_t *usable)
+{
+    DIR *d = open_dir(root, dir);
+    struct dirent *e;
+    uint64_t num;
+
+    if (!d) {
+        *total = errno == ENOENT ? 0 : GOV_UNKNOWN;
+        if (usable)
+            *usable = *total;
+        return;
+    }
+    *total = 0;
+    if (usable)
+        *usable = 0;
+    while ((e = readdir(d))) {
+        if (!numbered(e->d_name, prefix, &num))
+            continue;
+        (*total)++;
+        if (usable && *usable != GOV_UNKNOWN) {
+            int ok = rw_access(root, dir, e->d_name);
+            if (ok < 0)
+                *usable = GOV_UNKNOWN;
+            else
+                *usable += (uint64_t)ok;
+        }
+    }
+    closedir(d);
+}
+
+static uint64_t count_entries(const char *root, const char *dir)
+{
+    DIR *d = open_dir(root, dir);
+    struct dirent *e;
+    uint64_t n = 0;
+
+    if (!d)
+        return errno == ENOENT ? 0 : GOV_UNKNOWN;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* A sysfs attribute of DRM card N as a number ("0x1002" or decimal). */
+static int card_attr(const char *root, uint64_t card, const char *attr,
+                     uint64_t *out)
+{
+    char path[256], buf[64];
+    size_t len;
+    int rc;
+
+    snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/%s",
+             (unsigned long long)card, attr);
+    rc = gov_read_file(root, path, buf, sizeof buf, &len);
+    if (rc)
+        return rc;
+    if (len > 2 && buf[0] == '0' && buf[1] == 'x') {
+        uint64_t v = 0;
+        size_t i = 2;
+        for (; i < len && buf[i] != '\n'; i++) {
+            int d = buf[i] >= '0' && buf[i] <= '9' ? buf[i] - '0'
+                  : buf[i] >= 'a' && buf[i] <= 'f' ? buf[i] - 'a' + 10 : -1;
+            if (d < 0 || v > UINT64_MAX >> 4)
+                return GOV_EPARSE;
+            v = v << 4 | (uint64_t)d;
+        }
+        if (i == 2)
+            return GOV_EPARSE;
+        *out = v;
+        return 0;
+    }
+    return gov_parse_u64(buf, len, out);
+}
+
+/* The value of "KEY value" or "KEY=value" in a small sysfs text file. */
+static bool file_field(const char *root, const char *path, const char *key,
+                       char *val, size_t cap)
+{
+    char buf[4096];
+    size_t len, klen = strlen(key);
+    const char *p, *end;
+
+    if (gov_read_file(root, path, buf, sizeof buf, &len))
+        return false;
+    for (p = buf, end = buf + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+
+        if ((size_t)(eol - p) > klen && memcmp(p, key, klen) == 0 &&
+            (p[klen] == ' ' || p[klen] == '=')) {
+            size_t n = (size_t)(eol - p) - klen - 1;
+            if (n >= cap)
+                return false;
+            memcpy(val, p + klen + 1, n);
+            val[n] = '\0';
+            return true;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return false;
+}
+
+/* The render-node minor of DRM card N (its device's drm/renderD<minor>). */
+static uint64_t card_render_minor(const char *root, uint64_t card)
+{
+    char path[256];
+    DIR *d;
+    struct dirent *e;
+    uint64_t minor = GOV_UNKNOWN, num;
+
+    snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/drm",
+             (unsigned long long)card);
+    if (!(d = open_dir(root, path)))
+        return GOV_UNKNOWN;
+    while ((e = readdir(d)))
+        if (numbered(e->d_name, "renderD", &num))
+            minor = num;
+    closedir(d);
+    return minor;
+}
+
+/* AMD APU evidence: the KFD topology node driving this card's render node
+ * reports CPU cores as well as SIMDs (what ROCm's thunk calls an APU). */
+static bool amd_apu(const char *root, uint64_t card)
+{
+    static const char nodes[] = "/sys/class/kfd/kfd/topology/nodes";
+    uint64_t minor = card_render_minor(root, card), num;
+    DIR *d;
+    struct dirent *e;
+    bool apu = false;
+
+    if (minor == GOV_UNKNOWN || !(d = open_dir(root, nodes)))
+        return false;
+    while (!apu && (e = readdir(d))) {
+        char path[512], val[32];
+        uint64_t m, cores, simds;
+
+        if (!numbered(e->d_name, "", &num) ||
+            snprintf(path, sizeof path, "%s/%s/properties", nodes,
+                     e->d_name) >= (int)sizeof path)
+            continue;
+        if (file_field(root, path, "drm_render_minor", val, sizeof val) &&
+            gov_parse_u64(val, strlen(val), &m) == 0 && m == minor &&
+            file_field(root, path, "cpu_cores_count", val, sizeof val) &&
+            gov_parse_u64(val, strlen(val), &cores) == 0 &&
+            file_field(root, path, "simd_count", val, sizeof val) &&
+            gov_parse_u64(val, strlen(val), &simds) == 0)
+            apu = cores > 0 && simds > 0;
+    }
+    closedir(d);
+    return apu;
+}
+
+/* Intel's integrated GPU always sits at PCI 0000:00:02.0; its discrete
+ * cards (Arc, Data Center GPUs) sit behind a PCIe port elsewhere. */
+static bool intel_integrated(const char *root, uint64_t card)
+{
+    char path[256], slot[64];
+
+    snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/uevent",
+             (unsigned long long)card);
+    return file_field(root, path, "PCI_SLOT_NAME", slot, sizeof slot) &&
+           strcmp(slot, "0000:00:02.0") == 0;
+}
+
+static void drm_cards(const char *root, gov_snapshot *out)
+{
+    DIR *d = open_dir(root, "/sys/class/drm");
+    struct dirent *e;
+    uint64_t lowest = GOV_UNKNOWN, num, vendor;
+
+    if (!d) {
+        out->accel.amd_gpus = errno == ENOENT ? 0 : GOV_UNKNOWN;
+        return;
+    }
+    out->accel.amd_gpus = 0;
+    /* "cardN" only: connectors ("card0-DP-1") are not devices. */
+    while ((e = readdir(d))) {
+        if (!numbered(e->d_name, "card", &num) || num > INT32_MAX)
+            continue;
+        if (num < lowest)
+            lowest = num;
+        if (card_attr(root, num, "vendor", &vendor) == 0 && vendor == VENDOR_AMD)
+            out->accel.amd_gpus++;
+    }
+    closedir(d);
+    if (lowest == GOV_UNKNOWN)
+        return;
+
+    out->accel.gpu_index = (int)lowest;
+    /* amdgpu's attributes; capacity and usage come from this same card. */
+    if (card_attr(root, lowest, "mem_info_vram_total", &num) == 0)
+        out->accel.gpu_vram_total_bytes = num;
+    if (card_attr(root, lowest, "mem_info_vram_used", &num) == 0)
+        out->accel.gpu_vram_used_bytes = num;
+    /* Unified only on evidence of integration; dedicated only on evidence
+     * of VRAM of its own; anything else stays unknown. */
+    if (card_attr(root, lowest, "vendor", &vendor) != 0)
+        return;
+    if ((vendor == VENDOR_INTEL && intel_integrated(root, lowest)) ||
+        (vendor == VENDOR_AMD && amd_apu(root, lowest)))
+        out->accel.gpu_unified = 1;
+    else if (vendor == VENDOR_NVIDIA ||
+             (vendor == VENDOR_AMD && out->accel.gpu_vram_total_bytes != GOV_UNKNOWN))
+        out->accel.gpu_unified = 0;
+}
+
+void gov_accel_collect(const char *root, const char *const *envp,
+                       gov_snapshot *out)
+{
+    static const char *const vars[GOV_VIS_COUNT] = {
+        [GOV_VIS_NVIDIA] = "NVIDIA_VISIBLE_DEVICES",
+        [GOV_VIS_CUDA] = "CUDA_VISIBLE_DEVICES",
+        [GOV_VIS_ROCR] = "ROCR_VISIBLE_DEVICES",
+        [GOV_VIS_HIP] = "HIP_VISIBLE_DEVICES",
+    };
+    int kfd;
+
+    memset(&out->accel, 0, sizeof out->accel);
+    for (int i = 0; i < GOV_VIS_COUNT; i++) {
+        const char *v = gov_env_get(envp, vars[i]);
+        out->accel.visible[i] = v ? gov_visible_count(v) : GOV_UNKNOWN;
+    }
+    out->accel.nvidia_gpus = count_entries(root, "/proc/driver/nvidia/gpus");
+    count_nodes(root, "/dev", "nvidia", &out->accel.nvidia_dev_nodes,
+                &out->accel.nvidia_dev_usable);
+    count_nodes(root, "/dev/dri", "renderD", &out->accel.drm_render_nodes,
+                &out->accel.drm_render_usable);
+    kfd = rw_access(root, "/dev", "kfd");
+    out->accel.kfd_usable = kfd;
+    out->accel.gpu_index = -1;
+    out->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
+    out->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
+    out->accel.gpu_unified = -1;
+    drm_cards(root, out);
+}

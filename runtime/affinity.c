@@ -1,1 +1,74 @@
-/* affinity.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* affinity.c - the CPUs this process may run on. */
+#define _GNU_SOURCE
+#include "evidence.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
+{
+    static const char key[] = "Cpus_allowed_list:";
+    const size_t klen = sizeof key - 1;
+    const char *p = text, *end = text + len;
+
+    if (!out || (!text && len))
+        return GOV_EINVAL;
+    memset(out, 0, sizeof *out);
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+
+        if ((size_t)(eol - p) >= klen && memcmp(p, key, klen) == 0)
+            return gov_cpuset_parse(p + klen, (size_t)(eol - p - klen), out);
+        p = nl ? nl + 1 : end;
+    }
+    return GOV_ENOENT;
+}
+
+static int live_affinity(gov_cpuset *set)
+{
+    cpu_set_t *mask = CPU_ALLOC(GOV_CPUSET_BITS);
+    size_t size = CPU_ALLOC_SIZE(GOV_CPUSET_BITS);
+    int rc = 0;
+
+    if (!mask)
+        return GOV_ENOMEM;
+    CPU_ZERO_S(size, mask);
+    if (sched_getaffinity(0, size, mask) != 0) {
+        rc = -errno;
+    } else {
+        for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
+            if (CPU_ISSET_S(cpu, size, mask))
+                set->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+    }
+    CPU_FREE(mask);
+    return rc;
+}
+
+int gov_affinity_collect(const char *root, gov_cpuset *set, uint64_t *count)
+{
+    char buf[16384];
+    size_t len;
+    int rc;
+
+    memset(set, 0, sizeof *set);
+    *count = GOV_UNKNOWN;
+    if (!root || !*root || strcmp(root, "/") == 0) {
+        rc = live_affinity(set);
+    } else {
+        /* The system call cannot be redirected into a sysroot. */
+        rc = gov_read_file(root, "/proc/self/status", buf, sizeof buf, &len);
+        if (rc == 0)
+            rc = gov_status_parse_cpus_allowed(buf, len, set);
+    }
+    if (rc) {
+        memset(set, 0, sizeof *set);
+        return rc;
+    }
+    /* An empty mask cannot describe a running process: treat as unknown. */
+    if (gov_cpuset_count(set) == 0)
+        return GOV_EPARSE;
+    *count = gov_cpuset_count(set);
+    return 0;
+}

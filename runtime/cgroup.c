@@ -1,1 +1,690 @@
-/* cgroup.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* cgroup.c - CPU quota, cpuset and memory limits of the process's cgroups
+ * (v1, v2 and hybrid), read under a root directory.  docs/cgroups.md gives
+ * the rules; every unreadable fact stays unknown, never unlimited. */
+#include "evidence.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* cgroup v1 prints "no limit" as LONG_MAX rounded down to the page size, so
+ * the sentinel lies within one page of LONG_MAX.  Any value at or above
+ * LONG_MAX - (1 MiB - 1) is that sentinel for every base page size up to
+ * 1 MiB (Linux uses 4 KiB to 256 KiB); no machine has 8 EiB of memory. */
+#define V1_UNLIMITED_MIN ((uint64_t)LLONG_MAX - ((UINT64_C(1) << 20) - 1))
+
+#define DIR_CAP 2048
+#define MOUNTINFO_MAX (16u << 20)
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void trim(const char **s, size_t *len)
+{
+    const char *p = *s, *e = *s + *len;
+
+    while (p < e && is_space(*p))
+        p++;
+    while (e > p && is_space(e[-1]))
+        e--;
+    *s = p;
+    *len = (size_t)(e - p);
+}
+
+static bool token_is(const char *s, size_t len, const char *word)
+{
+    return len == strlen(word) && memcmp(s, word, len) == 0;
+}
+
+/* ---- per-file parsers ---------------------------------------------------- */
+
+int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
+                      bool *unlimited)
+{
+    const char *q, *per;
+    size_t ql, pl;
+    uint64_t quota, period;
+    int rc;
+
+    if (!ratio || !unlimited || (!text && len))
+        return GOV_EINVAL;
+    *ratio = NAN;
+    *unlimited = false;
+    trim(&text, &len);
+    /* "$MAX $PERIOD": exactly two fields separated by one space. */
+    q = text;
+    per = memchr(text, ' ', len);
+    if (!per)
+        return GOV_EPARSE;
+    ql = (size_t)(per - q);
+    per++;
+    pl = len - ql - 1;
+    if (ql == 0 || pl == 0 || memchr(per, ' ', pl))
+        return GOV_EPARSE;
+    rc = gov_parse_u64(per, pl, &period);
+    if (rc)
+        return rc;
+    if (period == 0)
+        return GOV_ERANGE;
+    if (token_is(q, ql, "max")) {
+        *unlimited = true;
+        return 0;
+    }
+    rc = gov_parse_u64(q, ql, &quota);
+    if (rc)
+        return rc;
+    if (quota == 0)
+        return GOV_ERANGE;
+    *ratio = (double)quota / (double)period;
+    return 0;
+}
+
+int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
+                           bool *unlimited)
+{
+    int rc;
+
+    if (!bytes || !unlimited || (!text && len))
+        return GOV_EINVAL;
+    *bytes = GOV_UNKNOWN;
+    *unlimited = false;
+    trim(&text, &len);
+    if (token_is(text, len, "max")) {
+        *unlimited = true;
+        return 0;
+    }
+    rc = gov_parse_u64(text, len, bytes);
+    /* The kernel prints "max" long before this; it is not a byte count. */
+    if (!rc && *bytes == GOV_UNKNOWN)
+        rc = GOV_ERANGE;
+    if (rc)
+        *bytes = GOV_UNKNOWN;
+    return rc;
+}
+
+int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
+                       bool *unlimited)
+{
+    int rc;
+
+    if (!bytes || !unlimited || (!text && len))
+        return GOV_EINVAL;
+    *bytes = GOV_UNKNOWN;
+    *unlimited = false;
+    rc = gov_parse_u64(text, len, bytes);
+    if (rc) {
+        *bytes = GOV_UNKNOWN;
+        return rc;
+    }
+    if (*bytes >= V1_UNLIMITED_MIN) {
+        *bytes = GOV_UNKNOWN;
+        *unlimited = true;
+    }
+    return 0;
+}
+
+/* The value of "KEY VALUE\n" in a v1 memory.stat; only complete lines count,
+ * so a truncated read never yields a cut-off number. */
+static int stat_value(const char *text, size_t len, const char *key,
+                      const char **val, size_t *vlen)
+{
+    size_t kl = strlen(key);
+    const char *p = text, *end = text + len;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        if ((size_t)(nl - p) > kl && memcmp(p, key, kl) == 0 && p[kl] == ' ') {
+            *val = p + kl + 1;
+            *vlen = (size_t)(nl - *val);
+            return 0;
+        }
+        p = nl + 1;
+    }
+    return GOV_ENOENT;
+}
+
+/* Whether a space-separated list (cgroup.controllers) holds `word`. */
+static bool words_have(const char *s, size_t len, const char *word)
+{
+    const char *end = s + len;
+
+    while (s < end) {
+        const char *w;
+        while (s < end && is_space(*s))
+            s++;
+        w = s;
+        while (s < end && !is_space(*s))
+            s++;
+        if (s > w && token_is(w, (size_t)(s - w), word))
+            return true;
+    }
+    return false;
+}
+
+/* ---- locating a controller's cgroup -------------------------------------- */
+
+/* Where a controller's cgroup lives: the mount point and the process's path
+ * relative to the mount root; levels are walked by cutting `rel`. */
+typedef struct cg_loc {
+    int version;          /* 0 when no hierarchy carries the controller */
+    bool mapped;          /* the path lies inside the mount root */
+    char base[1024];      /* mount point without a trailing '/' */
+    char rel[DIR_CAP];    /* "" (mount root) or "/a/b" */
+} cg_loc;
+
+typedef struct cg_text {
+    char *mountinfo;
+    size_t mountinfo_len;
+    char proc[16384];
+    size_t proc_len;
+} cg_text;
+
+static bool has_dotdot(const char *path)
+{
+    for (const char *p = path; *p; ) {
+        const char *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* Strip the mount root from the cgroup path component-wise ("/a" contains
+ * "/a/b", not "/ab").  Fails when the path is outside the mount root or the
+ * cgroup namespace ("/.."). */
+static bool map_path(const gov_mount *m, const char *path, cg_loc *loc)
+{
+    size_t rl = strlen(m->root), bl = strlen(m->mount_point);
+    const char *rel;
+    size_t relen;
+
+    /* The mount point is known even when the path is not inside it: the
+     * mount root's cgroup.controllers still tells which hierarchy governs. */
+    while (bl > 0 && m->mount_point[bl - 1] == '/')
+        bl--;
+    if (bl >= sizeof loc->base)
+        return false;
+    memcpy(loc->base, m->mount_point, bl);
+    loc->base[bl] = '\0';
+    loc->rel[0] = '\0';
+    if (has_dotdot(path) || has_dotdot(m->root))
+        return false;
+    while (rl > 0 && m->root[rl - 1] == '/')
+        rl--;
+    if (strncmp(path, m->root, rl) != 0 || (path[rl] != '\0' && path[rl] != '/'))
+        return false;
+    rel = path + rl;
+    relen = strlen(rel);
+    while (relen > 0 && rel[relen - 1] == '/')
+        relen--;
+    if (bl + relen + 1 >= DIR_CAP)
+        return false;
+    memcpy(loc->rel, rel, relen);
+    loc->rel[relen] = '\0';
+    return true;
+}
+
+/* Pick the mount of `version` (and v1 controller) that holds `path`.  With
+ * several mounts of one hierarchy (bind mounts), the first one whose root
+ * contains the path wins.  Returns true when some mount matched at all. */
+static bool find_mount(const cg_text *t, int version, const char *controller,
+                       const char *path, cg_loc *loc)
+{
+    const char *p = t->mountinfo, *end = t->mountinfo + t->mountinfo_len;
+    bool found = false;
+    gov_mount m;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        int rc = gov_mountinfo_find(p, (size_t)(le - p), version, controller, &m);
+        if (rc == 0) {
+            cg_loc cand;
+            memset(&cand, 0, sizeof cand);
+            cand.mapped = map_path(&m, path, &cand);
+            if (cand.mapped || !found)
+                *loc = cand;
+            found = true;
+            if (cand.mapped)
+                return true;
+        } else if (rc == GOV_EPARSE) {
+            loc->mapped = false;
+            return false;    /* not a mountinfo: nothing in it is evidence */
+        }
+        p = le + 1;
+    }
+    return found;
+}
+
+/* Build the directory of a level: base + the first `rel_len` bytes of rel. */
+static void level_dir(const cg_loc *loc, size_t rel_len, char *dir)
+{
+    size_t bl = strlen(loc->base);
+
+    memcpy(dir, loc->base, bl);
+    memcpy(dir + bl, loc->rel, rel_len);
+    dir[bl + rel_len] = '\0';
+    if (dir[0] == '\0')
+        strcpy(dir, "/");
+}
+
+static int read_in(const char *root, const char *dir, const char *name,
+                   char *buf, size_t cap, size_t *len)
+{
+    char path[DIR_CAP + 64];
+    size_t dl = strlen(dir);
+
+    if (dl + 1 + strlen(name) + 1 > sizeof path)
+        return GOV_ENOSPC;
+    memcpy(path, dir, dl);
+    if (dl == 0 || dir[dl - 1] != '/')
+        path[dl++] = '/';
+    strcpy(path + dl, name);
+    return gov_read_file(root, path, buf, cap, len);
+}
+
+static bool exists_in(const char *root, const char *dir, const char *name)
+{
+    char rel[DIR_CAP + 64], full[4096];
+
+    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
+        return false;
+    if (gov_path_join(root, rel, full, sizeof full))
+        return false;
+    return access(full, F_OK) == 0;
+}
+
+/* Whether a v2 level is known to set no limit of its own for a controller,
+ * so that its missing limit files are not missing evidence.  When
+ * cgroup.controllers cannot be read, the level's files decide. */
+static bool v2_no_limit(const char *root, const char *dir, const char *controller)
+{
+    char buf[512];
+    size_t n;
+
+    if (read_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
+        return false;
+    /* A level without the controller enabled has no limit of its own; its
+     * parent's limit is another level of the walk. */
+    if (!words_have(buf, n, controller))
+        return true;
+    /* The hierarchy's root has no cgroup.type and never carries cpu.max,
+     * memory.max or memory.high: the kernel does not limit it. */
+    return !exists_in(root, dir, "cgroup.type");
+}
+
+/* Whether the v2 hierarchy carries a controller: the mount root's
+ * cgroup.controllers lists every controller usable below it; without that
+ * file, the presence of the controller's file in the process's cgroup. */
+static bool v2_carries(const char *root, const cg_loc *loc,
+                       const char *controller, const char *probe)
+{
+    char dir[DIR_CAP], buf[512];
+    size_t n;
+
+    level_dir(loc, 0, dir);
+    if (read_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n) == 0)
+        return words_have(buf, n, controller);
+    if (!loc->mapped)
+        return false;
+    level_dir(loc, strlen(loc->rel), dir);
+    return exists_in(root, dir, probe);
+}
+
+/* v1 when a v1 mount carries the controller and /proc/self/cgroup names it;
+ * else v2 when the v2 hierarchy carries it; else none. */
+static void locate(const char *root, const cg_text *t, const char *controller,
+                   const char *probe_v2, cg_loc *loc)
+{
+    char path[DIR_CAP];
+
+    memset(loc, 0, sizeof *loc);
+    if (gov_proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
+        find_mount(t, 1, controller, path, loc)) {
+        loc->version = 1;
+        return;
+    }
+    memset(loc, 0, sizeof *loc);
+    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) == 0 &&
+        find_mount(t, 2, NULL, path, loc) && v2_carries(root, loc, controller, probe_v2)) {
+        loc->version = 2;
+        return;
+    }
+    memset(loc, 0, sizeof *loc);
+}
+
+/* Cut the last component of rel[0..*len); false past the mount root. */
+static bool up(const cg_loc *loc, size_t *len)
+{
+    if (*len == 0)
+        return false;
+    while (*len > 0 && loc->rel[*len - 1] != '/')
+        (*len)--;
+    if (*len > 0)
+        (*len)--;
+    return true;
+}
+
+/* ---- CPU ----------------------------------------------------------------- */
+
+/* One level's quota: 1 limited (*ratio), 0 no limit, <0 unknown. */
+static int v1_quota(const char *root, const char *dir, double *ratio)
+{
+    char qb[64], pb[64];
+    size_t ql, pl;
+    const char *q = qb;
+    uint64_t quota, period;
+
+    if (read_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
+        return -1;
+    trim(&q, &ql);
+    if (token_is(q, ql, "-1"))
+        return 0;
+    if (gov_parse_u64(q, ql, &quota) || quota == 0)
+        return -1;
+    if (read_in(root, dir, "cpu.cfs_period_us", pb, sizeof pb, &pl) ||
+        gov_parse_u64(pb, pl, &period) || period == 0)
+        return -1;
+    *ratio = (double)quota / (double)period;
+    return 1;
+}
+
+static int v2_quota(const char *root, const char *dir, double *ratio)
+{
+    char buf[128];
+    size_t n;
+    bool unlimited;
+
+    if (v2_no_limit(root, dir, "cpu"))
+        return 0;
+    if (read_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
+        gov_parse_cpu_max(buf, n, ratio, &unlimited))
+        return -1;
+    return unlimited ? 0 : 1;
+}
+
+static void collect_quota(const char *root, const cg_loc *loc,
+                          gov_cgroup_evidence *out)
+{
+    size_t len = strlen(loc->rel);
+    double best = INFINITY;
+    bool unknown = false;
+    char dir[DIR_CAP];
+
+    do {
+        double r = NAN;
+        int st;
+        level_dir(loc, len, dir);
+        st = loc->version == 1 ? v1_quota(root, dir, &r) : v2_quota(root, dir, &r);
+        if (st < 0)
+            unknown = true;
+        else if (st > 0 && r < best)
+            best = r;
+    } while (up(loc, &len));
+
+    if (isfinite(best)) {
+        out->quota_cores = best;
+        out->quota_status = GOV_LIMIT_LIMITED;
+    } else if (!unknown) {
+        out->quota_status = GOV_LIMIT_UNLIMITED;
+    }
+}
+
+/* The effective cpuset of the process's own cgroup (it already includes the
+ * parents).  On v2 a cgroup without the cpuset controller runs on its
+ * nearest ancestor's CPUs, so the walk goes up while the file is absent. */
+static void collect_cpuset(const char *root, const cg_loc *loc,
+                           gov_cgroup_evidence *out)
+{
+    size_t len = strlen(loc->rel), n;
+    char dir[DIR_CAP], buf[32768]; /* worst ranged list of 8192 CPUs: ~20 KiB */
+    gov_cpuset set;
+    int rc;
+
+    level_dir(loc, len, dir);
+    if (loc->version == 1) {
+        rc = read_in(root, dir, "cpuset.effective_cpus", buf, sizeof buf, &n);
+        if (rc == GOV_ENOENT)
+            rc = read_in(root, dir, "cpuset.cpus", buf, sizeof buf, &n);
+    } else {
+        do {
+            level_dir(loc, len, dir);
+            rc = read_in(root, dir, "cpuset.cpus.effective", buf, sizeof buf, &n);
+        } while (rc == GOV_ENOENT && up(loc, &len));
+    }
+    if (rc || gov_cpuset_parse(buf, n, &set) || gov_cpuset_count(&set) == 0)
+        return;
+    out->cpuset = set;
+    out->cpuset_count = gov_cpuset_count(&set);
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+typedef struct mem_acc {
+    bool unknown;         /* some level's limit could not be read */
+    bool rem_unknown;     /* a bounded level's usage could not be read */
+    uint64_t limit, high; /* most restrictive finite values, or GOV_UNKNOWN */
+    uint64_t remaining;   /* min of bound - usage, or GOV_UNKNOWN */
+} mem_acc;
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* A level with a finite bound: remaining there is bound - usage, >= 0. */
+static void add_bound(mem_acc *acc, uint64_t bound, int usage_rc, uint64_t usage)
+{
+    if (usage_rc) {
+        acc->rem_unknown = true;
+        return;
+    }
+    acc->remaining = min_u64(acc->remaining, usage >= bound ? 0 : bound - usage);
+}
+
+static int read_u64_in(const char *root, const char *dir, const char *name,
+                       uint64_t *v)
+{
+    char buf[64];
+    size_t n;
+    int rc = read_in(root, dir, name, buf, sizeof buf, &n);
+
+    return rc ? rc : gov_parse_u64(buf, n, v);
+}
+
+static void v2_memory_level(const char *root, const char *dir, bool own,
+                            mem_acc *acc, uint64_t *current)
+{
+    char buf[64];
+    size_t n;
+    uint64_t max = GOV_UNKNOWN, high = GOV_UNKNOWN, usage = 0, bound;
+    bool unl;
+    int urc;
+
+    if (v2_no_limit(root, dir, "memory"))
+        return;
+    if (read_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
+        gov_parse_memory_value(buf, n, &max, &unl))
+        acc->unknown = true;
+    if (read_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
+        gov_parse_memory_value(buf, n, &high, &unl))
+        acc->unknown = true;
+    urc = read_u64_in(root, dir, "memory.current", &usage);
+    if (own && urc == 0)
+        *current = usage;
+    acc->limit = min_u64(acc->limit, max);
+    acc->high = min_u64(acc->high, high);
+    /* memory.high is a planning bound too: past it the kernel throttles. */
+    bound = min_u64(max, high);
+    if (bound != GOV_UNKNOWN)
+        add_bound(acc, bound, urc, usage);
+}
+
+static void v1_memory_level(const char *root, const char *dir, bool own,
+                            mem_acc *acc, uint64_t *current)
+{
+    char buf[64];
+    size_t n;
+    uint64_t limit = GOV_UNKNOWN, usage = 0;
+    bool unl;
+    int urc;
+
+    if (read_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
+        gov_parse_v1_limit(buf, n, &limit, &unl))
+        acc->unknown = true;
+    urc = read_u64_in(root, dir, "memory.usage_in_bytes", &usage);
+    if (own && urc == 0)
+        *current = usage;
+    acc->limit = min_u64(acc->limit, limit);
+    if (limit != GOV_UNKNOWN)
+        add_bound(acc, limit, urc, usage);
+}
+
+/* v1 memory.stat's hierarchical_memory_limit includes ancestors hidden from
+ * view (a mount root below the hierarchy's root).  When it is stricter than
+ * every visible level, its owner's usage is unreadable; the process's own
+ * usage (a part of it) gives the closest bound on what remains there. */
+static void v1_hierarchical(const char *root, const char *dir, mem_acc *acc,
+                            uint64_t current)
+{
+    char buf[16384];
+    const char *v;
+    size_t n, vl;
+    uint64_t hl;
+    bool unl;
+    int rc = read_in(root, dir, "memory.stat", buf, sizeof buf, &n);
+
+    if ((rc && rc != GOV_ENOSPC) || stat_value(buf, n, "hierarchical_memory_limit", &v, &vl) ||
+        gov_parse_v1_limit(v, vl, &hl, &unl)) {
+        acc->unknown = true;
+        return;
+    }
+    if (hl == GOV_UNKNOWN || hl >= acc->limit)
+        return;
+    acc->limit = hl;
+    add_bound(acc, hl, current == GOV_UNKNOWN ? GOV_ENOENT : 0, current);
+}
+
+static void collect_memory(const char *root, const cg_loc *loc,
+                           gov_cgroup_evidence *out)
+{
+    mem_acc acc = { false, false, GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN };
+    size_t len = strlen(loc->rel);
+    char dir[DIR_CAP], own[DIR_CAP];
+    bool is_own = true;
+
+    level_dir(loc, len, own);
+    do {
+        level_dir(loc, len, dir);
+        if (loc->version == 1)
+            v1_memory_level(root, dir, is_own, &acc, &out->current_bytes);
+        else
+            v2_memory_level(root, dir, is_own, &acc, &out->current_bytes);
+        is_own = false;
+    } while (up(loc, &len));
+    if (loc->version == 1)
+        v1_hierarchical(root, own, &acc, out->current_bytes);
+
+    out->limit_bytes = acc.limit;
+    out->high_bytes = acc.high;
+    if (acc.limit != GOV_UNKNOWN || acc.high != GOV_UNKNOWN) {
+        out->memory_status = GOV_LIMIT_LIMITED;
+        out->remaining_bytes = acc.rem_unknown ? GOV_UNKNOWN : acc.remaining;
+    } else if (!acc.unknown) {
+        out->memory_status = GOV_LIMIT_UNLIMITED;
+    }
+}
+
+/* ---- pressure directory -------------------------------------------------- */
+
+static void collect_pressure_dir(const char *root, const cg_text *t,
+                                 gov_cgroup_evidence *out)
+{
+    static const char *const files[] = { "cpu.pressure", "memory.pressure", "io.pressure" };
+    char path[DIR_CAP];
+    cg_loc loc;
+
+    memset(&loc, 0, sizeof loc);
+    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) ||
+        !find_mount(t, 2, NULL, path, &loc) || !loc.mapped)
+        return;
+    level_dir(&loc, strlen(loc.rel), path);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (exists_in(root, path, files[i])) {
+            strcpy(out->pressure_dir, path);
+            out->has_pressure_dir = true;
+            return;
+        }
+    }
+}
+
+/* ---- the collector ------------------------------------------------------- */
+
+/* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
+static bool read_texts(const char *root, cg_text *t)
+{
+    size_t cap = 65536;
+
+    if (gov_read_file(root, "/proc/self/cgroup", t->proc, sizeof t->proc, &t->proc_len))
+        return false;
+    for (;;) {
+        int rc;
+        char *b = realloc(t->mountinfo, cap);
+        if (!b)
+            return false;
+        t->mountinfo = b;
+        rc = gov_read_file(root, "/proc/self/mountinfo", b, cap, &t->mountinfo_len);
+        if (rc == 0)
+            return true;
+        if (rc != GOV_ENOSPC || cap >= MOUNTINFO_MAX)
+            return false;
+        cap *= 2;
+    }
+}
+
+void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
+{
+    cg_text *t;
+    cg_loc cpu, cpuset, mem;
+
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->quota_cores = NAN;
+    out->quota_status = GOV_LIMIT_UNKNOWN;
+    out->cpuset_count = GOV_UNKNOWN;
+    out->memory_status = GOV_LIMIT_UNKNOWN;
+    out->limit_bytes = out->high_bytes = GOV_UNKNOWN;
+    out->current_bytes = out->remaining_bytes = GOV_UNKNOWN;
+
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return;
+    if (read_texts(root, t)) {
+        locate(root, t, "cpu", "cpu.max", &cpu);
+        locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
+        locate(root, t, "memory", "memory.max", &mem);
+        if (cpu.mapped)
+            collect_quota(root, &cpu, out);
+        if (cpuset.mapped)
+            collect_cpuset(root, &cpuset, out);
+        if (mem.mapped)
+            collect_memory(root, &mem, out);
+        out->cpu_version = cpu.version ? cpu.version : cpuset.version;
+        out->memory_version = mem.version;
+        collect_pressure_dir(root, t, out);
+    }
+    free(t->mountinfo);
+    free(t);
+}

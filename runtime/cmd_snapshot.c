@@ -1,4 +1,183 @@
-/* cmd_snapshot.c: placeholder until the verb lands. */
+/* cmd_snapshot.c - `governor snapshot [--json] [--sysroot DIR]`: every layer
+ * with its source, then the effective value and what binds it. */
 #include "cmd.h"
+#include "cmd_common.h"
+
 #include <stdio.h>
-int gov_cmd_snapshot(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "governor: snapshot is not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: governor snapshot [--json] [--sysroot DIR]\n"
+               "  Show what this process may use: each layer of evidence, the effective\n"
+               "  budget and the layer that binds it.  --json prints the governor.snapshot/1\n"
+               "  object (docs/snapshot.md); --sysroot reads every file under DIR.\n");
+}
+
+static const char *or_dash(const char *s)
+{
+    return s ? s : "-";
+}
+
+static void row(const char *layer, const char *value, const char *source)
+{
+    printf("  %-22s %-28s %s\n", layer, value, source);
+}
+
+static void print_cpu(const gov_snapshot *s)
+{
+    char a[64], b[64], v[160];
+    char *list = malloc(GOV_CPUSET_BITS * 6);
+
+    printf("CPU\n");
+    gov_fmt_count(s->cpu.host.logical, a, sizeof a);
+    gov_fmt_count(s->cpu.host.physical, b, sizeof b);
+    snprintf(v, sizeof v, "%s logical, %s physical", a, b);
+    row("host", v, "inventory (not entitlement)");
+
+    gov_fmt_count(s->cpu.affinity.count, a, sizeof a);
+    if (list && s->cpu.affinity.count != GOV_UNKNOWN &&
+        gov_cpuset_format(&s->cpu.affinity.set, list, 40) >= 0)
+        snprintf(v, sizeof v, "%s (%s)", a, list);
+    else
+        snprintf(v, sizeof v, "%s", a);
+    row("affinity", v, "kernel: affinity mask");
+
+    gov_fmt_count(s->cpu.cgroup.cpuset_count, a, sizeof a);
+    snprintf(b, sizeof b, "cgroup v%d", s->cpu.cgroup.version);
+    row("cgroup cpuset", a, s->cpu.cgroup.version ? b : "no cgroup found");
+    if (gov_known_f(s->cpu.cgroup.quota_cores))
+        snprintf(v, sizeof v, "%.2f cores", s->cpu.cgroup.quota_cores);
+    else
+        snprintf(v, sizeof v, "%s", gov_limit_status_name(s->cpu.cgroup.quota_status));
+    row("cgroup quota", v, s->cpu.cgroup.version ? b : "no cgroup found");
+
+    gov_fmt_count(s->cpu.scheduler.cpus, a, sizeof a);
+    row("scheduler", a, or_dash(gov_sched_source_name(s->scheduler.source)));
+
+    if (gov_known_f(s->cpu.effective.capacity_cores)) {
+        gov_fmt_count(s->cpu.effective.workers, a, sizeof a);
+        snprintf(v, sizeof v, "%.2f cores, %s workers", s->cpu.effective.capacity_cores, a);
+    } else {
+        snprintf(v, sizeof v, "unknown");
+    }
+    snprintf(b, sizeof b, "bound by %s", or_dash(gov_layer_name(s->cpu.effective.binding)));
+    row("effective", v, b);
+    row("enforcement", gov_enforcement_name(s->enforcement.cpu), "");
+    free(list);
+}
+
+static void print_memory(const gov_snapshot *s)
+{
+    char a[64], b[64], c[64], v[256];
+
+    printf("MEMORY\n");
+    gov_fmt_bytes(s->memory.host.total_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.host.available_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "%s, %s available", a, b);
+    row("host", v, "/proc/meminfo (not entitlement)");
+
+    snprintf(c, sizeof c, "cgroup v%d", s->memory.cgroup.version);
+    if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
+        gov_fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
+    else
+        snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
+    gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "max %s, high %s", a, b);
+    row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
+    gov_fmt_bytes(s->memory.cgroup.current_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "used %s, remaining %s", a, b);
+    row("cgroup usage", v, s->memory.cgroup.version ? c : "no cgroup found");
+
+    gov_fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "%s per node, %s per task", a, b);
+    row("scheduler", v, or_dash(gov_sched_source_name(s->scheduler.source)));
+
+    gov_fmt_bytes(s->memory.effective.limit_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.effective.remaining_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "%s, %s remaining", a, b);
+    snprintf(c, sizeof c, "bound by %s", or_dash(gov_layer_name(s->memory.effective.binding)));
+    row("effective", v, c);
+    row("enforcement", gov_enforcement_name(s->enforcement.memory), "");
+}
+
+static void pct(double v, char *buf, size_t cap)
+{
+    if (gov_known_f(v))
+        snprintf(buf, cap, "%.2f%%", v);
+    else
+        snprintf(buf, cap, "-");
+}
+
+static void print_rest(const gov_snapshot *s)
+{
+    char a[64], b[64], c[64], v[256];
+
+    printf("PRESSURE\n");
+    pct(s->pressure.cpu_some_avg10, a, sizeof a);
+    pct(s->pressure.memory_some_avg10, b, sizeof b);
+    pct(s->pressure.memory_full_avg10, c, sizeof c);
+    snprintf(v, sizeof v, "cpu some %s, memory some %s full %s", a, b, c);
+    row("psi avg10", v, or_dash(gov_pressure_source_name(s->pressure.source)));
+
+    printf("ACCELERATORS\n");
+    gov_fmt_count(s->accel.nvidia_gpus, a, sizeof a);
+    gov_fmt_count(s->accel.amd_gpus, b, sizeof b);
+    gov_fmt_count(s->accel.drm_render_nodes, c, sizeof c);
+    snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
+    row("candidates", v, "driver and device files");
+    gov_fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
+    row("scheduler", a, s->scheduler.gpus_verified ? "gres" : "unverified");
+
+    printf("DISK (working filesystem)\n");
+    gov_fmt_bytes(s->disk.capacity_bytes, a, sizeof a);
+    gov_fmt_bytes(s->disk.avail_bytes, b, sizeof b);
+    snprintf(v, sizeof v, "%s, %s available to you", a, b);
+    row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only" : "-");
+}
+
+int gov_cmd_snapshot(int argc, char **argv)
+{
+    gov_cmd_opts o = { 0 };
+    gov_snapshot snap;
+
+    for (int i = 1; i < argc; i++) {
+        int r = gov_cmd_common_arg(argc, argv, &i, &o);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        fprintf(stderr, "governor: snapshot: unknown option '%s'\n", argv[i]);
+        usage(stderr);
+        return 2;
+    }
+    if (gov_cmd_capture(&o, &snap))
+        return 1;
+    if (o.json) {
+        char *text;
+        if (gov_snapshot_json(&snap, &text, NULL)) {
+            fprintf(stderr, "governor: out of memory\n");
+            return 1;
+        }
+        printf("%s\n", text);
+        free(text);
+        return 0;
+    }
+    printf("descriptor: %s", gov_descriptor_status_name(snap.descriptor.status));
+    if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
+        printf(" (%s)", gov_strerror(snap.descriptor.reason));
+    printf("; scheduler facts from: %s\n\n",
+           snap.scheduler.source == GOV_SCHED_NONE ? "no scheduler"
+                                                   : gov_sched_source_name(snap.scheduler.source));
+    print_cpu(&snap);
+    print_memory(&snap);
+    print_rest(&snap);
+    return 0;
+}

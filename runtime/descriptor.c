@@ -481,19 +481,6 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
     policy->cpu_reserve_pct = d->policy.cpu_reserve_pct;
 }
 
-/* envp NULL means the process environment, as gov_options documents. */
-static const char *env_lookup(const char *const *envp, const char *name)
-{
-    size_t n = strlen(name);
-
-    if (!envp)
-        envp = (const char *const *)environ;
-    for (; envp && *envp; envp++)
-        if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
-            return *envp + n + 1;
-    return NULL;
-}
-
 void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
                             gov_sched_evidence *sched, gov_snapshot *snap)
 {
@@ -514,11 +501,14 @@ void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
     /* The seal binds to the live process; a sysroot is someone else's. */
     if (opts && opts->sysroot)
         return;
-    cred = env_lookup(envp, GOV_DESCRIPTOR_ENV);
+    /* envp NULL means the process environment, as gov_options documents. */
+    if (!envp)
+        envp = (const char *const *)environ;
+    cred = gov_env_get(envp, GOV_DESCRIPTOR_ENV);
     if (!cred || !*cred)
         return;
-    gov_claim_collect(env_lookup(envp, "SLURM_JOB_ID"), env_lookup(envp, "SLURM_STEP_ID"),
-                      env_lookup(envp, "SLURM_NODEID"), &claim);
+    gov_claim_collect(gov_env_get(envp, "SLURM_JOB_ID"), gov_env_get(envp, "SLURM_STEP_ID"),
+                      gov_env_get(envp, "SLURM_NODEID"), &claim);
     rc = gov_descriptor_verify(cred, opts ? opts->munge_socket : NULL,
                                opts ? opts->trusted_uid : GOV_UID_NONE, &claim, &d, &info);
     if (rc) {

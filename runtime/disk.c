@@ -1,1 +1,37 @@
-/* disk.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* disk.c - the working directory's filesystem: capacity, free blocks (with
+ * root's reserve), blocks available to this user, and a non-writing
+ * permission check.  No probe file is created; the path is never kept. */
+#include "evidence.h"
+
+#include <errno.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+static uint64_t blocks_bytes(uint64_t blocks, uint64_t size)
+{
+    if (size && blocks > UINT64_MAX / size)
+        return GOV_UNKNOWN;
+    return blocks * size;
+}
+
+void gov_disk_collect(const char *workdir, gov_snapshot *out)
+{
+    const char *dir = workdir && *workdir ? workdir : ".";
+    struct statvfs st;
+
+    out->disk.capacity_bytes = GOV_UNKNOWN;
+    out->disk.free_bytes = GOV_UNKNOWN;
+    out->disk.avail_bytes = GOV_UNKNOWN;
+    out->disk.writable = -1;
+
+    if (statvfs(dir, &st) == 0 && st.f_frsize) {
+        out->disk.capacity_bytes = blocks_bytes(st.f_blocks, st.f_frsize);
+        out->disk.free_bytes = blocks_bytes(st.f_bfree, st.f_frsize);
+        out->disk.avail_bytes = blocks_bytes(st.f_bavail, st.f_frsize);
+    }
+    /* Permission only: quotas and remote policies may still refuse. */
+    if (access(dir, W_OK) == 0)
+        out->disk.writable = 1;
+    else if (errno == EACCES || errno == EROFS || errno == EPERM)
+        out->disk.writable = 0;
+}

@@ -72,13 +72,14 @@ size_t gov_unescape_octal(char *s, size_t len);
 
 /* Find the cgroup mount for a controller: version 2 with controller NULL
  * gives the cgroup2 mount; version 1 the v1 mount whose options list
- * contains the controller.  Returns 0, GOV_ENOENT, GOV_EPARSE. */
+ * contains the controller.  Returns 0, GOV_ENOENT, GOV_EPARSE, GOV_ENOSPC
+ * (a field of the matching mount does not fit gov_mount). */
 int gov_mountinfo_find(const char *text, size_t len, int version,
                        const char *controller, gov_mount *out);
 
 /* From /proc/self/cgroup, the path for a v1 controller (controller != NULL)
  * or the v2 entry "0::" (controller NULL).  Returns 0, GOV_ENOENT,
- * GOV_EPARSE. */
+ * GOV_EPARSE, GOV_ENOSPC (the path does not fit cap). */
 int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
                          char *path, size_t cap);
 
@@ -95,7 +96,9 @@ typedef struct gov_cgroup_evidence {
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
-    char pressure_dir[2048];    /* absolute path under root; never printed */
+    char pressure_dir[2048];    /* absolute path as seen inside root, without
+                                 * the root prefix (read with gov_read_file(root,
+                                 * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
 void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);

@@ -15,6 +15,7 @@ static const struct gov_verb gov_verbs[] = {
     { "snapshot", gov_cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
     { "plan", gov_cmd_plan, "worker and thread ceilings (--json, --workers N)" },
     { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 2 absent)" },
+    { "run", gov_cmd_run, "run a command with thread pools sized to this allocation" },
     { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
 };
 

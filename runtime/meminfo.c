@@ -1,1 +1,54 @@
-/* meminfo.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* meminfo.c - host memory from /proc/meminfo (MemTotal, MemAvailable). */
+#include "evidence.h"
+
+#include <string.h>
+
+/* "Key:   123 kB" -> bytes; GOV_UNKNOWN when malformed or too large. */
+static uint64_t kb_value(const char *p, const char *eol)
+{
+    const char *unit = eol;
+    uint64_t kb;
+
+    while (unit > p && (unit[-1] == ' ' || unit[-1] == '\t' || unit[-1] == '\r'))
+        unit--;
+    if (unit - p < 3 || memcmp(unit - 3, " kB", 3) != 0)
+        return GOV_UNKNOWN;
+    if (gov_parse_u64(p, (size_t)(unit - 3 - p), &kb) || kb > UINT64_MAX / 1024)
+        return GOV_UNKNOWN;
+    return kb * 1024;
+}
+
+int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
+                      uint64_t *available_bytes)
+{
+    const char *p = text, *end = text + len;
+
+    if (!total_bytes || !available_bytes || (!text && len))
+        return GOV_EINVAL;
+    *total_bytes = *available_bytes = GOV_UNKNOWN;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        size_t n = (size_t)(eol - p);
+
+        if (n > 9 && memcmp(p, "MemTotal:", 9) == 0)
+            *total_bytes = kb_value(p + 9, eol);
+        else if (n > 13 && memcmp(p, "MemAvailable:", 13) == 0)
+            *available_bytes = kb_value(p + 13, eol);
+        p = nl ? nl + 1 : end;
+    }
+    if (*total_bytes == GOV_UNKNOWN && *available_bytes == GOV_UNKNOWN)
+        return GOV_ENOENT;
+    return 0;
+}
+
+void gov_meminfo_collect(const char *root, uint64_t *total_bytes,
+                         uint64_t *available_bytes)
+{
+    char buf[16384];
+    size_t len;
+
+    *total_bytes = *available_bytes = GOV_UNKNOWN;
+    if (gov_read_file(root, "/proc/meminfo", buf, sizeof buf, &len) == 0)
+        gov_meminfo_parse(buf, len, total_bytes, available_bytes);
+}

@@ -1,1 +1,143 @@
-/* pressure.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* pressure.c - PSI (cpu "some", memory "some" and "full" avg10) from the
+ * process's v2 cgroup or /proc/pressure, and swap activity from
+ * /proc/vmstat.  Missing evidence is NaN / GOV_UNKNOWN, never zero: a
+ * kernel without PSI says nothing about pressure. */
+#include "evidence.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A percentage "12.34" (locale-independent); NaN when malformed or > 100. */
+static double percent(const char *p, const char *end)
+{
+    double v = 0, scale = 1;
+    bool digits = false;
+
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (*p - '0');
+        digits = true;
+        if (v > 100)
+            return NAN;
+    }
+    if (p < end && *p == '.') {
+        for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+            scale /= 10;
+            v += (*p - '0') * scale;
+            digits = true;
+        }
+    }
+    if (!digits || p != end || v > 100)
+        return NAN;
+    return v;
+}
+
+/* The avg10 field of one "some ..." / "full ..." line. */
+static double avg10_of(const char *p, const char *eol)
+{
+    while (p < eol) {
+        const char *sp = memchr(p, ' ', (size_t)(eol - p));
+        const char *stop = sp ? sp : eol;
+
+        if (stop - p > 6 && memcmp(p, "avg10=", 6) == 0)
+            return percent(p + 6, stop);
+        p = sp ? sp + 1 : eol;
+    }
+    return NAN;
+}
+
+int gov_psi_parse(const char *text, size_t len, double *some_avg10,
+                  double *full_avg10)
+{
+    const char *p = text, *end = text + len;
+
+    if (!some_avg10 || !full_avg10 || (!text && len))
+        return GOV_EINVAL;
+    *some_avg10 = *full_avg10 = NAN;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+
+        if (eol - p > 5 && memcmp(p, "some ", 5) == 0)
+            *some_avg10 = avg10_of(p + 5, eol);
+        else if (eol - p > 5 && memcmp(p, "full ", 5) == 0)
+            *full_avg10 = avg10_of(p + 5, eol);
+        p = nl ? nl + 1 : end;
+    }
+    return isnan(*some_avg10) && isnan(*full_avg10) ? GOV_EPARSE : 0;
+}
+
+/* Read one PSI file at DIR/NAME under root; false when nothing usable. */
+static bool read_psi(const char *root, const char *dir, const char *name,
+                     double *some, double *full)
+{
+    char path[4096], buf[512];
+    size_t len;
+
+    *some = *full = NAN;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return false;
+    /* A kernel with PSI compiled in but disabled fails the read with
+     * EOPNOTSUPP; that is as unknown as a missing file. */
+    if (gov_read_file(root, path, buf, sizeof buf, &len))
+        return false;
+    return gov_psi_parse(buf, len, some, full) == 0;
+}
+
+static bool read_source(const char *root, const char *dir, const char *cpu,
+                        const char *mem, gov_snapshot *out)
+{
+    double cpu_some, cpu_full, mem_some, mem_full;
+    bool have_cpu = read_psi(root, dir, cpu, &cpu_some, &cpu_full);
+    bool have_mem = read_psi(root, dir, mem, &mem_some, &mem_full);
+
+    if (!have_cpu && !have_mem)
+        return false;
+    /* cpu "full" exists since 5.13 (zeros at system level); unused here. */
+    out->pressure.cpu_some_avg10 = cpu_some;
+    out->pressure.memory_some_avg10 = mem_some;
+    out->pressure.memory_full_avg10 = mem_full;
+    return true;
+}
+
+static void swap_activity(const char *root, gov_snapshot *out)
+{
+    char buf[16384];
+    size_t len;
+    const char *p, *end;
+
+    if (gov_read_file(root, "/proc/vmstat", buf, sizeof buf, &len))
+        return;
+    for (p = buf, end = buf + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        uint64_t v;
+
+        if (eol - p > 7 && memcmp(p, "pswpin ", 7) == 0 &&
+            gov_parse_u64(p + 7, (size_t)(eol - p - 7), &v) == 0)
+            out->pressure.swap_in_pages = v;
+        else if (eol - p > 8 && memcmp(p, "pswpout ", 8) == 0 &&
+                 gov_parse_u64(p + 8, (size_t)(eol - p - 8), &v) == 0)
+            out->pressure.swap_out_pages = v;
+        p = nl ? nl + 1 : end;
+    }
+}
+
+void gov_pressure_collect(const char *root, const gov_cgroup_evidence *cg,
+                          gov_snapshot *out)
+{
+    out->pressure.source = GOV_PRESSURE_SOURCE_NONE;
+    out->pressure.cpu_some_avg10 = NAN;
+    out->pressure.memory_some_avg10 = NAN;
+    out->pressure.memory_full_avg10 = NAN;
+    out->pressure.swap_in_pages = GOV_UNKNOWN;
+    out->pressure.swap_out_pages = GOV_UNKNOWN;
+
+    /* The process's own cgroup is the better witness; the figures never
+     * mix sources, so the system files are read only when it gave none. */
+    if (cg && cg->has_pressure_dir &&
+        read_source(root, cg->pressure_dir, "cpu.pressure", "memory.pressure", out))
+        out->pressure.source = GOV_PRESSURE_SOURCE_CGROUP;
+    else if (read_source(root, "/proc/pressure", "cpu", "memory", out))
+        out->pressure.source = GOV_PRESSURE_SOURCE_SYSTEM;
+    swap_activity(root, out);
+}

@@ -60,6 +60,7 @@ void gov_snapshot_clear(gov_snapshot *s)
     s->accel.drm_render_nodes = GOV_UNKNOWN;
     s->accel.drm_render_usable = GOV_UNKNOWN;
     s->accel.gpu_index = -1;
+    s->accel.gpu_unified = -1;
     s->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
     s->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
 

@@ -1,1 +1,307 @@
-/* slurmenv.c: placeholder until its collector lands; see runtime/evidence.h. */
+/* slurmenv.c - scheduler facts from an allowlist of SLURM_* variables.
+ *
+ * Only the names below are ever looked up; the environment is never walked
+ * or copied.  Any user can set these variables, so they count only when
+ * there is no verified descriptor (snapshot.c decides).  Every value is
+ * bounded; a malformed or absurd value leaves its fact GOV_UNKNOWN.
+ * docs/evidence.md explains each rule and where it comes from. */
+#include "evidence.h"
+
+#include <string.h>
+
+/* Step ids from Slurm 22.05 slurm.h; they are part of Slurm's protocol. */
+#define SLURM_MAX_NORMAL_STEP_ID UINT64_C(0xfffffff0)
+#define SLURM_EXTERN_CONT        UINT64_C(0xfffffffc)
+#define SLURM_BATCH_SCRIPT       UINT64_C(0xfffffffb)
+#define SLURM_INTERACTIVE_STEP   UINT64_C(0xfffffffa)
+
+/* Bounds: Slurm keeps ids and counts in 32-bit fields (per-node task and
+ * CPU counts in 16-bit ones); a CPU count must also fit a gov_cpuset. */
+#define MAX_ID          UINT64_C(0xffffffff)
+#define MAX_NODE_COUNT  UINT64_C(0xffff)
+#define MAX_LIST_COUNT  UINT64_C(1000000)
+#define MAX_TASKS_TOTAL UINT64_C(100000000)
+#define MAX_NODES       UINT64_C(1000000)
+#define MAX_GPUS        UINT64_C(1024)
+
+const char *gov_env_get(const char *const *envp, const char *name)
+{
+    size_t n;
+
+    if (!envp || !name)
+        return NULL;
+    n = strlen(name);
+    for (; *envp; envp++)
+        if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+            return *envp + n + 1;
+    return NULL;
+}
+
+/* Decimal digits at *p (no sign, no space), at most max.  Advances *p. */
+static int read_bounded(const char **p, const char *end, uint64_t max,
+                        uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+
+    if (s == end || *s < '0' || *s > '9')
+        return GOV_EPARSE;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (max - d) / 10)
+            return GOV_ERANGE;
+        v = v * 10 + d;
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
+                           uint64_t *out)
+{
+    const char *p = text, *end = text + len;
+    uint64_t pos = 0, first = 0, found = GOV_UNKNOWN;
+    bool uniform = true, have_first = false;
+
+    if (!out || (!text && len))
+        return GOV_EINVAL;
+    if (len == 0)
+        return GOV_EPARSE;
+    /* Parse the whole list even after the entry is found, so that a list
+     * with trailing garbage is rejected rather than half-trusted. */
+    for (;;) {
+        uint64_t value, reps = 1;
+        int rc = read_bounded(&p, end, MAX_LIST_COUNT, &value);
+        if (rc)
+            return rc;
+        if (p < end && *p == '(') {
+            p++;
+            if (p == end || *p != 'x')
+                return GOV_EPARSE;
+            p++;
+            rc = read_bounded(&p, end, MAX_LIST_COUNT, &reps);
+            if (rc)
+                return rc;
+            if (reps == 0 || p == end || *p != ')')
+                return GOV_EPARSE;
+            p++;
+        }
+        if (!have_first) {
+            first = value;
+            have_first = true;
+        } else if (value != first) {
+            uniform = false;
+        }
+        if (index != GOV_UNKNOWN && found == GOV_UNKNOWN && index - pos < reps)
+            found = value;
+        pos += reps; /* at most len * MAX_LIST_COUNT: cannot overflow */
+        if (p == end)
+            break;
+        if (*p != ',')
+            return GOV_EPARSE;
+        p++;
+    }
+    if (index == GOV_UNKNOWN) {
+        if (!uniform)
+            return GOV_ENOENT;
+        *out = first;
+        return 0;
+    }
+    if (found == GOV_UNKNOWN)
+        return GOV_ERANGE;
+    *out = found;
+    return 0;
+}
+
+int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
+{
+    const char *p = text, *end = text + len;
+    uint64_t v, unit = UINT64_C(1) << 20;
+    int rc;
+
+    if (!bytes || (!text && len))
+        return GOV_EINVAL;
+    rc = read_bounded(&p, end, UINT64_MAX, &v);
+    if (rc)
+        return rc;
+    if (p < end) {
+        switch (*p) {
+        case 'K': case 'k': unit = UINT64_C(1) << 10; break;
+        case 'M': case 'm': unit = UINT64_C(1) << 20; break;
+        case 'G': case 'g': unit = UINT64_C(1) << 30; break;
+        case 'T': case 't': unit = UINT64_C(1) << 40; break;
+        default: return GOV_EPARSE;
+        }
+        if (++p != end)
+            return GOV_EPARSE;
+    }
+    if (v > UINT64_MAX / unit)
+        return GOV_ERANGE;
+    *bytes = v * unit;
+    return 0;
+}
+
+/* A plain decimal value in [min, max], else GOV_UNKNOWN. */
+static uint64_t env_count(const char *const *envp, const char *name,
+                          uint64_t min, uint64_t max)
+{
+    const char *v = gov_env_get(envp, name);
+    const char *p = v;
+    uint64_t n;
+
+    if (!v || read_bounded(&p, v + strlen(v), max, &n) || *p || n < min)
+        return GOV_UNKNOWN;
+    return n;
+}
+
+/* The first of two spellings that is set (Slurm keeps old names alive). */
+static uint64_t env_count2(const char *const *envp, const char *name,
+                           const char *old, uint64_t min, uint64_t max)
+{
+    if (gov_env_get(envp, name))
+        return env_count(envp, name, min, max);
+    return env_count(envp, old, min, max);
+}
+
+/* Memory in bytes; 0 (Slurm's "all of the node's memory" request) and
+ * malformed values are unknown. */
+static uint64_t env_mem(const char *const *envp, const char *name)
+{
+    const char *v = gov_env_get(envp, name);
+    uint64_t b;
+
+    if (!v || gov_slurm_parse_mem(v, strlen(v), &b) || b == 0)
+        return GOV_UNKNOWN;
+    return b;
+}
+
+/* SLURM_GPUS_PER_TASK is "[type:]count", possibly a comma list of typed
+ * counts ("a100:1,v100:1"); the sum is the per-task count. */
+static uint64_t env_gpus_per_task(const char *const *envp)
+{
+    const char *v = gov_env_get(envp, "SLURM_GPUS_PER_TASK");
+    uint64_t total = 0;
+
+    if (!v || !*v)
+        return GOV_UNKNOWN;
+    while (*v) {
+        const char *comma = strchr(v, ',');
+        const char *stop = comma ? comma : v + strlen(v);
+        const char *num = v;
+        uint64_t n;
+
+        for (const char *q = v; q < stop; q++)
+            if (*q == ':')
+                num = q + 1;
+        if (read_bounded(&num, stop, MAX_GPUS, &n) || num != stop)
+            return GOV_UNKNOWN;
+        total += n;
+        if (total > MAX_GPUS)
+            return GOV_UNKNOWN;
+        if (!comma)
+            break;
+        v = comma + 1;
+        if (!*v)
+            return GOV_UNKNOWN;
+    }
+    return total;
+}
+
+/* This node's entry of a compressed per-node list, or GOV_UNKNOWN. */
+static uint64_t env_list_at(const char *value, uint64_t index)
+{
+    uint64_t n;
+
+    if (gov_slurm_list_resolve(value, strlen(value), index, &n) ||
+        n == 0 || n > MAX_NODE_COUNT)
+        return GOV_UNKNOWN;
+    return n;
+}
+
+/* Step kind from the step id; a batch script has no SLURM_STEP_ID (22.05's
+ * slurmstepd exports it only for ids that are non-negative as an int) but
+ * sbatch marks its environment with ENVIRONMENT=BATCH. */
+static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
+{
+    const char *batch;
+
+    if (gov_env_get(envp, "SLURM_STEP_ID") || gov_env_get(envp, "SLURM_STEPID")) {
+        *step_id = env_count2(envp, "SLURM_STEP_ID", "SLURM_STEPID", 0, MAX_ID);
+        if (*step_id <= SLURM_MAX_NORMAL_STEP_ID)
+            return GOV_STEP_NORMAL;
+        if (*step_id == SLURM_BATCH_SCRIPT)
+            return GOV_STEP_BATCH;
+        if (*step_id == SLURM_EXTERN_CONT)
+            return GOV_STEP_EXTERN;
+        if (*step_id == SLURM_INTERACTIVE_STEP)
+            return GOV_STEP_INTERACTIVE;
+        *step_id = GOV_UNKNOWN;
+        return GOV_STEP_UNKNOWN;
+    }
+    batch = gov_env_get(envp, "ENVIRONMENT");
+    if (batch && strcmp(batch, "BATCH") == 0) {
+        *step_id = SLURM_BATCH_SCRIPT;
+        return GOV_STEP_BATCH;
+    }
+    *step_id = GOV_UNKNOWN; /* e.g. salloc's shell: an allocation, no step */
+    return GOV_STEP_UNKNOWN;
+}
+
+/* Tasks on this node: the step's own layout first (srun --preserve-env
+ * keeps a stale SLURM_TASKS_PER_NODE), then the job's, then the requested
+ * SLURM_NTASKS_PER_NODE only when no list exists at all. */
+static uint64_t tasks_on_node(const char *const *envp, uint64_t node_index)
+{
+    const char *list = gov_env_get(envp, "SLURM_STEP_TASKS_PER_NODE");
+
+    if (!list)
+        list = gov_env_get(envp, "SLURM_TASKS_PER_NODE");
+    if (list)
+        return env_list_at(list, node_index);
+    return env_count(envp, "SLURM_NTASKS_PER_NODE", 1, MAX_NODE_COUNT);
+}
+
+void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
+{
+    memset(out, 0, sizeof *out);
+    out->source = GOV_SCHED_NONE;
+    out->step_kind = GOV_STEP_UNKNOWN;
+    out->job_id = out->step_id = out->node_index = out->uid = GOV_UNKNOWN;
+    out->tasks_on_node = out->tasks_total = out->nodes = GOV_UNKNOWN;
+    out->cpus_on_node = out->cpus_per_task = GOV_UNKNOWN;
+    out->mem_per_node_bytes = out->mem_per_cpu_bytes = GOV_UNKNOWN;
+    out->gpus_on_node = out->gpus_per_task = GOV_UNKNOWN;
+    out->gpus_verified = false;
+
+    /* Without a job id this is no Slurm job, whatever else is set. */
+    out->job_id = env_count2(envp, "SLURM_JOB_ID", "SLURM_JOBID", 1, MAX_ID);
+    if (out->job_id == GOV_UNKNOWN)
+        return;
+    out->source = GOV_SCHED_ENVIRONMENT;
+    out->step_kind = step_kind_of(envp, &out->step_id);
+    out->node_index = env_count(envp, "SLURM_NODEID", 0, MAX_NODES - 1);
+    out->uid = env_count(envp, "SLURM_JOB_UID", 0, MAX_ID - 1);
+    out->cpus_on_node = env_count(envp, "SLURM_CPUS_ON_NODE", 1, GOV_CPUSET_BITS);
+    out->mem_per_node_bytes = env_mem(envp, "SLURM_MEM_PER_NODE");
+    out->mem_per_cpu_bytes = env_mem(envp, "SLURM_MEM_PER_CPU");
+    out->gpus_on_node = env_count(envp, "SLURM_GPUS_ON_NODE", 0, MAX_GPUS);
+    out->gpus_per_task = env_gpus_per_task(envp);
+
+    if (out->step_kind == GOV_STEP_BATCH) {
+        /* The batch step is one task (the script) on one node holding all
+         * of the job's CPUs there; the task counts and SLURM_CPUS_PER_TASK
+         * in its environment describe the steps it may launch. */
+        out->tasks_on_node = out->tasks_total = out->nodes = 1;
+        out->cpus_per_task = out->cpus_on_node;
+        return;
+    }
+    out->cpus_per_task = env_count(envp, "SLURM_CPUS_PER_TASK", 1, GOV_CPUSET_BITS);
+    out->tasks_on_node = tasks_on_node(envp, out->node_index);
+    out->tasks_total = gov_env_get(envp, "SLURM_STEP_NUM_TASKS")
+        ? env_count(envp, "SLURM_STEP_NUM_TASKS", 1, MAX_TASKS_TOTAL)
+        : env_count2(envp, "SLURM_NTASKS", "SLURM_NPROCS", 1, MAX_TASKS_TOTAL);
+    out->nodes = gov_env_get(envp, "SLURM_STEP_NUM_NODES")
+        ? env_count(envp, "SLURM_STEP_NUM_NODES", 1, MAX_NODES)
+        : env_count2(envp, "SLURM_JOB_NUM_NODES", "SLURM_NNODES", 1, MAX_NODES);
+}

@@ -183,7 +183,7 @@ static void put_accel(gov_jw *w, const gov_snapshot *s)
     gov_jw_u64(w, "vram_total_bytes", s->accel.gpu_vram_total_bytes);
     gov_jw_u64(w, "vram_used_bytes", s->accel.gpu_vram_used_bytes);
     gov_jw_string(w, "memory_model",
-                  s->accel.gpu_index < 0 ? NULL
+                  s->accel.gpu_index < 0 || s->accel.gpu_unified < 0 ? NULL
                   : s->accel.gpu_unified ? "unified_cpu_gpu" : "dedicated");
     gov_jw_object_end(w);
     gov_jw_object_end(w);

@@ -15,6 +15,9 @@ usage: cluster.sh start|stop|status|env [options]
                        libmunge looks unless told otherwise)
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
   --timeout S          seconds to wait for every node to be idle (default 30)
+  --debug LEVEL        daemon log level: info (default), verbose, debug, debug2...
+  --wait S             if another test cluster runs on this machine, wait up to S
+                       seconds for it to stop (default 0: fail at once)
 EOF
 }
 
@@ -38,6 +41,8 @@ plugin_args=
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=30
+debug=info
+wait_other=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -47,6 +52,8 @@ while [[ $# -gt 0 ]]; do
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
+	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
+	--wait) wait_other=${2:?--wait needs seconds}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -54,6 +61,7 @@ done
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
+[[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
 [[ $dir == /* ]] || dir=$PWD/$dir
 dir=${dir%/}
 [[ $dir != / && -n $dir ]] || die "--dir must not be /"
@@ -104,7 +112,7 @@ start_munge() {
 	mkdir -p "$sockdir"
 	chmod 755 "$sockdir"
 	rm -f "$munge_socket" "$munge_socket.lock"
-	env "$marker" munged --key-file="$key" --socket="$munge_socket" \
+	env "$marker" munged 9>&- --key-file="$key" --socket="$munge_socket" \
 		--log-file="$logs/munged.log" --pid-file="$run/munged.pid" \
 		--seed-file="$dir/munge/munged.seed" --num-threads=4 ||
 		{ cat "$logs/munged.log" >&2 || true; die "munged did not start"; }
@@ -138,8 +146,8 @@ SlurmctldPidFile=$run/slurmctld.pid
 SlurmdPidFile=$run/slurmd-%n.pid
 SlurmctldLogFile=$logs/slurmctld.log
 SlurmdLogFile=$logs/slurmd-%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
+SlurmctldDebug=$debug
+SlurmdDebug=$debug
 PlugStackConfig=$etc/plugstack.conf
 MpiDefault=none
 SwitchType=switch/none
@@ -151,6 +159,9 @@ JobCompType=jobcomp/none
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
+# Jobs without --mem get memory per CPU, as on most real clusters (without
+# it a job takes all of a node's memory and jobs never share a node).
+DefMemPerCPU=500
 SlurmdParameters=config_overrides
 ReturnToService=2
 InactiveLimit=0
@@ -159,8 +170,10 @@ MinJobAge=300
 SlurmdTimeout=60
 MessageTimeout=10
 TmpFS=/tmp
+MailProg=/bin/true
 EOF
 	for ((k = 1; k <= nodes; k++)); do
+		mkdir -p "$dir/spool/slurmd-node$k"
 		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d State=UNKNOWN\n' \
 			"$k" "$host" $((base_port + k)) "$cpus" "$cpus" "$mem" >>"$conf"
 	done
@@ -176,7 +189,12 @@ ConstrainDevices=no
 EOF
 	if [[ -n $plugin ]]; then
 		[[ -f $plugin ]] || die "plugin '$plugin' does not exist; build it first"
-		printf 'required %s %s\n' "$(realpath "$plugin")" "$plugin_args" >"$etc/plugstack.conf"
+		# A copy the test user can always read (srun loads the plugin too,
+		# and a build tree under /root is closed to others).
+		mkdir -p "$dir/lib"
+		chmod 755 "$dir/lib"
+		install -m 755 "$plugin" "$dir/lib/$(basename "$plugin")"
+		printf 'required %s %s\n' "$dir/lib/$(basename "$plugin")" "$plugin_args" >"$etc/plugstack.conf"
 	else
 		: >"$etc/plugstack.conf"
 	fi
@@ -198,11 +216,23 @@ show_logs() {
 	done
 }
 
+# True when slurmctld and every slurmd of this cluster run (so the answers
+# come from them, not from some other Slurm on the same ports).
+daemons_alive() {
+	local f k pid
+	for ((k = 0; k <= nodes; k++)); do
+		f=$run/slurmd-node$k.pid
+		((k == 0)) && f=$run/slurmctld.pid
+		pid=$(cat "$f" 2>/dev/null) || return 1
+		grep -qzxF "$marker" "/proc/$pid/environ" 2>/dev/null || return 1
+	done
+}
+
 wait_idle() {
 	local deadline=$((SECONDS + timeout)) states
 	while ((SECONDS < deadline)); do
 		states=$(node_states || true)
-		if [[ -n $states ]] && ! grep -qv ' idle$' <<<"$states" &&
+		if [[ -n $states ]] && ! grep -qv ' idle$' <<<"$states" && daemons_alive &&
 			[[ $(wc -l <<<"$states") -eq $nodes ]]; then
 			return 0
 		fi
@@ -213,39 +243,84 @@ wait_idle() {
 	return 1
 }
 
+check_cgroups() {
+	local c
+	for c in freezer cpuset memory; do
+		[[ -f $cgroup_root/$c/cgroup.procs ]] ||
+			die "no cgroup v1 '$c' hierarchy at $cgroup_root/$c: Slurm's cgroup/v1 plugin needs freezer, cpuset and memory mounted there"
+	done
+}
+
+# State directories of the other test clusters running on this machine, from
+# the marker in their processes' environment.
+other_clusters() {
+	grep -ahzo '^GOV_CLUSTER_MARKER=.*' /proc/[0-9]*/environ 2>/dev/null |
+		tr '\0' '\n' | sort -u | grep -vxF "$marker" | cut -d= -f2- || true
+}
+
+# Waits up to --wait seconds until no other test cluster runs, then keeps a
+# lock (fd 9, never passed to the daemons) until this start ends, so two
+# starts cannot race.
+claim_machine() {
+	local others deadline=$((SECONDS + wait_other)) p
+	exec 9>>/run/gov-cluster.lock
+	while true; do
+		flock 9
+		others=$(other_clusters)
+		[[ -z $others ]] && break
+		flock -u 9
+		((SECONDS < deadline)) ||
+			die "another test cluster is running from $(tr '\n' ' ' <<<"$others"); stop it with: $0 stop --dir DIR (or pass --wait S)"
+		sleep 1
+	done
+	for ((p = base_port; p <= base_port + nodes; p++)); do
+		if ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
+			die "port $p is in use (another Slurm?); pick other ports with --base-port P"
+		fi
+	done
+}
+
 start() {
 	need_root
 	install_packages
+	check_cgroups
 	stop_cluster
+	claim_machine
+	# Whatever fails from here on, leave no daemon behind.
+	trap 'stop_cluster; log "start failed; logs in $logs"' EXIT
 	# Fresh logs and state for every cluster; only our own subdirectories.
-	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge}
+	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge,lib,bin}
 	mkdir -p "$dir"
 	write_config
 	start_munge
 	local k
-	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i ||
+	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
 		{ show_logs; die "slurmctld did not start"; }
 	for ((k = 1; k <= nodes; k++)); do
-		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$k" ||
+		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$k" 9>&- ||
 			{ show_logs; die "slurmd node$k did not start"; }
 	done
-	if ! wait_idle; then
-		stop_cluster
-		die "cluster did not come up; logs above, state kept in $dir"
-	fi
+	wait_idle || die "the cluster did not come up (logs above)"
+	trap - EXIT
 	log "up: $nodes nodes idle; eval \"\$($0 env --dir $dir)\""
 }
 
 # Live (not zombie) processes of this cluster: those whose environment carries
 # the daemon marker (munged, slurmctld, slurmd and every slurmstepd, which is
 # re-parented to init), the client marker that as_user.sh sets (srun, sbatch,
-# salloc and what they run), and whatever sits in the cluster's cgroups.
+# salloc and what they run), and whatever sits in the cluster's cgroups
+# unless it carries another cluster's marker.
 cluster_pids() {
 	local p state
 	{
 		grep -lzxF -e "$marker" -e "$client_marker" /proc/[0-9]*/environ 2>/dev/null |
 			sed 's|^/proc/\([0-9]*\)/environ$|\1|' || true
-		cgroup_pids
+		cgroup_pids | while read -r p; do
+			grep -qzE '^GOV_CLUSTER_(MARKER|CLIENT)=' "/proc/$p/environ" 2>/dev/null &&
+				! grep -qzxF -e "$marker" -e "$client_marker" "/proc/$p/environ" 2>/dev/null &&
+				continue
+			printf '%s\n' "$p"
+		done
 	} | sort -un | while read -r p; do
 		[[ $p == "$$" || $p == "$BASHPID" ]] && continue
 		state=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$p/stat" 2>/dev/null) || continue
@@ -290,7 +365,7 @@ signal_and_wait() {
 }
 
 stop_cluster() {
-	local d
+	local d i
 	[[ -d $dir ]] || return 0
 	# Thaw frozen steps first, or they never see the signals.
 	while read -r d; do
@@ -298,9 +373,16 @@ stop_cluster() {
 	done < <(cluster_cgroups | grep '/freezer/' || true)
 	signal_and_wait TERM 10 || signal_and_wait KILL 50 ||
 		die "processes survive SIGKILL: $(cluster_pids | tr '\n' ' ')"
+	# A step that was ending may still hold its cgroup for a moment.
+	for ((i = 0; i < 30; i++)); do
+		while read -r d; do
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
+		done < <(cluster_cgroups)
+		[[ -z $(cluster_cgroups) ]] && break
+		signal_and_wait KILL 1 || true
+	done
 	while read -r d; do
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
-		[[ -d $d ]] && log "could not remove cgroup $d"
+		log "could not remove cgroup $d; processes in it: $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | tr '\n' ' ')"
 	done < <(cluster_cgroups)
 	if [[ -f $run/munged.pid && -f $run/munge_socket ]]; then
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"

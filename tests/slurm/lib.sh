@@ -91,6 +91,14 @@ set_plugstack() {
 	printf '%s\n' "$@" >"$GOV_CLUSTER_DIR/etc/plugstack.conf"
 }
 
+# user_copy FILE: copies FILE (a built tool, a script) where the test user can
+# run it, whatever the permissions of the build tree; prints the new path.
+user_copy() {
+	mkdir -p "$GOV_CLUSTER_DIR/bin"
+	chmod 755 "$GOV_CLUSTER_DIR/bin"
+	install -m 755 "$1" "$GOV_CLUSTER_DIR/bin/" && printf '%s\n' "$GOV_CLUSTER_DIR/bin/$(basename "$1")"
+}
+
 # need_plugin: skips the case when run.sh was given no governor.so.
 need_plugin() {
 	[[ -n ${GOV_PLUGIN:-} ]] || skip "no governor.so in the build directory"
@@ -105,4 +113,16 @@ cgroup_mount() {
 		for (i = 1; i <= n; i++) if (o[i] == c) { print $5; exit }
 	}' \
 		/proc/self/mountinfo
+}
+
+# json_get PATH: prints the value at PATH (".a.b") of the JSON object on
+# stdin; null prints "null", strings print bare.
+json_get() {
+	python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].strip(".").split("."):
+    v = v[k]
+print("null" if v is None else str(v).lower() if isinstance(v, bool) else v)
+' "$1"
 }

@@ -2,7 +2,7 @@
 # Runs every end-to-end case (tests/slurm/cases/*.sh) against a throwaway
 # local Slurm cluster, which it starts and always stops. Builds nothing.
 #   run.sh [--build DIR] [--plugin-args ARGS] [--nodes N] [--dir DIR]
-#          [--case-timeout S] [--timeout S] [CASE...]
+#          [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
 # A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
 # 'N passed, N failed' (', N skipped' when some were). Exit status 0 only
 # when nothing failed.
@@ -16,6 +16,7 @@ nodes=3
 dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
 case_timeout=60
 total_timeout=600
+debug=info
 cases=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -23,6 +24,7 @@ while [[ $# -gt 0 ]]; do
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
 	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
+	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
 	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	-h | --help) sed -n '2,8p' "$0"; exit 0 ;;
@@ -37,11 +39,13 @@ if [[ ${#cases[@]} -eq 0 ]]; then
 	cases=("$here"/cases/*.sh)
 	[[ -e ${cases[0]} ]] || { echo "run.sh: no cases in $here/cases" >&2; exit 1; }
 fi
-for c in "${cases[@]}"; do
-	[[ -f $c ]] || { echo "run.sh: no case file '$c'" >&2; exit 2; }
+for i in "${!cases[@]}"; do
+	[[ -f ${cases[i]} ]] || { echo "run.sh: no case file '${cases[i]}'" >&2; exit 2; }
+	cases[i]=$(realpath "${cases[i]}")
 done
 
-cluster_args=(--dir "$dir" --nodes "$nodes")
+# Another engineer's cluster may be running: wait for it rather than fail.
+cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300)
 plugin=
 if [[ -n $build ]]; then
 	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }
@@ -68,6 +72,8 @@ if ! "$here/cluster.sh" start "${cluster_args[@]}"; then
 fi
 printf 'run.sh: cluster up in %ss\n' $((SECONDS - started))
 eval "$("$here/cluster.sh" env --dir "$dir")"
+# The plugin as plugstack.conf loads it: cluster.sh's readable copy.
+[[ -n $plugin ]] && plugin=$GOV_CLUSTER_DIR/lib/$(basename "$plugin")
 export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build
 GOV_SRC_DIR=$(cd "$here/../.." && pwd)
 export GOV_SRC_DIR
@@ -78,27 +84,33 @@ results=$GOV_CLUSTER_LOGS/cases
 mkdir -p "$results"
 cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
 
-# After a case: every node must come back to idle by itself (jobs end, the
-# node leaves 'comp'); drained or down is a failure. The nodes are then put
+# After a case: its jobs must be gone and every node must come back to idle
+# by itself (the node leaves 'comp' shortly after a job ends); a job left
+# behind, or a node drained or down, is a failure. Then everything is put
 # back so the next case starts clean.
 check_nodes() {
-	local i states
+	local i states jobs job
 	for ((i = 0; i < 100; i++)); do
-		all_idle && return 0
+		jobs=$(squeue -h -o '%i %u %T %j' 2>/dev/null || echo '? squeue does not answer')
+		[[ -z $jobs ]] && all_idle && return 0
 		states=$(node_states || true)
 		grep -Eq ' (drain|drng|down|fail|failg)\*?$' <<<"$states" && break
 		sleep 0.2
 	done
-	printf 'nodes not idle after the case:\n%s\n' "${states:-<no answer>}"
+	printf 'after the case, nodes not idle or jobs left:\n%s\n' "${states:-<no answer>}"
 	sinfo -R 2>/dev/null || true
-	squeue -h -o '%i %u %T %j' 2>/dev/null | sed 's/^/left over job: /' || true
-	# shellcheck disable=SC2046 # one job id per word
-	scancel --full --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
+	if [[ -n $jobs ]]; then
+		while IFS= read -r job; do
+			printf 'left over job: %s\n' "$job"
+		done <<<"$jobs"
+		# shellcheck disable=SC2046 # one job id per word
+		scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
+	fi
 	for ((i = 1; i <= GOV_CLUSTER_NODES; i++)); do
 		scontrol update nodename="node$i" state=resume >/dev/null 2>&1 || true
 	done
 	for ((i = 0; i < 100; i++)); do
-		all_idle && return 1
+		[[ -z $(squeue -h -o %i 2>/dev/null) ]] && all_idle && return 1
 		sleep 0.2
 	done
 	echo "restarting the cluster"

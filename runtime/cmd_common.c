@@ -1,0 +1,96 @@
+/* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
+#include "cmd_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
+{
+    const char *a = argv[*i];
+
+    if (!strcmp(a, "--json")) {
+        o->json = true;
+        return 1;
+    }
+    if (!strcmp(a, "--sysroot")) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "governor: --sysroot needs a directory\n");
+            return -1;
+        }
+        o->sysroot = argv[++*i];
+        return 1;
+    }
+    if (!strncmp(a, "--sysroot=", 10)) {
+        o->sysroot = a + 10;
+        return 1;
+    }
+    return 0;
+}
+
+int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
+{
+    gov_options opts = { .sysroot = o->sysroot, .trusted_uid = GOV_UID_NONE };
+    gov_context *ctx;
+    int rc = gov_context_create(&opts, &ctx);
+
+    if (rc) {
+        fprintf(stderr, "governor: cannot start: %s\n", gov_strerror(rc));
+        return 1;
+    }
+    rc = gov_snapshot_capture(ctx, snap);
+    gov_context_destroy(ctx);
+    if (rc) {
+        fprintf(stderr, "governor: capture failed: %s\n", gov_strerror(rc));
+        return 1;
+    }
+    return 0;
+}
+
+int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = text;
+
+    if (!*p)
+        goto bad;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || v > 1000000)
+            goto bad;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (v == 0 || v > 1000000)
+        goto bad;
+    *out = v;
+    return 0;
+bad:
+    fprintf(stderr, "governor: %s takes a whole number from 1 to 1000000\n", name);
+    return 1;
+}
+
+void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double d = (double)v;
+    int u = 0;
+
+    if (v == GOV_UNKNOWN) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    while (d >= 1024.0 && u < 6) {
+        d /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, cap, "%llu B", (unsigned long long)v);
+    else
+        snprintf(buf, cap, "%.1f %s", d, units[u]);
+}
+
+void gov_fmt_count(uint64_t v, char *buf, size_t cap)
+{
+    if (v == GOV_UNKNOWN)
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%llu", (unsigned long long)v);
+}

@@ -1,0 +1,33 @@
+/* cmd_common.h - what the tool's verbs share: option parsing helpers and
+ * human formatting of quantities. */
+#ifndef GOV_CMD_COMMON_H
+#define GOV_CMD_COMMON_H
+
+#include "governor.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Options every snapshot-based verb accepts. */
+typedef struct gov_cmd_opts {
+    bool json;
+    const char *sysroot;
+} gov_cmd_opts;
+
+/* Consume --json / --sysroot DIR at argv[*i]; returns 1 when consumed, 0 when
+ * not one of them, -1 (message printed) when --sysroot lacks its value. */
+int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
+
+/* Create a context for o and capture one snapshot; prints a message and
+ * returns non-zero on failure. */
+int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
+
+/* Parse a positive decimal count for option `name`; prints a message. */
+int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out);
+
+/* "1.5 GiB", "-" for GOV_UNKNOWN. */
+void gov_fmt_bytes(uint64_t v, char *buf, size_t cap);
+/* "12", "-" for GOV_UNKNOWN. */
+void gov_fmt_count(uint64_t v, char *buf, size_t cap);
+
+#endif

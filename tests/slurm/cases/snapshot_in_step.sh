@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Inside a real step under task/cgroup v1, the snapshot reports the step's
+# memory limit (the task's own cgroup is unlimited) and the step's CPUs.
+set -euo pipefail
+# shellcheck source=../lib.sh
+source "$(dirname "$0")/../lib.sh"
+
+gov=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+out=$(as_user srun -n1 -c2 --mem=200M "$gov" snapshot --json)
+get() { json_get "$1" <<<"$out"; }
+
+assert_eq "governor.snapshot/1" "$(get .schema)" "schema"
+assert_eq 1 "$(get .cpu.cgroup.version)" "cgroup version"
+assert_eq 209715200 "$(get .memory.cgroup.limit_bytes)" "the step's limit, not the task's"
+assert_eq limited "$(get .memory.cgroup.status)" "memory status"
+assert_eq 2 "$(get .cpu.cgroup.cpuset_count)" "step cpuset"
+assert_eq 2 "$(get .cpu.affinity.count)" "affinity"
+assert_eq 2 "$(get .cpu.scheduler.cpus)" "cpus-per-task"
+assert_eq 2 "$(get .cpu.effective.workers)" "workers"
+assert_eq 209715200 "$(get .memory.effective.limit_bytes)" "effective memory"
+assert_eq enforced "$(get .enforcement.cpu)" "cpu enforcement"
+# A plain srun exports no memory variable into its tasks: without the sealed
+# descriptor the allocation is unknown, and so is its enforcement.
+assert_eq null "$(get .memory.scheduler.limit_bytes)" "no memory variable in a plain srun"
+assert_eq unknown "$(get .enforcement.memory)" "memory enforcement without an allocation"
+assert_eq 1 "$(get .scheduler.tasks_on_node)" "tasks on node"
+
+# Inside an allocation the step inherits SLURM_MEM_PER_NODE: the allocation
+# is known and the step's cgroup holds it.
+out=$(as_user salloc -N1 -n1 -c2 --mem=200M srun -n1 -c2 "$gov" snapshot --json)
+assert_eq 209715200 "$(get .memory.scheduler.limit_bytes)" "allocation from the variables"
+assert_eq environment "$(get .scheduler.source)" "variables, not a descriptor"
+assert_eq enforced "$(get .enforcement.memory)" "memory enforcement"
+
+# Privacy: no ids, names or paths in what the tool prints.
+assert_no_match "slurm_node|uid_|job_|/tmp/|govtest" "$out" "nothing identifying"
+
+# Outside any job: no scheduler evidence, and the snapshot says so.
+plain=$(as_user env -u SLURM_JOB_ID "$gov" snapshot --json)
+assert_eq null "$(json_get .scheduler.source <<<"$plain")" "no scheduler outside a job"
+assert_eq unknown "$(json_get .enforcement.memory <<<"$plain")" "nothing to compare with"

@@ -1,0 +1,190 @@
+/* Accelerators: visibility variables, driver entries, device permissions
+ * and the one DRM card the governor may use, each layer apart. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evidence.h"
+
+static gov_snapshot snap;
+
+static void collect(const char *fixture, const char *const *envp)
+{
+    memset(&snap, 0xa5, sizeof snap);
+    gov_accel_collect(fixture, envp, &snap);
+}
+
+static void test_visible_count(void **state)
+{
+    assert_int_equal(gov_visible_count("0,1"), 2);
+    assert_int_equal(gov_visible_count("3"), 1);
+    assert_int_equal(gov_visible_count(""), 0);
+    assert_int_equal(gov_visible_count("none"), 0);
+    assert_int_equal(gov_visible_count("void"), 0);
+    assert_true(gov_visible_count("all") == GOV_UNKNOWN);
+    assert_true(gov_visible_count(NULL) == GOV_UNKNOWN);
+    assert_int_equal(gov_visible_count("GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11,"
+                                       "GPU-1f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718"), 2);
+    assert_int_equal(gov_visible_count("MIG-GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11/1/0"), 1);
+    assert_int_equal(gov_visible_count("MIG-4f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,"
+                                       "MIG-5f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,0"), 3);
+    assert_true(gov_visible_count("0,,1") == GOV_UNKNOWN);
+    assert_true(gov_visible_count("0,") == GOV_UNKNOWN);
+    assert_true(gov_visible_count(",0") == GOV_UNKNOWN);
+    assert_true(gov_visible_count("0, 1") == GOV_UNKNOWN);
+}
+
+static void test_variables_counted_apart(void **state)
+{
+    const char *env[] = { "CUDA_VISIBLE_DEVICES=0,1", "NVIDIA_VISIBLE_DEVICES=all",
+                          "ROCR_VISIBLE_DEVICES=", "PATH=/bin", NULL };
+
+    collect(GOV_FIXTURES "/accel/none", env);
+    assert_int_equal(snap.accel.visible[GOV_VIS_CUDA], 2);
+    assert_true(snap.accel.visible[GOV_VIS_NVIDIA] == GOV_UNKNOWN);
+    assert_int_equal(snap.accel.visible[GOV_VIS_ROCR], 0);
+    assert_true(snap.accel.visible[GOV_VIS_HIP] == GOV_UNKNOWN); /* unset */
+    /* Visibility says nothing about hardware. */
+    assert_int_equal(snap.accel.nvidia_gpus, 0);
+    assert_int_equal(snap.accel.nvidia_dev_nodes, 0);
+}
+
+static void test_nvidia_node(void **state)
+{
+    collect(GOV_FIXTURES "/accel/nvidia2", NULL);
+    assert_int_equal(snap.accel.nvidia_gpus, 2);
+    /* nvidiactl, nvidia-uvm and nvidia-modeset are not GPUs. */
+    assert_int_equal(snap.accel.nvidia_dev_nodes, 2);
+    /* Fixture modes follow the checkout; permissions have their own test. */
+    assert_true(snap.accel.nvidia_dev_usable <= 2);
+    assert_int_equal(snap.accel.amd_gpus, 0);
+    assert_int_equal(snap.accel.kfd_usable, 0);
+    assert_int_equal(snap.accel.drm_render_nodes, 0);
+    /* No DRM card (nvidia-drm not loaded): no governor GPU. */
+    assert_int_equal(snap.accel.gpu_index, -1);
+    assert_true(snap.accel.gpu_vram_total_bytes == GOV_UNKNOWN);
+    assert_true(snap.accel.gpu_vram_used_bytes == GOV_UNKNOWN);
+    assert_int_equal(snap.accel.gpu_unified, -1);
+    for (int i = 0; i < GOV_VIS_COUNT; i++)
+        assert_true(snap.accel.visible[i] == GOV_UNKNOWN);
+}
+
+static void test_amd_node(void **state)
+{
+    collect(GOV_FIXTURES "/accel/amd", NULL);
+    assert_int_equal(snap.accel.amd_gpus, 2);
+    assert_true(snap.accel.kfd_usable == 0 || snap.accel.kfd_usable == 1);
+    assert_int_equal(snap.accel.drm_render_nodes, 2);
+    assert_true(snap.accel.drm_render_usable <= 2);
+    assert_int_equal(snap.accel.nvidia_gpus, 0);
+    /* card0, and both figures from card0 (card1 has other usage). */
+    assert_int_equal(snap.accel.gpu_index, 0);
+    assert_int_equal(snap.accel.gpu_vram_total_bytes, UINT64_C(68702699520));
+    assert_int_equal(snap.accel.gpu_vram_used_bytes, UINT64_C(8388608));
+    assert_int_equal(snap.accel.gpu_unified, 0);
+}
+
+static void test_amd_apu(void **state)
+{
+    collect(GOV_FIXTURES "/accel/amd-apu", NULL);
+    assert_int_equal(snap.accel.amd_gpus, 1);
+    assert_int_equal(snap.accel.gpu_index, 0);
+    assert_int_equal(snap.accel.gpu_unified, 1);
+    /* The carve-out is still reported; unified tells not to add it. */
+    assert_int_equal(snap.accel.gpu_vram_total_bytes, UINT64_C(536870912));
+}
+
+static void test_intel_igpu(void **state)
+{
+    collect(GOV_FIXTURES "/accel/intel", NULL);
+    assert_int_equal(snap.accel.amd_gpus, 0);
+    assert_int_equal(snap.accel.kfd_usable, 0);
+    assert_int_equal(snap.accel.drm_render_nodes, 1);
+    assert_int_equal(snap.accel.gpu_index, 0);
+    assert_int_equal(snap.accel.gpu_unified, 1);
+    assert_true(snap.accel.gpu_vram_total_bytes == GOV_UNKNOWN);
+    assert_true(snap.accel.gpu_vram_used_bytes == GOV_UNKNOWN);
+}
+
+static void test_no_gpu(void **state)
+{
+    collect(GOV_FIXTURES "/accel/none", NULL);
+    assert_int_equal(snap.accel.nvidia_gpus, 0);
+    assert_int_equal(snap.accel.nvidia_dev_nodes, 0);
+    assert_int_equal(snap.accel.nvidia_dev_usable, 0);
+    assert_int_equal(snap.accel.amd_gpus, 0);
+    assert_int_equal(snap.accel.kfd_usable, 0);
+    assert_int_equal(snap.accel.drm_render_nodes, 0);
+    assert_int_equal(snap.accel.gpu_index, -1);
+    assert_int_equal(snap.accel.gpu_unified, -1);
+}
+
+static void make_file(const char *dir, const char *name, mode_t mode)
+{
+    char path[512];
+    int fd;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fd = open(path, O_CREAT | O_WRONLY, mode);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_device_permissions(void **state)
+{
+    char root[] = "/tmp/gov-accel-XXXXXX", dev[64], dri[64];
+    uint64_t expect;
+
+    assert_non_null(mkdtemp(root));
+    snprintf(dev, sizeof dev, "%s/dev", root);
+    snprintf(dri, sizeof dri, "%s/dev/dri", root);
+    assert_int_equal(mkdir(dev, 0755), 0);
+    assert_int_equal(mkdir(dri, 0755), 0);
+    make_file(dev, "nvidia0", 0666);
+    make_file(dev, "nvidia1", 0000);
+    make_file(dev, "kfd", 0444);
+    make_file(dri, "renderD128", 0666);
+    make_file(dri, "renderD129", 0400);
+
+    collect(root, NULL);
+    /* Root passes every permission check; anyone else is refused by the
+     * modes above. */
+    expect = geteuid() == 0 ? 2 : 1;
+    assert_int_equal(snap.accel.nvidia_dev_nodes, 2);
+    assert_int_equal(snap.accel.nvidia_dev_usable, expect);
+    assert_int_equal(snap.accel.drm_render_nodes, 2);
+    assert_int_equal(snap.accel.drm_render_usable, expect);
+    assert_int_equal(snap.accel.kfd_usable, geteuid() == 0 ? 1 : 0);
+
+    for (const char *const *n = (const char *const[]){ "dev/nvidia0", "dev/nvidia1",
+             "dev/kfd", "dev/dri/renderD128", "dev/dri/renderD129", "dev/dri", "dev", NULL };
+         *n; n++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", root, *n);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(root), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_visible_count),
+        cmocka_unit_test(test_variables_counted_apart),
+        cmocka_unit_test(test_nvidia_node),
+        cmocka_unit_test(test_amd_node),
+        cmocka_unit_test(test_amd_apu),
+        cmocka_unit_test(test_intel_igpu),
+        cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_device_permissions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

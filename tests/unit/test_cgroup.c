@@ -1,0 +1,378 @@
+/* cgroup evidence: per-file parsers at their boundaries, and the collector
+ * on fixture trees of real layouts (tests/fixtures/cgroup/<layout>). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evidence.h"
+
+#define U GOV_UNKNOWN
+#define MiB (UINT64_C(1) << 20)
+#define GiB (UINT64_C(1) << 30)
+
+/* ---- parsers ------------------------------------------------------------- */
+
+static int cpu_max(const char *s, double *r, bool *unl)
+{
+    return gov_parse_cpu_max(s, strlen(s), r, unl);
+}
+
+static void test_parse_cpu_max(void **state)
+{
+    double r;
+    bool unl;
+
+    assert_int_equal(cpu_max("150000 100000\n", &r, &unl), 0);
+    assert_false(unl);
+    assert_true(r == 1.5);
+    assert_int_equal(cpu_max("max 100000\n", &r, &unl), 0);
+    assert_true(unl);
+    assert_true(isnan(r));
+    assert_int_equal(cpu_max("1000 1000000", &r, &unl), 0);
+    assert_true(r == 0.001);
+    assert_int_equal(cpu_max("18446744073709551615 1", &r, &unl), 0);
+    assert_true(r > 1e19);
+
+    /* Zero period or quota, missing fields, garbage: an error, never unlimited. */
+    const char *bad[] = { "", "\n", "max", "max ", "150000", "150000 0", "max 0", "0 100000",
+                          "-1 100000", "150000 100000 1", "150000  100000", "1.5 1", "max max",
+                          "MAX 100000", "150000 100000x", "18446744073709551616 100000" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_not_equal(cpu_max(bad[i], &r, &unl), 0);
+        assert_false(unl);
+        assert_true(isnan(r));
+    }
+    assert_int_equal(cpu_max("150000 0", &r, &unl), GOV_ERANGE);
+    assert_int_equal(cpu_max("150000", &r, &unl), GOV_EPARSE);
+}
+
+static void test_parse_memory_value(void **state)
+{
+    uint64_t b;
+    bool unl;
+
+    assert_int_equal(gov_parse_memory_value("max\n", 4, &b, &unl), 0);
+    assert_true(unl);
+    assert_int_equal(b, U);
+    assert_int_equal(gov_parse_memory_value("1073741824\n", 11, &b, &unl), 0);
+    assert_false(unl);
+    assert_int_equal(b, GiB);
+    assert_int_equal(gov_parse_memory_value("0\n", 2, &b, &unl), 0);
+    assert_int_equal(b, 0);
+    /* v2 never prints a sentinel: a huge number is a finite limit. */
+    assert_int_equal(gov_parse_memory_value("9223372036854771712", 19, &b, &unl), 0);
+    assert_false(unl);
+    assert_int_equal(b, UINT64_C(9223372036854771712));
+    assert_int_equal(gov_parse_memory_value("", 0, &b, &unl), GOV_EPARSE);
+    assert_int_equal(b, U);
+    assert_int_equal(gov_parse_memory_value("-1", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_memory_value("max max", 7, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_memory_value("1G", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_memory_value("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
+    assert_int_equal(gov_parse_memory_value("18446744073709551615", 20, &b, &unl), GOV_ERANGE);
+    assert_false(unl);
+    assert_int_equal(b, U);
+    assert_int_equal(gov_parse_memory_value("18446744073709551614", 20, &b, &unl), 0);
+    assert_int_equal(b, UINT64_MAX - 1);
+}
+
+static void test_parse_v1_limit(void **state)
+{
+    uint64_t b;
+    bool unl;
+    struct { const char *s; bool unl; uint64_t b; } cases[] = {
+        { "9223372036854771712\n", true, U },     /* 4 KiB pages */
+        { "9223372036854710272\n", true, U },     /* 64 KiB pages */
+        { "9223372036854759424\n", true, U },     /* 16 KiB pages */
+        { "9223372036854513664\n", true, U },     /* 256 KiB pages */
+        { "9223372036853727232\n", true, U },     /* the threshold: LONG_MAX - (1 MiB - 1) */
+        { "9223372036853727231\n", false, UINT64_C(9223372036853727231) },
+        { "9223372036854775807\n", true, U },     /* LONG_MAX itself */
+        { "18446744073709551615\n", true, U },
+        { "209715200\n", false, 200 * MiB },
+        { "0\n", false, 0 },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(gov_parse_v1_limit(cases[i].s, strlen(cases[i].s), &b, &unl), 0);
+        assert_int_equal(unl, cases[i].unl);
+        assert_int_equal(b, cases[i].b);
+    }
+    assert_int_equal(gov_parse_v1_limit("", 0, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_v1_limit("-1", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_v1_limit("max", 3, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov_parse_v1_limit("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
+    assert_false(unl);
+    assert_int_equal(b, U);
+}
+
+/* ---- collector on fixtures ------------------------------------------------ */
+
+typedef struct expect {
+    int cpu_version;
+    double quota;                  /* NaN when unknown or unlimited */
+    gov_limit_status quota_status;
+    uint64_t cpuset_count;
+    const char *cpuset;            /* canonical list, "" when unseen */
+    int memory_version;
+    gov_limit_status memory_status;
+    uint64_t limit, high, current, remaining;
+    const char *pressure_dir;      /* NULL when none */
+} expect;
+
+static void check(const char *layout, const expect *x)
+{
+    char root[1024], list[256];
+    gov_cgroup_evidence ev;
+
+    snprintf(root, sizeof root, "%s/cgroup/%s", GOV_FIXTURES, layout);
+    memset(&ev, 0xa5, sizeof ev);
+    gov_cgroup_collect(root, &ev);
+
+    assert_int_equal(ev.cpu_version, x->cpu_version);
+    if (isnan(x->quota))
+        assert_true(isnan(ev.quota_cores));
+    else
+        assert_true(fabs(ev.quota_cores - x->quota) < 1e-12);
+    assert_int_equal(ev.quota_status, x->quota_status);
+    assert_int_equal(ev.cpuset_count, x->cpuset_count);
+    assert_true(gov_cpuset_format(&ev.cpuset, list, sizeof list) >= 0);
+    assert_string_equal(list, x->cpuset);
+
+    assert_int_equal(ev.memory_version, x->memory_version);
+    assert_int_equal(ev.memory_status, x->memory_status);
+    assert_int_equal(ev.limit_bytes, x->limit);
+    assert_int_equal(ev.high_bytes, x->high);
+    assert_int_equal(ev.current_bytes, x->current);
+    assert_int_equal(ev.remaining_bytes, x->remaining);
+
+    assert_int_equal(ev.has_pressure_dir, x->pressure_dir != NULL);
+    assert_string_equal(ev.pressure_dir, x->pressure_dir ? x->pressure_dir : "");
+}
+
+#define LIM GOV_LIMIT_LIMITED
+#define UNL GOV_LIMIT_UNLIMITED
+#define UNK GOV_LIMIT_UNKNOWN
+
+/* Slurm task/cgroup v1: the task's own memory cgroup is unlimited; the step
+ * (200 MiB) and the job (512 MiB) above it carry limits.  Remaining is the
+ * tightest level: the step's 200 MiB minus its 60 MiB usage. */
+static void test_slurm_v1(void **state)
+{
+    expect x = { 1, NAN, UNL, 2, "4-5",
+                 1, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB, NULL };
+    check("slurm-v1", &x);
+}
+
+/* Slurm cgroup/v2: limits on the job (512 MiB) and step (200 MiB) levels
+ * under slurmstepd.scope; the task and "user" levels are unlimited. */
+static void test_slurm_v2(void **state)
+{
+    expect x = { 2, NAN, UNL, 2, "4-5",
+                 2, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB,
+                 "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0" };
+    check("slurm-v2", &x);
+}
+
+/* This machine: v1 controllers, a cgroup2 at /sys/fs/cgroup/unified with
+ * only hugetlb (falls back to v1 for cpu, cpuset, memory), the memory
+ * cgroup /process_api/<id> at the 4 KiB sentinel.  The process sits in the
+ * v2 root, whose pressure files are the pressure directory. */
+static void test_hybrid_host(void **state)
+{
+    expect x = { 1, NAN, UNL, 2, "0-1",
+                 1, UNL, U, U, 6795264, U, "/sys/fs/cgroup/unified" };
+    check("hybrid-host", &x);
+}
+
+/* Pure v2, systemd user session: the quota (200%) and MemoryMax=8G sit on
+ * user-1000.slice; the session scope has neither cpu nor cpuset enabled, so
+ * the cpuset comes from the nearest ancestor with it (the root). */
+static void test_v2_systemd(void **state)
+{
+    expect x = { 2, 2.0, LIM, 8, "0-7",
+                 2, LIM, 8 * GiB, U, GiB, 8 * GiB - 1536 * MiB,
+                 "/sys/fs/cgroup/user.slice/user-1000.slice/session-3.scope" };
+    check("v2-systemd", &x);
+}
+
+/* Docker, private cgroup namespace: mount root "/" is the container. */
+static void test_docker_v2(void **state)
+{
+    expect x = { 2, 1.5, LIM, 8, "0-7",
+                 2, LIM, GiB, U, 52690944, GiB - 52690944, "/sys/fs/cgroup" };
+    check("docker-v2", &x);
+}
+
+/* Kubernetes on v1: the mount roots are the container's own cgroup. */
+static void test_k8s_v1_pod(void **state)
+{
+    expect x = { 1, 2.0, LIM, 16, "0-15",
+                 1, LIM, 512 * MiB, U, 100 * MiB, 412 * MiB, NULL };
+    check("k8s-v1-pod", &x);
+}
+
+/* v1 container without its own limit under a hidden 1 GiB parent: only
+ * hierarchical_memory_limit shows it. */
+static void test_v1_hidden_limit(void **state)
+{
+    expect x = { 1, NAN, UNL, 4, "0-3",
+                 1, LIM, GiB, U, 300 * MiB, GiB - 300 * MiB, NULL };
+    check("v1-hidden-limit", &x);
+}
+
+/* The parent's 0.5 CPU and 256 MiB beat the child's 3 CPUs and 1 GiB; the
+ * parent's usage (200 MiB) leaves 56 MiB. */
+static void test_v2_nested_stricter(void **state)
+{
+    expect x = { 2, 0.5, LIM, 8, "0-7",
+                 2, LIM, 256 * MiB, U, 150 * MiB, 56 * MiB, "/sys/fs/cgroup/jobs/worker" };
+    check("v2-nested-stricter", &x);
+}
+
+static void test_v2_quota_below_one(void **state)
+{
+    expect x = { 2, 0.25, LIM, 4, "0-3",
+                 2, UNL, U, U, 8 * MiB, U, "/sys/fs/cgroup/app.slice/app.service" };
+    check("v2-quota-below-one", &x);
+}
+
+/* cpuset (2 CPUs) and quota (4 CPUs) are kept apart. */
+static void test_v2_cpuset_small(void **state)
+{
+    expect x = { 2, 4.0, LIM, 2, "2-3",
+                 2, UNL, U, U, 8 * MiB, U, "/sys/fs/cgroup/batch/task" };
+    check("v2-cpuset-small", &x);
+}
+
+/* memory.high (1 GiB) below memory.max (2 GiB): high is the planning bound
+ * for remaining; limit_bytes stays memory.max. */
+static void test_v2_high_below_max(void **state)
+{
+    expect x = { 2, NAN, UNL, 8, "0-7",
+                 2, LIM, 2 * GiB, GiB, 768 * MiB, 256 * MiB, "/sys/fs/cgroup/batch/task" };
+    check("v2-high-below-max", &x);
+}
+
+/* 64 KiB pages: every level at 9223372036854710272 is unlimited. */
+static void test_v1_64k_sentinel(void **state)
+{
+    expect x = { 1, NAN, UNL, 160, "0-159",
+                 1, UNL, U, U, 256 * MiB, U, NULL };
+    check("v1-64k-sentinel", &x);
+}
+
+/* "/../.." is outside the cgroup namespace: the v2 hierarchy governs, but
+ * nothing about the process's cgroup is known. */
+static void test_v2_outside_ns(void **state)
+{
+    expect x = { 2, NAN, UNK, U, "", 2, UNK, U, U, U, U, NULL };
+    check("v2-outside-ns", &x);
+}
+
+/* Mount root "/job" is not a prefix of "/jobx/step". */
+static void test_v2_root_not_prefix(void **state)
+{
+    expect x = { 2, NAN, UNK, U, "", 2, UNK, U, U, U, U, NULL };
+    check("v2-root-not-prefix", &x);
+}
+
+/* A second mount of the same hierarchy, root "/jobx", does hold the path;
+ * the walk stops at that mount's root. */
+static void test_v2_bind_mounts(void **state)
+{
+    expect x = { 2, 1.0, LIM, U, "",
+                 2, LIM, 512 * MiB, U, 80 * MiB, 432 * MiB, "/mnt/jobx/step" };
+    check("v2-bind-mounts", &x);
+}
+
+/* Mount point "/sys/fs/cgroup\040x" decodes to "/sys/fs/cgroup x". */
+static void test_escaped_mount(void **state)
+{
+    expect x = { 2, 0.5, LIM, 8, "0-7",
+                 2, LIM, 256 * MiB, U, 64 * MiB, 192 * MiB, "/sys/fs/cgroup x/app" };
+    check("escaped-mount", &x);
+}
+
+/* The root cgroup carries no limit files by design: unlimited, not unknown;
+ * its usage is not shown (memory.current does not exist there). */
+static void test_v2_root_cgroup(void **state)
+{
+    expect x = { 2, NAN, UNL, 8, "0-7", 2, UNL, U, U, U, U, "/sys/fs/cgroup" };
+    check("v2-root-cgroup", &x);
+}
+
+/* cpu.max and memory.max absent where the controllers are enabled. */
+static void test_v2_missing_files(void **state)
+{
+    expect x = { 2, NAN, UNK, 8, "0-7", 2, UNK, U, U, 8 * MiB, U, "/sys/fs/cgroup/app" };
+    check("v2-missing-files", &x);
+}
+
+/* Empty cpu.cfs_quota_us and memory.limit_in_bytes; cpuset.cpus stands in
+ * for a missing cpuset.effective_cpus. */
+static void test_v1_empty_files(void **state)
+{
+    expect x = { 1, NAN, UNK, 2, "1-2", 1, UNK, U, U, 8 * MiB, U, NULL };
+    check("v1-empty-files", &x);
+}
+
+static void test_v1_zero_period(void **state)
+{
+    expect x = { 1, NAN, UNK, 4, "0-3", 1, UNL, U, U, 8 * MiB, U, NULL };
+    check("v1-zero-period", &x);
+}
+
+/* No cgroup.controllers anywhere: the v2 hierarchy is used because the
+ * process's cgroup has the controllers' files; the root, whose files cannot
+ * be told apart from missing ones, is unknown, so finite levels still give
+ * "limited" but nothing could give "unlimited". */
+static void test_v2_files_only(void **state)
+{
+    expect x = { 2, 2.0, LIM, 4, "0-3",
+                 2, LIM, GiB, U, 100 * MiB, GiB - 100 * MiB, NULL };
+    check("v2-files-only", &x);
+}
+
+/* No /proc/self files at all: nothing is known, nothing is unlimited. */
+static void test_no_proc(void **state)
+{
+    expect x = { 0, NAN, UNK, U, "", 0, UNK, U, U, U, U, NULL };
+    check("does-not-exist", &x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_cpu_max),
+        cmocka_unit_test(test_parse_memory_value),
+        cmocka_unit_test(test_parse_v1_limit),
+        cmocka_unit_test(test_slurm_v1),
+        cmocka_unit_test(test_slurm_v2),
+        cmocka_unit_test(test_hybrid_host),
+        cmocka_unit_test(test_v2_systemd),
+        cmocka_unit_test(test_docker_v2),
+        cmocka_unit_test(test_k8s_v1_pod),
+        cmocka_unit_test(test_v1_hidden_limit),
+        cmocka_unit_test(test_v2_nested_stricter),
+        cmocka_unit_test(test_v2_quota_below_one),
+        cmocka_unit_test(test_v2_cpuset_small),
+        cmocka_unit_test(test_v2_high_below_max),
+        cmocka_unit_test(test_v1_64k_sentinel),
+        cmocka_unit_test(test_v2_outside_ns),
+        cmocka_unit_test(test_v2_root_not_prefix),
+        cmocka_unit_test(test_v2_bind_mounts),
+        cmocka_unit_test(test_escaped_mount),
+        cmocka_unit_test(test_v2_root_cgroup),
+        cmocka_unit_test(test_v2_missing_files),
+        cmocka_unit_test(test_v1_empty_files),
+        cmocka_unit_test(test_v1_zero_period),
+        cmocka_unit_test(test_v2_files_only),
+        cmocka_unit_test(test_no_proc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

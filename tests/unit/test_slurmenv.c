@@ -1,0 +1,378 @@
+/* Slurm variables: every rule of the seed's scheduler section, on envp
+ * arrays shaped like the environments Slurm 22.05 writes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "evidence.h"
+
+#define MiB (UINT64_C(1) << 20)
+#define GiB (UINT64_C(1) << 30)
+
+static gov_sched_evidence collect(const char *const *envp)
+{
+    gov_sched_evidence ev;
+
+    gov_slurmenv_collect(envp, &ev);
+    return ev;
+}
+
+static uint64_t resolve(const char *list, uint64_t index)
+{
+    uint64_t v;
+
+    if (gov_slurm_list_resolve(list, strlen(list), index, &v))
+        return GOV_UNKNOWN;
+    return v;
+}
+
+static void test_normal_step(void **state)
+{
+    /* srun -N2 -n5 -c2 --mem-per-cpu=1024 on the second node. */
+    const char *env[] = {
+        "HOME=/home/u", "SLURM_JOB_ID=4242", "SLURM_JOBID=4242",
+        "SLURM_STEP_ID=3", "SLURM_STEPID=3", "SLURM_NODEID=1",
+        "SLURM_JOB_UID=1000", "SLURM_STEP_TASKS_PER_NODE=3,2",
+        "SLURM_TASKS_PER_NODE=3,2", "SLURM_CPUS_PER_TASK=2",
+        "SLURM_CPUS_ON_NODE=4", "SLURM_JOB_CPUS_PER_NODE=6,4",
+        "SLURM_STEP_NUM_TASKS=5", "SLURM_STEP_NUM_NODES=2",
+        "SLURM_NTASKS=5", "SLURM_NNODES=2", "SLURM_MEM_PER_CPU=1024", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.source, GOV_SCHED_ENVIRONMENT);
+    assert_int_equal(ev.step_kind, GOV_STEP_NORMAL);
+    assert_int_equal(ev.job_id, 4242);
+    assert_int_equal(ev.step_id, 3);
+    assert_int_equal(ev.node_index, 1);
+    assert_int_equal(ev.uid, 1000);
+    assert_int_equal(ev.tasks_on_node, 2);
+    assert_int_equal(ev.tasks_total, 5);
+    assert_int_equal(ev.nodes, 2);
+    assert_int_equal(ev.cpus_on_node, 4);
+    assert_int_equal(ev.cpus_per_task, 2);
+    assert_int_equal(ev.mem_per_cpu_bytes, GiB);
+    assert_true(ev.mem_per_node_bytes == GOV_UNKNOWN);
+    assert_true(ev.gpus_on_node == GOV_UNKNOWN);
+    assert_true(ev.gpus_per_task == GOV_UNKNOWN);
+    assert_false(ev.gpus_verified);
+}
+
+static void test_no_job_no_scheduler(void **state)
+{
+    const char *env[] = { "SLURM_CPUS_PER_TASK=4", "SLURM_MEM_PER_NODE=1000",
+                          "SLURM_TASKS_PER_NODE=2", "PATH=/bin", NULL };
+    const char *bad_id[] = { "SLURM_JOB_ID=12ab", "SLURM_CPUS_PER_TASK=4", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.source, GOV_SCHED_NONE);
+    assert_int_equal(ev.step_kind, GOV_STEP_UNKNOWN);
+    assert_true(ev.cpus_per_task == GOV_UNKNOWN);
+    assert_true(ev.mem_per_node_bytes == GOV_UNKNOWN);
+    assert_true(ev.tasks_on_node == GOV_UNKNOWN);
+    assert_true(ev.job_id == GOV_UNKNOWN);
+    assert_int_equal(collect(bad_id).source, GOV_SCHED_NONE);
+    assert_int_equal(collect(NULL).source, GOV_SCHED_NONE);
+}
+
+static void test_tasks_list_with_node_id(void **state)
+{
+    const char *n0[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=0",
+                         "SLURM_TASKS_PER_NODE=1(x2),4", NULL };
+    const char *n1[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=1",
+                         "SLURM_TASKS_PER_NODE=1(x2),4", NULL };
+    const char *n2[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=2",
+                         "SLURM_TASKS_PER_NODE=1(x2),4", NULL };
+    const char *past[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=3",
+                           "SLURM_TASKS_PER_NODE=1(x2),4", NULL };
+
+    assert_int_equal(collect(n0).tasks_on_node, 1);
+    assert_int_equal(collect(n1).tasks_on_node, 1);
+    assert_int_equal(collect(n2).tasks_on_node, 4);
+    assert_true(collect(past).tasks_on_node == GOV_UNKNOWN);
+}
+
+static void test_tasks_list_without_node_id(void **state)
+{
+    const char *uniform[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                              "SLURM_TASKS_PER_NODE=2(x3)", NULL };
+    const char *uniform2[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                               "SLURM_TASKS_PER_NODE=2,2(x2),2", NULL };
+    const char *mixed[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                            "SLURM_TASKS_PER_NODE=1(x2),4", NULL };
+    const char *bad_id[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=x",
+                             "SLURM_TASKS_PER_NODE=4,1", NULL };
+
+    assert_int_equal(collect(uniform).tasks_on_node, 2);
+    assert_int_equal(collect(uniform2).tasks_on_node, 2);
+    /* Never the first node's count. */
+    assert_true(collect(mixed).tasks_on_node == GOV_UNKNOWN);
+    assert_true(collect(bad_id).tasks_on_node == GOV_UNKNOWN);
+    assert_true(collect(bad_id).node_index == GOV_UNKNOWN);
+}
+
+static void test_step_layout_preferred(void **state)
+{
+    /* srun --preserve-env keeps the job's SLURM_TASKS_PER_NODE; the step's
+     * own layout is always in SLURM_STEP_TASKS_PER_NODE. */
+    const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=1", "SLURM_NODEID=1",
+                          "SLURM_TASKS_PER_NODE=4(x2)",
+                          "SLURM_STEP_TASKS_PER_NODE=1,3",
+                          "SLURM_NTASKS=8", "SLURM_STEP_NUM_TASKS=4",
+                          "SLURM_NNODES=2", "SLURM_STEP_NUM_NODES=2", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.tasks_on_node, 3);
+    assert_int_equal(ev.tasks_total, 4);
+    assert_int_equal(ev.nodes, 2);
+}
+
+static void test_ntasks_per_node_fallback(void **state)
+{
+    const char *absent[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                             "SLURM_NTASKS_PER_NODE=6", NULL };
+    const char *malformed[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                                "SLURM_TASKS_PER_NODE=6(x", "SLURM_NTASKS_PER_NODE=6", NULL };
+    const char *both[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=0",
+                           "SLURM_TASKS_PER_NODE=2,6", "SLURM_NTASKS_PER_NODE=6", NULL };
+
+    assert_int_equal(collect(absent).tasks_on_node, 6);
+    /* A list that is present but garbled is unknown, not a reason to fall
+     * back to the requested figure. */
+    assert_true(collect(malformed).tasks_on_node == GOV_UNKNOWN);
+    assert_int_equal(collect(both).tasks_on_node, 2);
+}
+
+static void test_job_cpus_per_node_is_not_a_count(void **state)
+{
+    const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURM_NODEID=0",
+                          "SLURM_JOB_CPUS_PER_NODE=72(x2),36", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_true(ev.cpus_on_node == GOV_UNKNOWN);
+    assert_true(ev.cpus_per_task == GOV_UNKNOWN);
+    assert_true(ev.tasks_on_node == GOV_UNKNOWN);
+}
+
+static void test_cpus_on_node_shared(void **state)
+{
+    /* SLURM_CPUS_ON_NODE is the node's share, never a per-task bound. */
+    const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                          "SLURM_CPUS_ON_NODE=16", "SLURM_TASKS_PER_NODE=4", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.cpus_on_node, 16);
+    assert_true(ev.cpus_per_task == GOV_UNKNOWN);
+    assert_int_equal(ev.tasks_on_node, 4);
+}
+
+static void test_memory(void **state)
+{
+    const char *node[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=4096", NULL };
+    const char *suffix[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=4G",
+                             "SLURM_MEM_PER_CPU=512K", NULL };
+    const char *tera[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=2T", NULL };
+    const char *zero[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=0", NULL };
+    const char *junk[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=4GB",
+                           "SLURM_MEM_PER_CPU=-1", NULL };
+    const char *huge[] = { "SLURM_JOB_ID=7", "SLURM_MEM_PER_NODE=99999999999999T", NULL };
+    gov_sched_evidence ev;
+
+    assert_int_equal(collect(node).mem_per_node_bytes, 4 * GiB);
+    ev = collect(suffix);
+    assert_int_equal(ev.mem_per_node_bytes, 4 * GiB);
+    assert_int_equal(ev.mem_per_cpu_bytes, 512 * 1024);
+    assert_int_equal(collect(tera).mem_per_node_bytes, 2 * 1024 * GiB);
+    assert_true(collect(zero).mem_per_node_bytes == GOV_UNKNOWN);
+    ev = collect(junk);
+    assert_true(ev.mem_per_node_bytes == GOV_UNKNOWN);
+    assert_true(ev.mem_per_cpu_bytes == GOV_UNKNOWN);
+    assert_true(collect(huge).mem_per_node_bytes == GOV_UNKNOWN);
+}
+
+static void test_memory_per_cpu_needs_cpus_per_task(void **state)
+{
+    /* Per-CPU memory is kept as such; it only becomes a per-task figure
+     * where cpus-per-task is known, which the struct reports alongside. */
+    const char *without[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                              "SLURM_MEM_PER_CPU=2048", NULL };
+    const char *with[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                           "SLURM_MEM_PER_CPU=2048", "SLURM_CPUS_PER_TASK=3", NULL };
+    gov_sched_evidence a = collect(without), b = collect(with);
+
+    assert_int_equal(a.mem_per_cpu_bytes, 2 * GiB);
+    assert_true(a.cpus_per_task == GOV_UNKNOWN);
+    assert_true(a.mem_per_node_bytes == GOV_UNKNOWN);
+    assert_int_equal(b.mem_per_cpu_bytes, 2 * GiB);
+    assert_int_equal(b.cpus_per_task, 3);
+}
+
+static void test_gpus(void **state)
+{
+    const char *plain[] = { "SLURM_JOB_ID=7", "SLURM_GPUS_ON_NODE=2",
+                            "SLURM_GPUS_PER_TASK=1", NULL };
+    const char *typed[] = { "SLURM_JOB_ID=7", "SLURM_GPUS_PER_TASK=a100:2", NULL };
+    const char *multi[] = { "SLURM_JOB_ID=7", "SLURM_GPUS_PER_TASK=a100:1,v100:2", NULL };
+    const char *bad[] = { "SLURM_JOB_ID=7", "SLURM_GPUS_PER_TASK=a100:",
+                          "SLURM_GPUS_ON_NODE=2000", NULL };
+    const char *trailing[] = { "SLURM_JOB_ID=7", "SLURM_GPUS_PER_TASK=1,", NULL };
+    gov_sched_evidence ev = collect(plain);
+
+    assert_int_equal(ev.gpus_on_node, 2);
+    assert_int_equal(ev.gpus_per_task, 1);
+    assert_false(ev.gpus_verified); /* variables are never gres evidence */
+    assert_int_equal(collect(typed).gpus_per_task, 2);
+    assert_int_equal(collect(multi).gpus_per_task, 3);
+    ev = collect(bad);
+    assert_true(ev.gpus_per_task == GOV_UNKNOWN);
+    assert_true(ev.gpus_on_node == GOV_UNKNOWN);
+    assert_true(collect(trailing).gpus_per_task == GOV_UNKNOWN);
+}
+
+static void test_batch_step(void **state)
+{
+    /* sbatch -N2 -n8 -c2: the script's environment has no SLURM_STEP_ID;
+     * sbatch marks it ENVIRONMENT=BATCH. */
+    const char *env[] = { "ENVIRONMENT=BATCH", "SLURM_JOB_ID=99", "SLURM_NODEID=0",
+                          "SLURM_CPUS_ON_NODE=8", "SLURM_CPUS_PER_TASK=2",
+                          "SLURM_TASKS_PER_NODE=4(x2)", "SLURM_NTASKS=8",
+                          "SLURM_JOB_NUM_NODES=2", "SLURM_JOB_CPUS_PER_NODE=8(x2)",
+                          "SLURM_MEM_PER_CPU=1000", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.step_kind, GOV_STEP_BATCH);
+    assert_int_equal(ev.step_id, 0xfffffffbu);
+    assert_int_equal(ev.tasks_on_node, 1);
+    assert_int_equal(ev.tasks_total, 1);
+    assert_int_equal(ev.nodes, 1);
+    assert_int_equal(ev.cpus_on_node, 8);
+    assert_int_equal(ev.cpus_per_task, 8);
+    assert_int_equal(ev.mem_per_cpu_bytes, 1000 * MiB);
+}
+
+static void test_step_kinds(void **state)
+{
+    const char *interactive[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967290", NULL };
+    const char *ext[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967292", NULL };
+    const char *batch_id[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967291", NULL };
+    const char *pending[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967293", NULL };
+    const char *old_name[] = { "SLURM_JOBID=5", "SLURM_STEPID=12", NULL };
+    const char *alloc_shell[] = { "SLURM_JOB_ID=5", "SLURM_TASKS_PER_NODE=2", NULL };
+    const char *garbled[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=1x", NULL };
+    gov_sched_evidence ev;
+
+    assert_int_equal(collect(interactive).step_kind, GOV_STEP_INTERACTIVE);
+    assert_int_equal(collect(ext).step_kind, GOV_STEP_EXTERN);
+    assert_int_equal(collect(batch_id).step_kind, GOV_STEP_BATCH);
+    ev = collect(pending);
+    assert_int_equal(ev.step_kind, GOV_STEP_UNKNOWN);
+    assert_true(ev.step_id == GOV_UNKNOWN);
+    ev = collect(old_name);
+    assert_int_equal(ev.job_id, 5);
+    assert_int_equal(ev.step_id, 12);
+    assert_int_equal(ev.step_kind, GOV_STEP_NORMAL);
+    ev = collect(alloc_shell);
+    assert_int_equal(ev.source, GOV_SCHED_ENVIRONMENT);
+    assert_int_equal(ev.step_kind, GOV_STEP_UNKNOWN);
+    assert_int_equal(ev.tasks_on_node, 2);
+    assert_int_equal(collect(garbled).step_kind, GOV_STEP_UNKNOWN);
+}
+
+static void test_absurd_counts(void **state)
+{
+    const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
+                          "SLURM_CPUS_PER_TASK=0", "SLURM_CPUS_ON_NODE=100000",
+                          "SLURM_NTASKS=-3", "SLURM_STEP_NUM_NODES= 2",
+                          "SLURM_JOB_UID=4294967295", "SLURM_TASKS_PER_NODE=70000",
+                          NULL };
+    const char *big_id[] = { "SLURM_JOB_ID=4294967296", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_true(ev.cpus_per_task == GOV_UNKNOWN);
+    assert_true(ev.cpus_on_node == GOV_UNKNOWN);
+    assert_true(ev.tasks_total == GOV_UNKNOWN);
+    assert_true(ev.nodes == GOV_UNKNOWN);
+    assert_true(ev.uid == GOV_UNKNOWN);
+    assert_true(ev.tasks_on_node == GOV_UNKNOWN);
+    assert_int_equal(collect(big_id).source, GOV_SCHED_NONE);
+}
+
+static void test_env_get(void **state)
+{
+    const char *env[] = { "SLURM_JOB_ID_X=1", "SLURM_JOB=2", "SLURM_JOB_ID=3",
+                          "NOEQUALS", NULL };
+
+    assert_string_equal(gov_env_get(env, "SLURM_JOB_ID"), "3");
+    assert_null(gov_env_get(env, "SLURM_JO"));
+    assert_null(gov_env_get(env, "NOEQUALS"));
+    assert_null(gov_env_get(NULL, "SLURM_JOB_ID"));
+}
+
+static void test_list_parser(void **state)
+{
+    const char *bad[] = { "", "1(x0)", "1(x2", "1,,2", "(x2)", "1,", ",1", "a",
+                          "1(y2)", "1 ,2", "1(x2)3", "-1", "1(x-2)", "2000000" };
+    uint64_t v;
+
+    assert_int_equal(resolve("4", 0), 4);
+    assert_int_equal(resolve("1000000", 0), 1000000);
+    assert_true(resolve("1000001", 0) == GOV_UNKNOWN);
+    assert_true(resolve("4", 1) == GOV_UNKNOWN);
+    assert_int_equal(resolve("3(x1000000),5", 1000000), 5);
+    assert_int_equal(resolve("3(x1000000),5", 999999), 3);
+    assert_int_equal(resolve("1(x2),4", GOV_UNKNOWN) == GOV_UNKNOWN, 1);
+    assert_int_equal(gov_slurm_list_resolve("1(x2),4", 7, GOV_UNKNOWN, &v), GOV_ENOENT);
+    assert_int_equal(gov_slurm_list_resolve("1(x2),4", 7, 3, &v), GOV_ERANGE);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_true(gov_slurm_list_resolve(bad[i], strlen(bad[i]), 0, &v) < 0);
+    /* Trailing garbage after the wanted entry still rejects the list. */
+    assert_int_equal(gov_slurm_list_resolve("2,3,x", 5, 0, &v), GOV_EPARSE);
+}
+
+static void test_mem_parser(void **state)
+{
+    uint64_t b;
+
+    assert_int_equal(gov_slurm_parse_mem("1", 1, &b), 0);
+    assert_int_equal(b, MiB);
+    assert_int_equal(gov_slurm_parse_mem("3m", 2, &b), 0);
+    assert_int_equal(b, 3 * MiB);
+    assert_int_equal(gov_slurm_parse_mem("1g", 2, &b), 0);
+    assert_int_equal(b, GiB);
+    assert_int_equal(gov_slurm_parse_mem("16777215T", 9, &b), 0);
+    assert_int_equal(b, UINT64_C(16777215) << 40);
+    assert_int_equal(gov_slurm_parse_mem("16777216T", 9, &b), GOV_ERANGE);
+    assert_int_equal(gov_slurm_parse_mem("", 0, &b), GOV_EPARSE);
+    assert_int_equal(gov_slurm_parse_mem("G", 1, &b), GOV_EPARSE);
+    assert_int_equal(gov_slurm_parse_mem("1GG", 3, &b), GOV_EPARSE);
+    assert_int_equal(gov_slurm_parse_mem("1P", 2, &b), GOV_EPARSE);
+    assert_int_equal(gov_slurm_parse_mem("99999999999999999999", 20, &b), GOV_ERANGE);
+    /* One past UINT64_MAX must not wrap to a small number. */
+    assert_int_equal(gov_slurm_parse_mem("18446744073709551616K", 21, &b), GOV_ERANGE);
+    assert_int_equal(gov_slurm_parse_mem("18446744073709551619", 20, &b), GOV_ERANGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_normal_step),
+        cmocka_unit_test(test_no_job_no_scheduler),
+        cmocka_unit_test(test_tasks_list_with_node_id),
+        cmocka_unit_test(test_tasks_list_without_node_id),
+        cmocka_unit_test(test_step_layout_preferred),
+        cmocka_unit_test(test_ntasks_per_node_fallback),
+        cmocka_unit_test(test_job_cpus_per_node_is_not_a_count),
+        cmocka_unit_test(test_cpus_on_node_shared),
+        cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_memory_per_cpu_needs_cpus_per_task),
+        cmocka_unit_test(test_gpus),
+        cmocka_unit_test(test_batch_step),
+        cmocka_unit_test(test_step_kinds),
+        cmocka_unit_test(test_absurd_counts),
+        cmocka_unit_test(test_env_get),
+        cmocka_unit_test(test_list_parser),
+        cmocka_unit_test(test_mem_parser),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
