@@ -10,15 +10,19 @@ GOV_TOOL=$GOV_BUILD_DIR/runtime/governor
 [[ -x $GOV_TOOL ]] || skip "no runtime/governor in the build directory"
 export GOV_TOOL
 
-# gov_plugstack ARGS...: the plugin's plugstack.conf line with these arguments.
+# gov_plugstack [ARGS...]: the plugin's plugstack.conf line with these
+# arguments (none: the defaults).
+# shellcheck disable=SC2120 # called with and without arguments
 gov_plugstack() {
 	set_plugstack "required $GOV_PLUGIN $*"
 }
 
 # A task-side shell snippet printing "KEY=VALUE" lines of the task's sealed
-# payload (unmunge as the task's user; the credential is only read).
-# shellcheck disable=SC2016 # expanded in the task
+# payload (unmunge as the task's user; the credential is only read).  The
+# quotes are meant literally: the task evals the text.
+# shellcheck disable=SC2016,SC2089,SC2090
 GOV_PAYLOAD='printf "%s" "$GOVERNOR_DESCRIPTOR" | unmunge -m /dev/null'
+# shellcheck disable=SC2090
 export GOV_PAYLOAD
 
 # field NAME TEXT: the value of NAME=... in TEXT (one payload).
