@@ -12,11 +12,18 @@
 #include <fcntl.h>
 #include <hwloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define GOV_HWLOC_SONAME "libhwloc.so.15"
+/* hwloc loads every plugin it finds at its first topology_init.  The GL and
+ * OpenCL plugins pull in X11 and OpenCL libraries and only add second names
+ * for GPUs that DRM already shows; the libxml2 parser is slower than hwloc's
+ * own for the XML hwloc itself wrote.  Together they cost milliseconds per
+ * step.  An administrator's own setting of the variable wins. */
+#define GOV_HWLOC_BLACKLIST "hwloc_gl,hwloc_opencl,hwloc_xml_libxml"
 
 struct hwloc_api {
     void *lib;
@@ -60,6 +67,7 @@ static bool api_open(struct hwloc_api *h)
     };
 
     memset(h, 0, sizeof *h);
+    setenv("HWLOC_PLUGINS_BLACKLIST", GOV_HWLOC_BLACKLIST, 0);
     h->lib = dlopen(GOV_HWLOC_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!h->lib)
         return false;

@@ -309,6 +309,31 @@ static void test_seal_verify(void **state)
     free(cred);
 }
 
+/* Past its TTL, MUNGE says EXPIRED but still authenticates the payload:
+ * accepted, and reported. */
+static void test_expired_accepted(void **state)
+{
+    gov_descriptor d, out;
+    gov_desc_claim c;
+    gov_seal_info info;
+    char text[GOV_DESC_MAX_BYTES + 1];
+    char *cred = NULL;
+    int n;
+
+    bound_to_self(&d, &c);
+    n = gov_descriptor_encode(&d, text, sizeof text);
+    assert_true(n > 0);
+    if (geteuid() != 0 || gov_seal_encode(NULL, 1, text, (size_t)n, &cred)) {
+        skip();
+        return;
+    }
+    sleep(2);
+    assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+    assert_true(info.expired);
+    assert_int_equal(out.cpus_per_task, 1);
+    free(cred);
+}
+
 static void test_munge_unreachable(void **state)
 {
     gov_descriptor d, out;
@@ -389,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_boot_hash),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_seal_verify),
+        cmocka_unit_test(test_expired_accepted),
         cmocka_unit_test(test_munge_unreachable),
         cmocka_unit_test(test_collect),
     };

@@ -8,9 +8,13 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 gov_snapshot_ready || skip "'governor snapshot' is not built yet"
 gov_plugstack
+home=$(user_home)
+rm -f "$home"/gov_acceptance.*
+# Each task writes its own file: srun may split long lines of several tasks.
 # shellcheck disable=SC2016 # expanded in the task
-out=$(as_user srun --governor -N2 -n3 -c1 --mem=200M \
-	bash -c 'echo "$SLURM_NODEID $("$GOV_TOOL" snapshot --json)"' | sort)
+as_user srun --governor -N2 -n3 -c1 --mem=200M \
+	bash -c 'echo "$SLURM_NODEID $("$GOV_TOOL" snapshot --json)" >"gov_acceptance.$SLURM_PROCID"'
+out=$(cat "$home"/gov_acceptance.* | sort)
 printf '%s\n' "$out"
 assert_eq 3 "$(wc -l <<<"$out")" "tasks"
 while read -r node json; do

@@ -47,7 +47,8 @@ assert_eq 300 "$(val "$line" step_mem)" "--mem=300M step memory (MiB)"
 assert_eq "" "$(val "$line" mem_per_cpu)" "--mem=300M is not per CPU"
 assert_idle
 
-line=$(run -n2 --mem-per-cpu=100M | head -n1)
+out=$(run -n2 --mem-per-cpu=100M)
+line=$(head -n1 <<<"$out")
 assert_eq 200 "$(val "$line" step_mem)" "--mem-per-cpu=100M x 2 CPUs"
 # srun alone exports no SLURM_MEM_PER_CPU: per-CPU memory stays unknown
 # (gov_sbatch checks it where sbatch exports the variable).
