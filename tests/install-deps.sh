@@ -8,7 +8,7 @@ packages=(
   libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest
-  man-db groff-base
+  man-db groff-base scdoc
   dpkg-dev debhelper fakeroot
 )
 
