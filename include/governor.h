@@ -424,7 +424,299 @@ typedef struct gov_plan {
 int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
                      gov_plan *out);
 
-/* The governor API (admission, reservations, pressure) follows below. */
+/* ------------------------------------------------------------------------ */
+/** \name Governor: admission, reservations, pressure                       */
+/* ------------------------------------------------------------------------ */
+/*
+ * The governor alone owns the budgets (RAM, CPU threads, I/O slots, one GPU)
+ * of this process.  Callers describe work with an immutable gov_estimate,
+ * present a fresh gov_snapshot, and get a gov_decision: ADMIT (with the batch
+ * size and thread count to use), WAIT (with a reason; try again with a newer
+ * snapshot or after gov_governor_wait_for_change()), or REJECT (the estimate
+ * can never fit this budget).  Work runs only while it holds a reservation;
+ * each reservation is released exactly once.  docs/governor.md states every
+ * rule in English with the test that checks it.
+ *
+ * Thread safety: every gov_governor_* call may be made from any thread at
+ * any time on the same governor, except gov_governor_destroy(), which must
+ * not race with any other call on that governor.
+ *
+ * Snapshots: a snapshot is valid for a decision while its age (governor
+ * clock minus captured_ns) is at most GOV_SNAPSHOT_MAX_AGE_NS, inclusive.  An
+ * older snapshot, or one captured in the governor clock's future, yields
+ * WAIT with no reservation and no change to the pressure state.  A valid
+ * snapshot newer than any seen before is an "observation": it advances the
+ * pressure state machine (decide, reserve, reserve_available and pressure
+ * observe; availability only reads).
+ */
+
+/** Largest snapshot age accepted, inclusive: 1000 ms. */
+#define GOV_SNAPSHOT_MAX_AGE_NS 1000000000ull
+/** Entries of batch history kept per task class (a FIFO ring). */
+#define GOV_HISTORY_LEN 8
+/** Consecutive healthy observations per recovery or doubling step. */
+#define GOV_RECOVERY_STEP 3
+/** Streak counters saturate at this value instead of wrapping. */
+#define GOV_STREAK_MAX 65535u
+/** PSI gates: new admissions WAIT at or above these avg10 percentages. */
+#define GOV_PSI_CPU_GATE_PCT 20.0
+#define GOV_PSI_MEMORY_GATE_PCT 1.0
+/** I/O slots when gov_governor_options.io_slots is 0. */
+#define GOV_DEFAULT_IO_SLOTS 4u
+/** Task classes with history when gov_governor_options.max_classes is 0. */
+#define GOV_DEFAULT_MAX_CLASSES 64u
+
+/** Memory pressure level (seed hysteresis; see gov_governor_pressure()). */
+typedef enum gov_pressure_level {
+    GOV_GREEN = 0,
+    GOV_YELLOW,
+    GOV_RED,
+} gov_pressure_level;
+
+/** What a decision says. */
+typedef enum gov_verdict {
+    GOV_ADMIT = 0,   /**< reserve and run `batch` items on `threads` threads */
+    GOV_WAIT,        /**< not now: see the reason */
+    GOV_REJECT,      /**< never: the estimate exceeds the whole budget */
+} gov_verdict;
+
+/** Why a decision is WAIT or REJECT (GOV_REASON_NONE for ADMIT). */
+typedef enum gov_reason {
+    GOV_REASON_NONE = 0,
+    GOV_REASON_STALE_SNAPSHOT,   /**< older than GOV_SNAPSHOT_MAX_AGE_NS */
+    GOV_REASON_FUTURE_SNAPSHOT,  /**< captured after the governor's "now" */
+    GOV_REASON_CPU_PRESSURE,     /**< PSI cpu some avg10 >= 20 % */
+    GOV_REASON_MEMORY_PRESSURE,  /**< PSI memory some avg10 >= 1 % */
+    GOV_REASON_RAM,              /**< not enough RAM (now, or ever: REJECT) */
+    GOV_REASON_RAM_UNKNOWN,      /**< work needs RAM and no RAM bound is known */
+    GOV_REASON_CPU,              /**< no CPU thread free (now, or ever) */
+    GOV_REASON_IO,               /**< no I/O slot free (now, or ever) */
+    GOV_REASON_GPU,              /**< the GPU is taken, or there is none (REJECT) */
+    GOV_REASON_GPU_MEMORY,       /**< not enough (or unknown) memory on the GPU */
+    GOV_REASON_BATCH_CEILING,    /**< batch_min exceeds the pressure ceiling */
+} gov_reason;
+
+/**
+ * An immutable description of one kind of work.  Bytes of a batch of n items
+ * are fixed_bytes + n * bytes_per_item (or more, once history shows that
+ * items cost more; see gov_governor_record_batch()).  A GPU task
+ * (gpu_slots == 1) uses those bytes on the GPU: on a discrete card they must
+ * fit its free memory as well as RAM; on unified memory (UMA) they are
+ * debited from RAM once.  batch_min >= 1 and batch_min <= batch_max.
+ */
+typedef struct gov_estimate {
+    uint32_t task_class;      /**< caller-chosen id; history is kept per class */
+    uint64_t fixed_bytes;
+    uint64_t bytes_per_item;
+    uint64_t cpu_threads;     /**< a maximum; the governor reduces it to the budget */
+    uint64_t io_slots;
+    uint64_t gpu_slots;       /**< 0 or 1 (one GPU is governed; more is REJECT) */
+    uint64_t batch_min;
+    uint64_t batch_max;
+} gov_estimate;
+
+/** The outcome of gov_governor_decide() / _reserve() / _reserve_available(). */
+typedef struct gov_decision {
+    gov_verdict verdict;
+    gov_reason reason;          /**< GOV_REASON_NONE for ADMIT */
+    uint64_t batch;             /**< items to run (ADMIT), else 0 */
+    uint64_t threads;           /**< CPU threads granted (ADMIT), else 0 */
+    uint64_t ram_bytes;         /**< RAM the batch needs (ADMIT), else 0 */
+    gov_pressure_level pressure;/**< level after this decision's observation */
+    uint64_t ceiling;           /**< batch ceiling after it */
+} gov_decision;
+
+/** An opaque reservation handle: a plain value, id 0 means "none". */
+typedef struct gov_reservation {
+    uint64_t id;
+} gov_reservation;
+
+/**
+ * What the caller asks of policy (gov_governor_set_policy()).  It can only
+ * tighten the site policy carried by the snapshot, never loosen it: the
+ * reserve used is the largest of the profile's, the site's and the caller's.
+ */
+typedef struct gov_policy {
+    int profile_set;               /**< 0: use the site's profile, or
+                                        interactive without a site policy */
+    gov_profile profile;           /**< ignored when the site imposes one,
+                                        unless it is the stricter interactive */
+    uint64_t mem_reserve_bytes;    /**< extra absolute RAM reserve, GOV_UNKNOWN = none */
+    uint32_t mem_reserve_pct;      /**< % of detected RAM, 0..100, 0 = none */
+    uint64_t cpu_reserve_threads;  /**< absolute, GOV_UNKNOWN = none */
+    uint32_t cpu_reserve_pct;      /**< % of detected threads, 0..100 */
+} gov_policy;
+
+/** Metrics of one finished batch. */
+typedef struct gov_batch_record {
+    uint64_t items;               /**< items the batch produced (may be 0) */
+    uint64_t peak_memory_bytes;   /**< 0 means unknown: never feeds adaptation */
+    uint64_t duration_ns;         /**< kept, not used for adaptation */
+} gov_batch_record;
+
+/** Budget and use at one moment (gov_governor_availability()). */
+typedef struct gov_availability {
+    int snapshot_valid;          /**< 0 when the snapshot was stale or future */
+    gov_profile profile;         /**< the profile in force */
+    uint64_t detected_ram_bytes; /**< see docs/governor.md; GOV_UNKNOWN */
+    uint64_t detected_threads;   /**< GOV_UNKNOWN when unknown */
+    uint64_t ram_bytes;          /**< free for new work; GOV_UNKNOWN if no bound */
+    uint64_t ram_reserve_bytes;  /**< host reserve */
+    uint64_t ram_reserved_bytes; /**< held by active reservations */
+    uint64_t threads;            /**< free for new work; GOV_UNKNOWN if unknown */
+    uint64_t threads_reserve;
+    uint64_t threads_reserved;
+    uint64_t io_slots;           /**< free */
+    uint64_t io_reserved;
+    uint64_t gpu_slots;          /**< free: 0 or 1 */
+    uint64_t gpu_free_bytes;     /**< discrete card: total - used - reserved;
+                                      UMA or no GPU or unknown: GOV_UNKNOWN */
+    uint64_t active_reservations;
+    gov_pressure_level pressure;
+    uint64_t ceiling;
+    uint64_t generation;
+} gov_availability;
+
+/** The pressure state machine (gov_governor_pressure()). */
+typedef struct gov_pressure_state {
+    gov_pressure_level level;
+    uint64_t ceiling;            /**< largest batch admitted now, >= 1 */
+    uint32_t healthy_streak;     /**< consecutive healthy observations (saturates) */
+    uint32_t swap_streak;        /**< consecutive swap-activity deltas (saturates) */
+    uint64_t observations;       /**< snapshots observed (saturates) */
+} gov_pressure_state;
+
+/** Returns CLOCK_MONOTONIC-like nanoseconds; \p arg is the options' clock_arg. */
+typedef uint64_t (*gov_clock_fn)(void *arg);
+
+/** Options for gov_governor_create(); zero-initialise, set what you need. */
+typedef struct gov_governor_options {
+    /** The clock that dates snapshots; NULL = clock_gettime(CLOCK_MONOTONIC).
+     *  Must be monotonic and callable from any thread.  For tests. */
+    gov_clock_fn clock;
+    void *clock_arg;
+    /** First reservation id; 0 = 1.  Ids then count up to UINT64_MAX
+     *  inclusive (tests start near the end to reach it). */
+    uint64_t first_reservation_id;
+    /** I/O slots in the budget; 0 = GOV_DEFAULT_IO_SLOTS. */
+    uint64_t io_slots;
+    /** Task classes that keep history; 0 = GOV_DEFAULT_MAX_CLASSES. */
+    uint32_t max_classes;
+    /** A batch size the ceiling may grow to before any estimate asks for
+     *  it (a monitor such as `governor watch` decides nothing); 0 = only
+     *  the largest batch_max of the estimates seen. */
+    uint64_t max_batch;
+} gov_governor_options;
+
+/** Opaque: budgets, reservations, pressure state and history. */
+typedef struct gov_governor gov_governor;
+
+/**
+ * Create a governor (\p opts NULL = defaults): GREEN, ceiling 1, no
+ * reservations, no history, caller policy empty.  *out owns it; release it
+ * with gov_governor_destroy().  Returns 0, GOV_EINVAL (NULL out), GOV_ENOMEM.
+ */
+int gov_governor_create(const gov_governor_options *opts, gov_governor **out);
+
+/**
+ * Destroy a governor (NULL allowed).  Outstanding reservations die with it.
+ * Must not race with other calls on it (no thread may be inside
+ * gov_governor_wait_for_change()).
+ */
+void gov_governor_destroy(gov_governor *gov);
+
+/**
+ * Set the caller's policy (copied).  It tightens the snapshot's site policy
+ * and the profile's reserve, never loosens them.  Returns 0, or GOV_EINVAL
+ * for NULL or a percentage above 100.  Thread-safe; bumps the generation.
+ */
+int gov_governor_set_policy(gov_governor *gov, const gov_policy *policy);
+
+/**
+ * Decide whether \p est can be admitted now against \p snap, without
+ * reserving anything.  The batch is the largest one that fits: at most
+ * batch_max, the ceiling and what RAM allows.  Returns 0 with *out filled
+ * (for any verdict), or GOV_EINVAL (NULL argument, batch_min 0 or above
+ * batch_max).  Observes \p snap (see above).  Thread-safe.
+ */
+int gov_governor_decide(gov_governor *gov, const gov_snapshot *snap,
+                        const gov_estimate *est, gov_decision *out);
+
+/**
+ * Decide for exactly \p items items (batch_min <= items <= batch_max) and,
+ * on ADMIT, reserve them: *res gets a fresh id.  On WAIT/REJECT *res is
+ * {0} and nothing is reserved.  Returns 0 (check out->verdict), GOV_EINVAL
+ * (bad argument or items out of range), GOV_ENOMEM (the reservation table
+ * could not grow), GOV_EOVERFLOW (UINT64_MAX was already issued: no
+ * reservation, no accounting or policy change).  Thread-safe.
+ */
+int gov_governor_reserve(gov_governor *gov, const gov_snapshot *snap,
+                         const gov_estimate *est, uint64_t items,
+                         gov_decision *out, gov_reservation *res);
+
+/**
+ * Like gov_governor_reserve() for the largest batch that fits now (what
+ * gov_governor_decide() would admit), decided and reserved atomically.
+ */
+int gov_governor_reserve_available(gov_governor *gov, const gov_snapshot *snap,
+                                   const gov_estimate *est, gov_decision *out,
+                                   gov_reservation *res);
+
+/**
+ * Release a reservation, returning its resources to the budget.  Returns 0;
+ * GOV_EALREADY when it was already released; GOV_EINVAL for id 0 or an id
+ * this governor never issued.  Thread-safe; wakes waiters.
+ */
+int gov_governor_release(gov_governor *gov, gov_reservation res);
+
+/** 1 when \p res is held (issued and not released), else 0.  Thread-safe. */
+int gov_governor_reservation_is_valid(gov_governor *gov, gov_reservation res);
+
+/**
+ * Budget and use against \p snap, without observing it (no state change).
+ * Computed even for a stale snapshot (then out->snapshot_valid is 0).
+ * Returns 0 or GOV_EINVAL.  Thread-safe.
+ */
+int gov_governor_availability(gov_governor *gov, const gov_snapshot *snap,
+                              gov_availability *out);
+
+/**
+ * Add a finished batch's metrics to the FIFO ring of its class (the oldest
+ * of GOV_HISTORY_LEN entries is dropped).  A record with peak_memory_bytes 0
+ * or items 0 is kept but never changes the memory estimate.  Returns 0,
+ * GOV_EINVAL, or GOV_ENOSPC when max_classes classes already have history.
+ * Thread-safe; bumps the generation.
+ */
+int gov_governor_record_batch(gov_governor *gov, uint32_t task_class,
+                              const gov_batch_record *rec);
+
+/**
+ * The generation: a counter bumped by every reservation, release, policy
+ * change, history record and change of pressure level or ceiling.
+ * Thread-safe.
+ */
+uint64_t gov_governor_generation(gov_governor *gov);
+
+/**
+ * Block until the generation differs from \p seen or \p timeout_ms passes
+ * (CLOCK_MONOTONIC).  *now_gen (optional) gets the generation.  Returns 0
+ * on a change, GOV_ETIMEDOUT, or GOV_EINVAL.  Thread-safe.
+ */
+int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
+                                 uint64_t timeout_ms, uint64_t *now_gen);
+
+/**
+ * Read the pressure state.  With \p snap non-NULL it is first observed like
+ * a decision's snapshot (ignored when stale, future or not newer than the
+ * last observation).  Returns 0 or GOV_EINVAL.  Thread-safe.
+ */
+int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
+                          gov_pressure_state *out);
+
+/** Stable names: "green", "admit", "stale_snapshot"...  Static strings. */
+const char *gov_pressure_level_name(gov_pressure_level l);
+const char *gov_verdict_name(gov_verdict v);
+const char *gov_reason_name(gov_reason r);
 
 #ifdef __cplusplus
 }

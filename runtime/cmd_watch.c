@@ -1,4 +1,232 @@
-/* cmd_watch.c: placeholder until the verb lands. */
+/* cmd_watch.c - `governor watch`: observe a snapshot every interval with a
+ * governor of its own and print the pressure level, batch ceiling and
+ * availability, for a person or (--json) as JSON lines for a script. */
 #include "cmd.h"
+#include "cmd_common.h"
+#include "governor.h"
+#include "json.h"
+
 #include <stdio.h>
-int gov_cmd_watch(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "governor: watch is not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WATCH_MIN_INTERVAL_MS 10
+
+struct watch_args {
+    gov_cmd_opts common;     /* --json, --sysroot */
+    uint64_t interval_ms;
+    uint64_t count;          /* 0 = until interrupted */
+    uint64_t max_batch;
+};
+
+static void watch_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: governor watch [--json] [--interval MS] [--count N] [--max-batch N]\n"
+            "                      [--sysroot DIR]\n"
+            "\n"
+            "Every interval (default 1000 ms), capture a snapshot, feed it to a governor\n"
+            "and print its memory pressure level (green/yellow/red), batch ceiling and\n"
+            "what is free: RAM after the host reserve, CPU threads, I/O and GPU slots.\n"
+            "This governor holds no reservations: it shows the budget, not other\n"
+            "processes' reservations.\n"
+            "\n"
+            "  --json          one JSON object per line (schema governor.watch/1)\n"
+            "  --interval MS   milliseconds between lines, %d to 1000000\n"
+            "  --count N       stop after N lines (default: run until interrupted)\n"
+            "  --max-batch N   the largest batch the ceiling may grow to (default 64)\n"
+            "  --sysroot DIR   read /proc and /sys under DIR (testing)\n",
+            WATCH_MIN_INTERVAL_MS);
+}
+
+/* Returns 0 to run, 1 after --help, -1 on a usage error (message printed). */
+static int parse_args(int argc, char **argv, struct watch_args *a)
+{
+    *a = (struct watch_args){ .interval_ms = 1000, .max_batch = 64 };
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        uint64_t *num = NULL;
+        int rc = gov_cmd_common_arg(argc, argv, &i, &a->common);
+
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            continue;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            watch_usage(stdout);
+            return 1;
+        }
+        if (!strcmp(arg, "--interval"))
+            num = &a->interval_ms;
+        else if (!strcmp(arg, "--count"))
+            num = &a->count;
+        else if (!strcmp(arg, "--max-batch"))
+            num = &a->max_batch;
+        if (!num) {
+            fprintf(stderr, "governor: watch: unknown option '%s'; see 'governor watch --help'\n",
+                    arg);
+            return -1;
+        }
+        if (i + 1 >= argc || gov_cmd_parse_count(arg, argv[i + 1], num) != 0)
+            return -1;
+        i++;
+    }
+    if (a->interval_ms < WATCH_MIN_INTERVAL_MS) {
+        fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *human_pct(double v, char *buf, size_t cap)
+{
+    if (!gov_known_f(v))
+        return "n/a";
+    snprintf(buf, cap, "%.1f%%", v);
+    return buf;
+}
+
+/* Which PSI gate would hold new admissions now (NULL: none). */
+static const char *psi_gate(const gov_snapshot *s)
+{
+    if (gov_known_f(s->pressure.cpu_some_avg10) &&
+        s->pressure.cpu_some_avg10 >= GOV_PSI_CPU_GATE_PCT)
+        return gov_reason_name(GOV_REASON_CPU_PRESSURE);
+    if (gov_known_f(s->pressure.memory_some_avg10) &&
+        s->pressure.memory_some_avg10 >= GOV_PSI_MEMORY_GATE_PCT)
+        return gov_reason_name(GOV_REASON_MEMORY_PRESSURE);
+    return NULL;
+}
+
+static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                        const gov_availability *a)
+{
+    char b1[32], b2[32], b3[32], c1[24], c2[24], p1[24], p2[24];
+
+    gov_fmt_bytes(a->ram_bytes, b1, sizeof b1);
+    gov_fmt_bytes(a->detected_ram_bytes, b2, sizeof b2);
+    gov_fmt_bytes(a->ram_reserve_bytes, b3, sizeof b3);
+    gov_fmt_count(a->threads, c1, sizeof c1);
+    gov_fmt_count(a->detected_threads, c2, sizeof c2);
+    printf("%6llu.%03llus  %-6s ceiling %-4llu RAM free %s of %s (reserve %s)  "
+           "threads free %s of %s  io %llu  gpu %llu  psi cpu %s mem %s%s%s\n",
+           (unsigned long long)(t_ms / 1000), (unsigned long long)(t_ms % 1000),
+           gov_pressure_level_name(ps->level), (unsigned long long)ps->ceiling,
+           b1, b2, b3, c1, c2,
+           (unsigned long long)a->io_slots, (unsigned long long)a->gpu_slots,
+           human_pct(s->pressure.cpu_some_avg10, p1, sizeof p1),
+           human_pct(s->pressure.memory_some_avg10, p2, sizeof p2),
+           psi_gate(s) ? "  new work waits: " : "", psi_gate(s) ? psi_gate(s) : "");
+}
+
+static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                      const gov_availability *a)
+{
+    gov_jw w;
+    char *text;
+    int rc;
+
+    gov_jw_init(&w);
+    gov_jw_object_begin(&w, NULL);
+    gov_jw_string(&w, "schema", "governor.watch/1");
+    gov_jw_u64(&w, "elapsed_ms", t_ms);
+    gov_jw_string(&w, "profile", gov_profile_name(a->profile));
+    gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
+    gov_jw_u64(&w, "ceiling", ps->ceiling);
+    gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
+    gov_jw_u64(&w, "swap_streak", ps->swap_streak);
+    gov_jw_object_begin(&w, "ram");
+    gov_jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
+    gov_jw_u64(&w, "free_bytes", a->ram_bytes);
+    gov_jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
+    gov_jw_object_end(&w);
+    gov_jw_object_begin(&w, "threads");
+    gov_jw_u64(&w, "detected", a->detected_threads);
+    gov_jw_u64(&w, "free", a->threads);
+    gov_jw_u64(&w, "reserve", a->threads_reserve);
+    gov_jw_object_end(&w);
+    gov_jw_u64(&w, "io_slots_free", a->io_slots);
+    gov_jw_u64(&w, "gpu_slots_free", a->gpu_slots);
+    gov_jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
+    gov_jw_object_begin(&w, "psi");
+    gov_jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
+    gov_jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
+    gov_jw_string(&w, "gate", psi_gate(s));
+    gov_jw_object_end(&w);
+    gov_jw_object_end(&w);
+    rc = gov_jw_finish(&w, &text, NULL);
+    if (rc != 0)
+        return rc;
+    printf("%s\n", text);
+    free(text);
+    return 0;
+}
+
+static void sleep_ms(uint64_t ms)
+{
+    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int gov_cmd_watch(int argc, char **argv)
+{
+    struct watch_args a;
+    gov_options opts = { .trusted_uid = GOV_UID_NONE };
+    gov_governor_options gopts = { 0 };
+    gov_context *ctx = NULL;
+    gov_governor *gov = NULL;
+    uint64_t start;
+    int rc, status = 0;
+
+    rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    opts.sysroot = a.common.sysroot;
+    rc = gov_context_create(&opts, &ctx);
+    gopts.max_batch = a.max_batch;
+    if (rc == 0)
+        rc = gov_governor_create(&gopts, &gov);
+    if (rc != 0) {
+        fprintf(stderr, "governor: watch: cannot start: %s\n", gov_strerror(rc));
+        gov_context_destroy(ctx);
+        return 1;
+    }
+    start = monotonic_ms();
+    for (uint64_t n = 0; a.count == 0 || n < a.count; n++) {
+        gov_snapshot snap;
+        gov_pressure_state ps;
+        gov_availability av;
+
+        if (n)
+            sleep_ms(a.interval_ms);
+        rc = gov_snapshot_capture(ctx, &snap);
+        if (rc == 0)
+            rc = gov_governor_pressure(gov, &snap, &ps);
+        if (rc == 0)
+            rc = gov_governor_availability(gov, &snap, &av);
+        if (rc == 0 && a.common.json)
+            rc = print_json(monotonic_ms() - start, &snap, &ps, &av);
+        else if (rc == 0)
+            print_human(monotonic_ms() - start, &snap, &ps, &av);
+        if (rc != 0) {
+            fprintf(stderr, "governor: watch: %s\n", gov_strerror(rc));
+            status = 1;
+            break;
+        }
+        fflush(stdout);
+    }
+    gov_governor_destroy(gov);
+    gov_context_destroy(ctx);
+    return status;
+}

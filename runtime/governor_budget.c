@@ -1,0 +1,213 @@
+/* governor_budget.c - the budget a snapshot and the policies allow, and the
+ * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
+#include "governor_internal.h"
+
+static uint64_t min_known(uint64_t a, uint64_t b)
+{
+    if (a == GOV_UNKNOWN)
+        return b;
+    if (b == GOV_UNKNOWN)
+        return a;
+    return a < b ? a : b;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* pct % of whole, rounded down; pct is at most 100 so this cannot overflow
+ * in the quotient form used. */
+static uint64_t pct_of(uint64_t whole, uint32_t pct)
+{
+    if (whole == GOV_UNKNOWN || pct == 0)
+        return 0;
+    if (pct >= 100)
+        return whole;
+    return whole / 100 * pct + whole % 100 * pct / 100;
+}
+
+/* The site may impose a profile; the caller may only choose the stricter
+ * one.  Without a site policy the seed's default, interactive, applies. */
+static gov_profile pick_profile(const gov_site_policy *site, const gov_policy *caller)
+{
+    gov_profile base = site->present ? site->profile : GOV_PROFILE_INTERACTIVE;
+
+    if (site->present && site->profile_imposed) {
+        if (caller->profile_set && caller->profile == GOV_PROFILE_INTERACTIVE)
+            return GOV_PROFILE_INTERACTIVE;
+        return site->profile;
+    }
+    return caller->profile_set ? caller->profile : base;
+}
+
+static uint64_t reserve_of(uint64_t detected, gov_profile profile,
+                           uint64_t site_abs, uint32_t site_pct, bool site_present,
+                           uint64_t caller_abs, uint32_t caller_pct)
+{
+    uint64_t r = 0;
+
+    if (profile == GOV_PROFILE_INTERACTIVE && detected != GOV_UNKNOWN)
+        r = detected / 4;
+    if (site_present) {
+        if (site_abs != GOV_UNKNOWN)
+            r = max_u64(r, site_abs);
+        r = max_u64(r, pct_of(detected, site_pct));
+    }
+    if (caller_abs != GOV_UNKNOWN)
+        r = max_u64(r, caller_abs);
+    return max_u64(r, pct_of(detected, caller_pct));
+}
+
+void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
+                        uint64_t io_slots, gov_budget *out)
+{
+    const gov_site_policy *site = &snap->policy;
+    uint64_t physical = snap->memory.host.total_bytes;
+    uint64_t limit = snap->memory.effective.limit_bytes;
+    uint64_t workers = snap->cpu.effective.workers;
+
+    /* Detected RAM and threads are the step's effective values (a quarter
+     * of a 24 GiB host is no floor for a 4 GiB step), falling back to the
+     * host's when no effective value is known. */
+    out->detected_ram = min_known(physical, limit);
+    out->detected_threads = (workers != GOV_UNKNOWN && workers > 0)
+        ? workers : (snap->cpu.host.logical ? snap->cpu.host.logical : GOV_UNKNOWN);
+    out->observed_free = min_known(min_known(snap->memory.host.available_bytes, physical),
+                                   min_known(snap->memory.effective.remaining_bytes, limit));
+    out->profile = pick_profile(site, caller);
+    out->ram_reserve = reserve_of(out->detected_ram, out->profile,
+                                  site->mem_reserve_bytes, site->mem_reserve_pct,
+                                  site->present, caller->mem_reserve_bytes,
+                                  caller->mem_reserve_pct);
+    out->thread_reserve = reserve_of(out->detected_threads, out->profile,
+                                     site->cpu_reserve_threads, site->cpu_reserve_pct,
+                                     site->present, caller->cpu_reserve_threads,
+                                     caller->cpu_reserve_pct);
+    out->ram_capacity = out->detected_ram == GOV_UNKNOWN
+        ? GOV_UNKNOWN : sub_sat(out->detected_ram, out->ram_reserve);
+    out->thread_capacity = out->detected_threads == GOV_UNKNOWN
+        ? GOV_UNKNOWN : sub_sat(out->detected_threads, out->thread_reserve);
+    out->io_capacity = io_slots;
+    out->gpu_capacity = snap->accel.gpu_index >= 0 ? 1 : 0;
+    out->gpu_unified = snap->accel.gpu_unified == 1;
+    out->gpu_total = out->gpu_capacity && !out->gpu_unified
+        ? snap->accel.gpu_vram_total_bytes : GOV_UNKNOWN;
+    out->gpu_used = out->gpu_capacity && !out->gpu_unified
+        ? snap->accel.gpu_vram_used_bytes : GOV_UNKNOWN;
+}
+
+uint64_t gov_budget_free_ram(const gov_budget *b, const gov_usage *u)
+{
+    if (b->observed_free == GOV_UNKNOWN)
+        return GOV_UNKNOWN;
+    return sub_sat(sub_sat(b->observed_free, b->ram_reserve), u->ram_bytes);
+}
+
+uint64_t gov_budget_free_threads(const gov_budget *b, const gov_usage *u)
+{
+    if (b->thread_capacity == GOV_UNKNOWN)
+        return GOV_UNKNOWN;
+    return sub_sat(b->thread_capacity, u->threads);
+}
+
+uint64_t gov_budget_free_gpu_bytes(const gov_budget *b, const gov_usage *u)
+{
+    if (b->gpu_total == GOV_UNKNOWN || b->gpu_used == GOV_UNKNOWN)
+        return GOV_UNKNOWN;
+    return sub_sat(sub_sat(b->gpu_total, b->gpu_used), u->gpu_bytes);
+}
+
+uint64_t gov_batch_bytes(uint64_t fixed, uint64_t per_item, uint64_t n)
+{
+    uint64_t items;
+
+    if (per_item && n > UINT64_MAX / per_item)
+        return UINT64_MAX;
+    items = per_item * n;
+    return items > UINT64_MAX - fixed ? UINT64_MAX : fixed + items;
+}
+
+/* Largest n in [lo, hi] with fixed + n * per_item <= limit (lo fits). */
+static uint64_t largest_fit(uint64_t fixed, uint64_t per_item, uint64_t limit,
+                            uint64_t lo, uint64_t hi)
+{
+    uint64_t n;
+
+    if (per_item == 0 || limit == GOV_UNKNOWN)
+        return hi;
+    n = (limit - fixed) / per_item;
+    return n < lo ? lo : (n > hi ? hi : n);
+}
+
+static void verdict(gov_decision *out, gov_verdict v, gov_reason r)
+{
+    out->verdict = v;
+    out->reason = r;
+}
+
+static bool psi_at_least(double v, double gate) { return gov_known_f(v) && v >= gate; }
+
+void gov_budget_decide(const gov_budget *b, const gov_usage *u,
+                       const gov_snapshot *snap, const gov_estimate *est,
+                       uint64_t per_item, uint64_t ceiling, uint64_t want,
+                       gov_decision *out)
+{
+    bool discrete = est->gpu_slots == 1 && !b->gpu_unified;
+    uint64_t lo = want ? want : est->batch_min;
+    uint64_t need = gov_batch_bytes(est->fixed_bytes, per_item, lo);
+    uint64_t free_ram, free_threads, free_gpu, hi, n;
+
+    out->batch = out->threads = out->ram_bytes = 0;
+
+    /* Never: the estimate exceeds the whole budget, even with nothing held. */
+    if (est->gpu_slots > b->gpu_capacity)
+        return verdict(out, GOV_REJECT, GOV_REASON_GPU);
+    if (est->io_slots > b->io_capacity)
+        return verdict(out, GOV_REJECT, GOV_REASON_IO);
+    if (est->cpu_threads && b->thread_capacity == 0)
+        return verdict(out, GOV_REJECT, GOV_REASON_CPU);
+    if (need && b->ram_capacity != GOV_UNKNOWN && need > b->ram_capacity)
+        return verdict(out, GOV_REJECT, GOV_REASON_RAM);
+    if (discrete && need && b->gpu_total != GOV_UNKNOWN && need > b->gpu_total)
+        return verdict(out, GOV_REJECT, GOV_REASON_GPU_MEMORY);
+
+    /* Not now: pressure gates new admissions (never reserved work). */
+    if (psi_at_least(snap->pressure.cpu_some_avg10, GOV_PSI_CPU_GATE_PCT))
+        return verdict(out, GOV_WAIT, GOV_REASON_CPU_PRESSURE);
+    if (psi_at_least(snap->pressure.memory_some_avg10, GOV_PSI_MEMORY_GATE_PCT))
+        return verdict(out, GOV_WAIT, GOV_REASON_MEMORY_PRESSURE);
+
+    if (est->gpu_slots && u->gpu_slots + est->gpu_slots > b->gpu_capacity)
+        return verdict(out, GOV_WAIT, GOV_REASON_GPU);
+    if (est->io_slots && u->io_slots + est->io_slots > b->io_capacity)
+        return verdict(out, GOV_WAIT, GOV_REASON_IO);
+    free_threads = gov_budget_free_threads(b, u);
+    if (est->cpu_threads && (free_threads == GOV_UNKNOWN || free_threads == 0))
+        return verdict(out, GOV_WAIT, GOV_REASON_CPU);
+    if (lo > ceiling)
+        return verdict(out, GOV_WAIT, GOV_REASON_BATCH_CEILING);
+
+    free_ram = gov_budget_free_ram(b, u);
+    free_gpu = gov_budget_free_gpu_bytes(b, u);
+    if (need) {
+        if (free_ram == GOV_UNKNOWN)
+            return verdict(out, GOV_WAIT, GOV_REASON_RAM_UNKNOWN);
+        if (need > free_ram)
+            return verdict(out, GOV_WAIT, GOV_REASON_RAM);
+        if (discrete && (free_gpu == GOV_UNKNOWN || need > free_gpu))
+            return verdict(out, GOV_WAIT, GOV_REASON_GPU_MEMORY);
+    }
+
+    if (want) {
+        n = want;
+    } else {
+        hi = est->batch_max < ceiling ? est->batch_max : ceiling;
+        n = largest_fit(est->fixed_bytes, per_item, free_ram, lo, hi);
+        if (discrete)
+            n = largest_fit(est->fixed_bytes, per_item, free_gpu, lo, n);
+    }
+    verdict(out, GOV_ADMIT, GOV_REASON_NONE);
+    out->batch = n;
+    out->threads = est->cpu_threads < free_threads ? est->cpu_threads : free_threads;
+    out->ram_bytes = gov_batch_bytes(est->fixed_bytes, per_item, n);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (README's second command):
+#   1. install the Debian packages it needs
+#   2. build and run the unit and tool tests
+#   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   4. each fuzz target briefly (clang libFuzzer)
+#   5. end-to-end tests on a real throwaway Slurm cluster
+#   6. benchmarks (figures only, never pass/fail on speed)
+# Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
+set -uo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+cd "$src"
+out=${GOV_TEST_OUT:-$src/build-test}
+fuzz_seconds=${GOV_FUZZ_SECONDS:-8}
+
+bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; exit 1; }
+
+passed=0 failed=0 failures=()
+stage() { # NAME CMD...: runs one stage and counts it
+	local name=$1 t0=$SECONDS
+	shift
+	echo "=== $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "=== $name: ok ($((SECONDS - t0)) s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+	fi
+}
+
+build() { # DIR [meson options]: configure (fresh) and compile
+	local dir=$1
+	shift
+	rm -rf "$dir"
+	mkdir -p "$(dirname "$dir")"
+	meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+	meson compile -C "$dir"
+}
+
+unit() {
+	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs
+}
+
+sanitized() {
+	build "$out/san" -Db_sanitize=address,undefined -Db_lundef=false &&
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+			meson test -C "$out/san" --print-errorlogs
+}
+
+fuzz() {
+	CC=clang build "$out/fuzz" -Dfuzz=true -Db_lundef=false || return 1
+	local t rc=0 corpus
+	for t in "$out"/fuzz/tests/fuzz/fuzz_*; do
+		[[ -x $t && ! -d $t ]] || continue
+		corpus=$(mktemp -d)
+		cp -r "tests/fuzz/corpus/$(basename "$t" | sed 's/^fuzz_//')/." "$corpus/" 2>/dev/null
+		if "$t" -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus" >"$corpus.log" 2>&1; then
+			echo "fuzz $(basename "$t"): $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$corpus.log" | grep -o '[0-9]*$') runs, no crash"
+		else
+			echo "fuzz $(basename "$t"): FAILED"
+			tail -40 "$corpus.log"
+			rc=1
+		fi
+		rm -rf "$corpus" "$corpus.log"
+	done
+	return $rc
+}
+
+e2e() {
+	bash tests/slurm/run.sh --build "$out/plain"
+}
+
+bench() {
+	bash tests/bench/run.sh "$out/plain"
+}
+
+stage "unit and tool tests" unit
+stage "sanitizers (address, undefined)" sanitized
+stage "fuzz smoke" fuzz
+stage "end-to-end on a local Slurm cluster" e2e
+stage "benchmarks" bench
+
+if ((failed)); then
+	printf 'failed stages: %s\n' "${failures[*]}"
+fi
+echo "stages: $passed passed, $failed failed"
+((failed == 0))
