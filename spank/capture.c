@@ -62,7 +62,7 @@ static uint64_t env_u64(spank_t sp, const char *name)
     return v;
 }
 
-int gov_capture_step(spank_t sp, const gov_policy *site, gov_descriptor *d)
+int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d)
 {
     uint32_t step_id = 0, job_id = 0, node = 0;
     uint16_t ncpus = 0;

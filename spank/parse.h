@@ -30,9 +30,9 @@ typedef struct gov_mode {
  * unchanged.  Returns 0 or GOV_EPARSE. */
 int gov_mode_parse(const char *text, gov_mode *out);
 
-#define GOV_POLICY_PATH_MAX 256
+#define GOV_SPANK_POLICY_PATH_MAX 256
 
-typedef struct gov_policy {
+typedef struct gov_spank_policy {
     bool default_on;
     bool profile_imposed;
     gov_profile profile;
@@ -42,22 +42,22 @@ typedef struct gov_policy {
     uint32_t cpu_reserve_pct;
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
-    char munge_socket[GOV_POLICY_PATH_MAX];   /* "" = MUNGE's default */
-    char topology_cache[GOV_POLICY_PATH_MAX]; /* "" = no cache */
-} gov_policy;
+    char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
+    char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = no cache */
+} gov_spank_policy;
 
 /* The defaults: off unless asked for, no reserves, seal optional. */
-void gov_policy_init(gov_policy *p);
+void gov_spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a
  * message naming the key (never a value) and *out keeps the defaults.
  * Returns 0 or GOV_EPARSE. */
-int gov_policy_parse(int argc, const char *const *argv, gov_policy *out,
+int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap);
 
 /* Whether the governor runs for a step, and the policy it seals: the site's
  * imposed profile and reserves, tightened (never loosened) by the user. */
-bool gov_policy_resolve(const gov_policy *site, const gov_mode *mode,
+bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
 
 #endif /* GOV_SPANK_PARSE_H */

@@ -57,7 +57,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     gov_state.mode_ok = true;
     if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
         return 0;
-    if (gov_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
+    if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
         /* Loud where a person is watching; in slurmstepd only logged, and
          * the plugin stays off for the step instead of failing it. */
         slurm_error("governor: %s", err);
@@ -82,7 +82,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     (void)av;
     if (local_side() || !spank_remote(sp) || !gov_state.site_ok || !gov_state.mode_ok)
         return 0;
-    if (!gov_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
+    if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
     rc = gov_capture_step(sp, &gov_state.site, &gov_state.step);
     if (rc == GOV_ENOENT)

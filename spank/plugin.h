@@ -14,7 +14,7 @@
 /* Everything the plugin knows about the current step on this node.  SPANK
  * callbacks take no user pointer, so plugin.c keeps the one instance. */
 typedef struct gov_plugin {
-    gov_policy site;
+    gov_spank_policy site;
     bool site_ok;          /* the plugstack arguments parsed */
     gov_mode mode;
     bool mode_ok;          /* the last --governor value parsed */
@@ -25,7 +25,7 @@ typedef struct gov_plugin {
 
 /* capture.c: the step's facts from the job credential (remote context,
  * once per step and node).  Returns 0 or a GOV_E* code. */
-int gov_capture_step(spank_t sp, const gov_policy *site, gov_descriptor *out);
+int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out);
 
 /* capture.c: the task's GPU facts from the variables slurmstepd writes. */
 void gov_capture_gpus(spank_t sp, gov_descriptor *d);

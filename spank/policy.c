@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GOV_POLICY_KEYS \
+#define GOV_SPANK_POLICY_KEYS \
     "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache"
 
-void gov_policy_init(gov_policy *p)
+void gov_spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
     p->profile = GOV_PROFILE_BATCH;
@@ -41,7 +41,7 @@ static int parse_pct(const char *v, size_t n, uint32_t *pct)
 
 /* "0", or a count with a binary unit K/M/G/T ("512M", "2G"), or "N%".
  * A bare number other than 0 is refused: bytes or MiB would be a guess. */
-static int parse_mem(const char *v, gov_policy *p)
+static int parse_mem(const char *v, gov_spank_policy *p)
 {
     static const char units[] = "KMGT";
     size_t n = strlen(v);
@@ -62,7 +62,7 @@ static int parse_mem(const char *v, gov_policy *p)
     return 0;
 }
 
-static int parse_cpu(const char *v, gov_policy *p)
+static int parse_cpu(const char *v, gov_spank_policy *p)
 {
     size_t n = strlen(v);
     uint64_t x;
@@ -79,7 +79,7 @@ static int parse_path(const char *v, char *dst)
 {
     size_t n = strlen(v);
 
-    if (v[0] != '/' || n >= GOV_POLICY_PATH_MAX)
+    if (v[0] != '/' || n >= GOV_SPANK_POLICY_PATH_MAX)
         return GOV_EPARSE;
     memcpy(dst, v, n + 1);
     return 0;
@@ -113,7 +113,7 @@ static const struct policy_key policy_keys[] = {
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
-static int set_key(size_t k, const char *v, gov_policy *p)
+static int set_key(size_t k, const char *v, gov_spank_policy *p)
 {
     bool b = false;
     uint64_t x;
@@ -150,18 +150,18 @@ static int set_key(size_t k, const char *v, gov_policy *p)
     return GOV_EPARSE;
 }
 
-int gov_policy_parse(int argc, const char *const *argv, gov_policy *out,
+int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap)
 {
     bool seen[N_KEYS] = { false };
-    gov_policy p;
+    gov_spank_policy p;
 
     if (!out || argc < 0 || (argc && !argv))
         return GOV_EINVAL;
     if (err && errcap)
         err[0] = '\0';
-    gov_policy_init(out);
-    gov_policy_init(&p);
+    gov_spank_policy_init(out);
+    gov_spank_policy_init(&p);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i] ? argv[i] : "";
         const char *eq = strchr(a, '=');
@@ -173,7 +173,7 @@ int gov_policy_parse(int argc, const char *const *argv, gov_policy *out,
         if (k == N_KEYS) {
             if (err)
                 snprintf(err, errcap, "unknown plugstack.conf argument '%.*s'; known keys: %s",
-                         (int)(kn > 40 ? 40 : kn), a, GOV_POLICY_KEYS);
+                         (int)(kn > 40 ? 40 : kn), a, GOV_SPANK_POLICY_KEYS);
             return GOV_EPARSE;
         }
         if (seen[k]) {
@@ -194,7 +194,7 @@ int gov_policy_parse(int argc, const char *const *argv, gov_policy *out,
     return 0;
 }
 
-bool gov_policy_resolve(const gov_policy *site, const gov_mode *mode,
+bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out)
 {
     bool on = mode->given ? !mode->off : site->default_on;

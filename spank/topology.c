@@ -134,7 +134,7 @@ static bool load(const struct hwloc_api *h, const char *xml, hwloc_topology_t *o
 /* Write the cache atomically: concurrent steps on the node race here. */
 static void cache_store(const struct hwloc_api *h, hwloc_topology_t t, const char *path)
 {
-    char tmp[GOV_POLICY_PATH_MAX + 96];
+    char tmp[GOV_SPANK_POLICY_PATH_MAX + 96];
 
     if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp)
         return;
@@ -145,7 +145,7 @@ static void cache_store(const struct hwloc_api *h, hwloc_topology_t t, const cha
 
 static hwloc_topology_t open_topology(const struct hwloc_api *h, const char *cache_dir)
 {
-    char path[GOV_POLICY_PATH_MAX + 64];
+    char path[GOV_SPANK_POLICY_PATH_MAX + 64];
     hwloc_topology_t t;
 
     if (cache_dir && cache_path(cache_dir, path, sizeof path)) {

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *argv[16];
     char *text = malloc(size + 1), *p;
     char err[256];
-    gov_policy pol;
+    gov_spank_policy pol;
     int argc = 0, rc;
 
     if (!text)
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *nl = '\0';
         p = nl + 1;
     }
-    rc = gov_policy_parse(argc, argv, &pol, err, sizeof err);
+    rc = gov_spank_policy_parse(argc, argv, &pol, err, sizeof err);
     if (rc != 0 && (rc != GOV_EPARSE || !strstr(err, "plugstack.conf")))
         abort();
     if (rc == 0 && (pol.ttl_s > 3600 || pol.mem_reserve_pct > 100 || pol.cpu_reserve_pct > 100))

@@ -8,15 +8,15 @@
 
 #include "parse.h"
 
-static int parse(const char *a, const char *b, gov_policy *p, char *err)
+static int parse(const char *a, const char *b, gov_spank_policy *p, char *err)
 {
     const char *argv[] = { a, b };
-    return gov_policy_parse(b ? 2 : (a ? 1 : 0), argv, p, err, 256);
+    return gov_spank_policy_parse(b ? 2 : (a ? 1 : 0), argv, p, err, 256);
 }
 
 static void test_defaults(void **state)
 {
-    gov_policy p;
+    gov_spank_policy p;
     char err[256];
 
     assert_int_equal(parse(NULL, NULL, &p, err), 0);
@@ -37,10 +37,10 @@ static void test_every_key(void **state)
         "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
         "topology_cache=/var/cache/slurm-governor",
     };
-    gov_policy p;
+    gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_policy_parse(8, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov_spank_policy_parse(8, argv, &p, err, sizeof err), 0);
     assert_true(p.default_on);
     assert_true(p.profile_imposed);
     assert_int_equal(p.profile, GOV_PROFILE_INTERACTIVE);
@@ -56,7 +56,7 @@ static void test_every_key(void **state)
 
 static void test_values(void **state)
 {
-    gov_policy p;
+    gov_spank_policy p;
     char err[256];
 
     assert_int_equal(parse("mem_reserve=512m", NULL, &p, err), 0);
@@ -94,7 +94,7 @@ static void test_errors_name_the_key(void **state)
         { "seal", "seal" },
         { "", "''" },
     };
-    gov_policy p;
+    gov_spank_policy p;
     char err[256];
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -111,35 +111,35 @@ static void test_errors_name_the_key(void **state)
 
 static void test_resolve(void **state)
 {
-    gov_policy site;
+    gov_spank_policy site;
     gov_mode none = { 0 }, user;
     gov_desc_policy out;
 
-    gov_policy_init(&site);
+    gov_spank_policy_init(&site);
     /* Off by default; the option turns it on; "off" turns a default off. */
-    assert_false(gov_policy_resolve(&site, &none, &out));
+    assert_false(gov_spank_policy_resolve(&site, &none, &out));
     assert_int_equal(gov_mode_parse("threads", &user), 0);
-    assert_true(gov_policy_resolve(&site, &user, &out));
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
     assert_true(out.threads);
     site.default_on = true;
-    assert_true(gov_policy_resolve(&site, &none, &out));
+    assert_true(gov_spank_policy_resolve(&site, &none, &out));
     assert_false(out.threads);
     assert_int_equal(gov_mode_parse("off", &user), 0);
-    assert_false(gov_policy_resolve(&site, &user, &out));
+    assert_false(gov_spank_policy_resolve(&site, &user, &out));
 
     /* An imposed interactive profile cannot be loosened to batch... */
     site.profile_imposed = true;
     site.profile = GOV_PROFILE_INTERACTIVE;
     site.mem_reserve_pct = 20;
     assert_int_equal(gov_mode_parse("batch", &user), 0);
-    assert_true(gov_policy_resolve(&site, &user, &out));
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
     assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
     assert_true(out.profile_imposed);
     assert_int_equal(out.mem_reserve_pct, 20);
     /* ...while a user may tighten an imposed batch to interactive. */
     site.profile = GOV_PROFILE_BATCH;
     assert_int_equal(gov_mode_parse("interactive", &user), 0);
-    assert_true(gov_policy_resolve(&site, &user, &out));
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
     assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
 }
 
