@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `meson dist` makes a release tarball that builds and passes its tests on
+# its own, away from the git tree.  The tarball holds the committed HEAD:
+# uncommitted changes are not in it.
+#
+# usage: tests/install/test_dist.sh BUILDDIR
+# Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
+set -uo pipefail
+
+if [[ $# -ne 1 || ! -d $1/meson-info ]]; then
+	echo "usage: $0 BUILDDIR (a directory configured with meson setup)" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd)
+work=$(mktemp -d /tmp/governor-dist.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+n=0 failed=0
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/#   /' <<<"$2"; }
+finish() {
+	echo "1..$n"
+	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }
+	exit 0
+}
+
+rm -rf "$build/meson-dist"
+if out=$(meson dist -C "$build" --no-tests --formats xztar --allow-dirty 2>&1); then
+	pass "meson dist --no-tests"
+else
+	fail "meson dist --no-tests" "$out"
+	finish
+fi
+tarball=$(find "$build/meson-dist" -name '*.tar.xz' | head -1)
+name=$(basename "$tarball" .tar.xz)
+check_sum=$(cd "$build/meson-dist" && sha256sum -c "$name.tar.xz.sha256sum" 2>&1)
+if [[ $? -eq 0 ]]; then pass "$name.tar.xz matches its .sha256sum"; else fail "$name.tar.xz matches its .sha256sum" "$check_sum"; fi
+
+tar -xJf "$tarball" -C "$work"
+top=$work/$name
+if [[ -d $top && ! -e $top/.git ]]; then pass "tarball unpacks to $name/ without .git"; else fail "tarball unpacks to $name/ without .git"; fi
+for f in meson.build meson_options.txt include/governor.h docs/man/governor.1.scd \
+	contrib/slurm-plugindir.sh contrib/debian/control contrib/rpm/slurm-governor.spec; do
+	[[ -e $top/$f ]] || missing+=" $f"
+done
+if [[ -z ${missing:-} ]]; then pass "tarball holds the sources, man pages and packaging"; else fail "tarball holds the sources, man pages and packaging" "missing:$missing"; fi
+
+if out=$(meson setup "$work/build" "$top" 2>&1 && meson compile -C "$work/build" 2>&1); then
+	pass "the unpacked tarball configures and builds"
+else
+	fail "the unpacked tarball configures and builds" "$(tail -30 <<<"$out")"
+	finish
+fi
+if out=$(meson test -C "$work/build" --print-errorlogs 2>&1); then
+	pass "its tests pass ($(sed -n 's/^Ok: *//p' <<<"$out") ok)"
+else
+	fail "its tests pass" "$(tail -30 <<<"$out")"
+fi
+out=$("$work/build/runtime/governor" --version 2>&1)
+if [[ $out == "governor ${name##*-}" ]]; then pass "its governor --version matches the tarball's name"; else fail "its governor --version matches the tarball's name" "$out"; fi
+if [[ -f $work/build/docs/man/governor.1 ]]; then pass "its man pages are generated"; else fail "its man pages are generated"; fi
+finish
