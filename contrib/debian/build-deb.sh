@@ -49,5 +49,5 @@ shopt -s nullglob
 files=("$tmp"/*.deb "$tmp"/*.buildinfo "$tmp"/*.changes)
 mv "${files[@]}" "$out/"
 for f in "${files[@]}"; do
-	[[ $f == *.deb ]] && echo "$out/$(basename "$f")"
+	if [[ $f == *.deb ]]; then echo "$out/$(basename "$f")"; fi
 done
