@@ -98,12 +98,14 @@ conf=$work/conf
 mkdir -p "$conf"
 printf 'ClusterName=debtest\nSlurmctldHost=localhost\nPlugStackConfig=%s/plugstack.conf\nNodeName=localhost CPUs=1\nPartitionName=p Nodes=localhost Default=YES\n' "$conf" >"$conf/slurm.conf"
 echo 'required governor.so default=off' >"$conf/plugstack.conf"
-out=$(SLURM_CONF=$conf/slurm.conf timeout 30 srun --help 2>&1)
-if grep -q -- '--governor=MODE' <<<"$out"; then
-	pass "srun --help lists --governor (plugstack.conf: required governor.so)"
-else
-	fail "srun --help lists --governor (plugstack.conf: required governor.so)" "$(tail -5 <<<"$out")"
-fi
+for cmd in srun sbatch salloc; do
+	out=$(SLURM_CONF=$conf/slurm.conf timeout 30 "$cmd" --help 2>&1)
+	if grep -q -- '--governor' <<<"$out"; then
+		pass "$cmd --help lists --governor (plugstack.conf: required governor.so)"
+	else
+		fail "$cmd --help lists --governor (plugstack.conf: required governor.so)" "$(tail -5 <<<"$out")"
+	fi
+done
 out=$(SLURM_CONF=$conf/slurm.conf timeout 30 srun --governor=bogus true 2>&1)
 if [[ $out == *"governor: invalid --governor value"* ]]; then
 	pass "srun --governor=bogus is refused by the installed plugin"

@@ -59,4 +59,50 @@ fi
 out=$("$work/build/runtime/governor" --version 2>&1)
 if [[ $out == "governor ${name##*-}" ]]; then pass "its governor --version matches the tarball's name"; else fail "its governor --version matches the tarball's name" "$out"; fi
 if [[ -f $work/build/docs/man/governor.1 ]]; then pass "its man pages are generated"; else fail "its man pages are generated"; fi
+
+# The packaging describes this release and this install layout.
+version=${name##*-}
+spec=$top/contrib/rpm/slurm-governor.spec
+deb_version=$(dpkg-parsechangelog -l "$top/contrib/debian/changelog" -S Version 2>&1)
+spec_version=$(sed -n 's/^Version:[[:space:]]*//p' "$spec")
+if [[ $deb_version == "$version" && $spec_version == "$version" ]]; then
+	pass "contrib/debian/changelog and the RPM spec say $version"
+else
+	fail "contrib/debian/changelog and the RPM spec say $version" "debian: $deb_version, rpm: $spec_version"
+fi
+if ! command -v rpmspec >/dev/null; then
+	echo "ok $((n += 1)) - RPM %files match the meson install layout # SKIP no rpmspec (Debian package rpm)"
+	finish
+fi
+# rpmbuild's layout: %{_libdir} is /usr/lib64, the plugin in %{_libdir}/slurm.
+patterns=$(rpmspec -P "$spec" 2>/dev/null | awk '/^%files/ { f = 1; next } /^%[a-z]/ && !/^%(doc|license|dir|config)/ { f = 0 } f && /^\// { print $1 }')
+if out=$(meson setup "$work/rpm" "$top" --prefix=/usr --libdir=lib64 -Dtests=false \
+	-Dspank=enabled -Dman=enabled -Dslurm_plugindir=/usr/lib64/slurm 2>&1 &&
+	meson install -C "$work/rpm" --destdir "$work/rpmroot" --quiet 2>&1); then
+	unlisted= unmatched=
+	installed=$(cd "$work/rpmroot" && find . \( -type f -o -type l \) | sed 's/^\.//')
+	for f in $installed; do
+		hit=0
+		for p in $patterns; do
+			# shellcheck disable=SC2053 # the %files entry is a glob
+			[[ $f == $p ]] && hit=1
+		done
+		((hit)) || unlisted+=" $f"
+	done
+	for p in $patterns; do
+		hit=0
+		for f in $installed; do
+			# shellcheck disable=SC2053
+			[[ $f == $p ]] && hit=1
+		done
+		((hit)) || unmatched+=" $p"
+	done
+	if [[ -z $unlisted$unmatched ]]; then
+		pass "RPM %files match the meson install layout ($(wc -w <<<"$patterns") entries)"
+	else
+		fail "RPM %files match the meson install layout" "installed, not in %files:${unlisted:- none}; in %files, not installed:${unmatched:- none}"
+	fi
+else
+	fail "RPM %files match the meson install layout" "$(tail -20 <<<"$out")"
+fi
 finish
