@@ -9,7 +9,7 @@ packages=(
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest
   man-db groff-base scdoc
-  dpkg-dev debhelper fakeroot
+  dpkg-dev debhelper fakeroot rpm
 )
 
 missing=()

@@ -35,6 +35,7 @@ for p in "${packages[@]}"; do
 done
 
 work=$(mktemp -d /tmp/governor-debtest.XXXXXX)
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	local p left=()
 	for p in "${packages[@]}"; do installed "$p" && left+=("$p"); done
@@ -114,8 +115,10 @@ else
 fi
 
 # libgovernor-dev: a program builds through the system's pkg-config.
-if out=$(cc -std=c11 -Wall -Werror -o "$work/consumer" "$src/tests/install/consumer.c" \
-	$(pkg-config --cflags --libs governor) 2>&1) && out=$("$work/consumer" 2>&1) &&
+flags=$(pkg-config --cflags --libs governor)
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+if out=$(cc -std=c11 -Wall -Werror -o "$work/consumer" "$src/tests/install/consumer.c" $flags 2>&1) &&
+	out=$("$work/consumer" 2>&1) &&
 	[[ $out == *'"schema":"governor.snapshot/1"'* ]]; then
 	pass "consumer.c builds with libgovernor-dev and runs"
 else
@@ -127,9 +130,9 @@ if out=$(DEBIAN_FRONTEND=noninteractive apt-get remove -y -q "${packages[@]}" 2>
 else
 	fail "apt-get remove the packages" "$(tail -20 <<<"$out")"
 fi
-left=
-for p in "${packages[@]}"; do installed "$p" && left+=" $p"; done
-[[ -e $so ]] && left+=" $so"
-command -v governor >/dev/null && left+=" $(command -v governor)"
-if [[ -z $left ]]; then pass "nothing left installed"; else fail "nothing left installed" "left:$left"; fi
+remaining=
+for p in "${packages[@]}"; do installed "$p" && remaining+=" $p"; done
+[[ -e $so ]] && remaining+=" $so"
+command -v governor >/dev/null && remaining+=" $(command -v governor)"
+if [[ -z $remaining ]]; then pass "nothing left installed"; else fail "nothing left installed" "left:$remaining"; fi
 finish

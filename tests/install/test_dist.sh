@@ -33,8 +33,7 @@ else
 fi
 tarball=$(find "$build/meson-dist" -name '*.tar.xz' | head -1)
 name=$(basename "$tarball" .tar.xz)
-check_sum=$(cd "$build/meson-dist" && sha256sum -c "$name.tar.xz.sha256sum" 2>&1)
-if [[ $? -eq 0 ]]; then pass "$name.tar.xz matches its .sha256sum"; else fail "$name.tar.xz matches its .sha256sum" "$check_sum"; fi
+if check_sum=$(cd "$build/meson-dist" && sha256sum -c "$name.tar.xz.sha256sum" 2>&1); then pass "$name.tar.xz matches its .sha256sum"; else fail "$name.tar.xz matches its .sha256sum" "$check_sum"; fi
 
 tar -xJf "$tarball" -C "$work"
 top=$work/$name
@@ -52,7 +51,7 @@ else
 	finish
 fi
 if out=$(meson test -C "$work/build" --print-errorlogs 2>&1); then
-	pass "its tests pass ($(sed -n 's/^Ok: *//p' <<<"$out") ok)"
+	pass "its tests pass ($(awk '/^Ok:/ { print $2 }' <<<"$out") ok)"
 else
 	fail "its tests pass" "$(tail -30 <<<"$out")"
 fi
@@ -79,7 +78,7 @@ patterns=$(rpmspec -P "$spec" 2>/dev/null | awk '/^%files/ { f = 1; next } /^%[a
 if out=$(meson setup "$work/rpm" "$top" --prefix=/usr --libdir=lib64 -Dtests=false \
 	-Dspank=enabled -Dman=enabled -Dslurm_plugindir=/usr/lib64/slurm 2>&1 &&
 	meson install -C "$work/rpm" --destdir "$work/rpmroot" --quiet 2>&1); then
-	unlisted= unmatched=
+	unlisted='' unmatched=''
 	installed=$(cd "$work/rpmroot" && find . \( -type f -o -type l \) | sed 's/^\.//')
 	for f in $installed; do
 		hit=0

@@ -30,13 +30,14 @@ check() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output other
 }
 
 # The build's own install layout, from meson's introspection.
+libdir='' includedir='' bindir='' mandir='' slurm_plugindir='' have_plugin=0 man_built=0 version=''
 eval "$(meson introspect "$build" --buildoptions --targets --projectinfo | python3 -c '
 import json, shlex, sys
 info = json.load(sys.stdin)
 opts = {o["name"]: o["value"] for o in info["buildoptions"]}
-for k in ("prefix", "libdir", "includedir", "bindir", "mandir", "slurm_plugindir"):
+for k in ("libdir", "includedir", "bindir", "mandir", "slurm_plugindir"):
     v = opts[k]
-    if k != "prefix" and v and not v.startswith("/"):
+    if v and not v.startswith("/"):
         v = opts["prefix"] + "/" + v
     print("%s=%s" % (k, shlex.quote(v)))
 plugin = [t for t in info["targets"] if t["name"] == "governor" and t["type"] == "shared module"]
