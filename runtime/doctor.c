@@ -242,10 +242,9 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
         if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
             assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",
                          "a cgroup hard limit holds this process, but above its allocation",
-                         "Slurm limits memory per step and node, not per task: with several "
-                         "tasks on a node the per-task share is not enforced by itself; "
-                         "otherwise check AllowedRAMSpace=100 (the default) and "
-                         "MaxRAMPercent in cgroup.conf"),
+                         FIX_MEMORY "; where that is set, Slurm limits each step on each "
+                         "node, not each task, so several tasks share one limit; otherwise "
+                         "check AllowedRAMSpace=100 (the default) in cgroup.conf"),
                      mem, 0);
         else
             assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",

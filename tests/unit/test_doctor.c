@@ -373,7 +373,8 @@ static void test_memory_per_task_allocation(void **state)
     f = expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
     assert_int_equal(f->allocation, 200 * MiB);
     /* A limit exists: the fix explains the per-step limit, not ConstrainRAMSpace. */
-    expect_fix(f, "per step and node");
+    expect_fix(f, "ConstrainRAMSpace=yes");
+    expect_fix(f, "each step on each node, not each task");
     expect_fix(f, "AllowedRAMSpace");
     assert_int_equal(r.exit_status, 1);
 }
