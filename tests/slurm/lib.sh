@@ -153,3 +153,14 @@ for k in sys.argv[1].strip(".").split("."):
 print("null" if v is None else str(v).lower() if isinstance(v, bool) else v)
 ' "$1"
 }
+
+# doctor_finding JSON ID FIELD: FIELD of the finding ID in `governor doctor
+# --json` output; "absent" when there is no such finding, "null" for null.
+doctor_finding() {
+	python3 -c '
+import json, sys
+found = [f for f in json.loads(sys.argv[1])["findings"] if f["id"] == sys.argv[2]]
+v = found[0][sys.argv[3]] if found else "absent"
+print("null" if v is None else v)
+' "$1" "$2" "$3"
+}
