@@ -25,7 +25,8 @@ static void usage(FILE *f)
             "\n"
             "Severities: ok, info, warn, error (an allocation the kernel does not enforce).\n"
             "Exit status: 0 every known allocation is enforced, 1 some allocation is not\n"
-            "(an error finding), 2 usage error, 3 the snapshot could not be captured.\n");
+            "(an error finding), 2 usage error, 3 the snapshot could not be captured.\n"
+            "docs/rollout.md lists every finding.\n");
 }
 
 static void fmt_cpus(uint64_t n, char *buf, size_t cap)
