@@ -43,10 +43,8 @@ static int parse_pct(const char *v, size_t n, uint32_t *pct)
  * A bare number other than 0 is refused: bytes or MiB would be a guess. */
 static int parse_mem(const char *v, gov_spank_policy *p)
 {
-    static const char units[] = "KMGT";
     size_t n = strlen(v);
-    const char *u;
-    uint64_t x;
+    uint64_t bytes;
 
     if (!parse_pct(v, n, &p->mem_reserve_pct))
         return 0;
@@ -54,11 +52,9 @@ static int parse_mem(const char *v, gov_spank_policy *p)
         p->mem_reserve_bytes = GOV_UNKNOWN;
         return 0;
     }
-    if (n < 2 || (v[n - 1] & ~0x20) == 0 || !(u = strchr(units, v[n - 1] & ~0x20)))
+    if (n < 2 || !strchr("KMGTkmgt", v[n - 1]) || gov_slurm_parse_mem(v, n, &bytes) != 0)
         return GOV_EPARSE;
-    if (parse_num(v, n - 1, UINT64_MAX >> (10 * (u - units + 1)), &x))
-        return GOV_EPARSE;
-    p->mem_reserve_bytes = x << (10 * (u - units + 1));
+    p->mem_reserve_bytes = bytes;
     return 0;
 }
 
