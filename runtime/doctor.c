@@ -105,7 +105,8 @@ static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
  * a job or a container, even when no scheduler fact says so. */
 static int confined(const gov_snapshot *s)
 {
-    uint64_t host = s->cpu.host.logical;
+    /* Offline CPUs confine nobody: compare with the online ones. */
+    uint64_t host = s->cpu.host.online != GOV_UNKNOWN ? s->cpu.host.online : s->cpu.host.logical;
 
     if (host != GOV_UNKNOWN && s->cpu.affinity.count != GOV_UNKNOWN &&
         s->cpu.affinity.count < host)

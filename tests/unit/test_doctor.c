@@ -256,6 +256,16 @@ static void test_scheduler_none_unconfined(void **state)
     assert_null(find(&r, "scheduler.missing"));
     assert_int_equal(r.count, 1);
     assert_int_equal(r.exit_status, 0);
+
+    /* Half the CPUs offline: an affinity mask of the online ones is no confinement. */
+    s.cpu.host.online = 4;
+    s.cpu.affinity.count = 4;
+    s.cpu.cgroup.cpuset_count = 4;
+    r = examine(&s);
+    expect(&r, "scheduler.none", GOV_DOCTOR_INFO, "scheduler");
+    s.cpu.affinity.count = 3;
+    r = examine(&s);
+    expect(&r, "scheduler.missing", GOV_DOCTOR_WARN, "scheduler");
 }
 
 /* ---- CPU --------------------------------------------------------------- */
