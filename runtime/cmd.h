@@ -8,5 +8,6 @@ int gov_cmd_plan(int argc, char **argv);
 int gov_cmd_verify(int argc, char **argv);
 int gov_cmd_watch(int argc, char **argv);
 int gov_cmd_run(int argc, char **argv);
+int gov_cmd_doctor(int argc, char **argv);
 
 #endif

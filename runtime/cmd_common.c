@@ -67,6 +67,22 @@ bad:
     return 1;
 }
 
+int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+        return 0;
+    if (a[n] == '=')
+        return gov_cmd_parse_count(name, a + n + 1, out) ? -1 : 1;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "governor: %s needs a number\n", name);
+        return -1;
+    }
+    return gov_cmd_parse_count(name, argv[++*i], out) ? -1 : 1;
+}
+
 void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

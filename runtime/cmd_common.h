@@ -25,6 +25,11 @@ int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
 /* Parse a positive decimal count for option `name`; prints a message. */
 int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out);
 
+/* Consume "NAME N" or "NAME=N" at argv[*i] as a count: 1 when consumed,
+ * 0 when argv[*i] is another option, -1 (message printed) when the value is
+ * missing or bad. */
+int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
+
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */
 void gov_fmt_bytes(uint64_t v, char *buf, size_t cap);
 /* "12", "-" for GOV_UNKNOWN. */

@@ -52,13 +52,12 @@ int gov_cmd_plan(int argc, char **argv)
             return 2;
         if (r > 0)
             continue;
-        if (!strcmp(argv[i], "--workers") && i + 1 < argc) {
-            if (gov_cmd_parse_count("--workers", argv[++i], &workers))
-                return 2;
-        } else if (!strncmp(argv[i], "--workers=", 10)) {
-            if (gov_cmd_parse_count("--workers", argv[i] + 10, &workers))
-                return 2;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else {

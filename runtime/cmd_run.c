@@ -62,13 +62,12 @@ int gov_cmd_run(int argc, char **argv)
             fprintf(stderr, "governor: run: put the command after '--'\n");
             return 2;
         }
-        if (!strcmp(argv[i], "--workers") && i + 1 < argc) {
-            if (gov_cmd_parse_count("--workers", argv[++i], &workers))
-                return 2;
-        } else if (!strncmp(argv[i], "--workers=", 10)) {
-            if (gov_cmd_parse_count("--workers", argv[i] + 10, &workers))
-                return 2;
-        } else if (!strcmp(argv[i], "--force")) {
+        r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--force")) {
             force = 1;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verbose = 1;

@@ -22,7 +22,23 @@ static const char *or_dash(const char *s)
 
 static void row(const char *layer, const char *value, const char *source)
 {
-    printf("  %-22s %-28s %s\n", layer, value, source);
+    printf("  %-16s %-34s %s\n", layer, value, source);
+}
+
+static void print_scheduler(const gov_snapshot *s)
+{
+    char a[64], b[64], c[64], v[256];
+
+    printf("SCHEDULER\n");
+    if (s->scheduler.source == GOV_SCHED_NONE) {
+        row("allocation", "none found", "no scheduler evidence");
+        return;
+    }
+    gov_fmt_count(s->scheduler.tasks_on_node, a, sizeof a);
+    gov_fmt_count(s->scheduler.cpus_on_node, b, sizeof b);
+    gov_fmt_count(s->scheduler.cpus_per_task, c, sizeof c);
+    snprintf(v, sizeof v, "%s tasks, %s CPUs, %s per task", a, b, c);
+    row("this node", v, gov_sched_source_name(s->scheduler.source));
 }
 
 static void print_cpu(const gov_snapshot *s)
@@ -58,7 +74,8 @@ static void print_cpu(const gov_snapshot *s)
 
     if (gov_known_f(s->cpu.effective.capacity_cores)) {
         gov_fmt_count(s->cpu.effective.workers, a, sizeof a);
-        snprintf(v, sizeof v, "%.2f cores, %s workers", s->cpu.effective.capacity_cores, a);
+        snprintf(v, sizeof v, "%.2f cores, %s worker%s", s->cpu.effective.capacity_cores, a,
+                 s->cpu.effective.workers == 1 ? "" : "s");
     } else {
         snprintf(v, sizeof v, "unknown");
     }
@@ -176,6 +193,7 @@ int gov_cmd_snapshot(int argc, char **argv)
     printf("; scheduler facts from: %s\n\n",
            snap.scheduler.source == GOV_SCHED_NONE ? "no scheduler"
                                                    : gov_sched_source_name(snap.scheduler.source));
+    print_scheduler(&snap);
     print_cpu(&snap);
     print_memory(&snap);
     print_rest(&snap);

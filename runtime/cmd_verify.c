@@ -1,4 +1,90 @@
-/* cmd_verify.c: placeholder until the verb lands. */
+/* cmd_verify.c - `governor verify`: does this process hold a valid sealed
+ * descriptor?  Prints status, age and reason, never an id. */
 #include "cmd.h"
+#include "evidence.h"
+#include "json.h"
+
 #include <stdio.h>
-int gov_cmd_verify(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "governor: verify is not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: governor verify [--json] [--munge-socket PATH] [--trusted-uid UID]\n"
+            "\n"
+            "Check the sealed descriptor in GOVERNOR_DESCRIPTOR against this process.\n"
+            "Exit status: 0 verified, 1 invalid, 2 absent, 3 bad usage.\n");
+}
+
+int gov_cmd_verify(int argc, char **argv)
+{
+    gov_options opts = { .trusted_uid = GOV_UID_NONE };
+    gov_sched_evidence sched;
+    gov_snapshot snap;
+    int json = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--munge-socket") && i + 1 < argc) {
+            opts.munge_socket = argv[++i];
+        } else if (!strcmp(argv[i], "--trusted-uid") && i + 1 < argc) {
+            uint64_t uid;
+            i++;
+            if (gov_parse_u64(argv[i], strlen(argv[i]), &uid) || uid >= GOV_UID_NONE) {
+                fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
+                return 3;
+            }
+            opts.trusted_uid = (uint32_t)uid;
+        } else {
+            fprintf(stderr, "governor: verify: unknown argument; see 'governor verify --help'\n");
+            return 3;
+        }
+    }
+    memset(&sched, 0, sizeof sched);
+    gov_snapshot_clear(&snap);
+    gov_descriptor_collect(&opts, NULL, &sched, &snap);
+
+    if (json) {
+        gov_jw w;
+        char *text = NULL;
+        bool invalid = snap.descriptor.status == GOV_DESCRIPTOR_INVALID;
+
+        gov_jw_init(&w);
+        gov_jw_object_begin(&w, NULL);
+        gov_jw_string(&w, "status", gov_descriptor_status_name(snap.descriptor.status));
+        gov_jw_string(&w, "reason", invalid ? gov_strerror(snap.descriptor.reason) : NULL);
+        gov_jw_string(&w, "reason_code", invalid ? gov_err_name(snap.descriptor.reason) : NULL);
+        gov_jw_u64(&w, "age_s", snap.descriptor.age_s);
+        gov_jw_bool(&w, "replayed", snap.descriptor.replayed);
+        gov_jw_bool(&w, "expired", snap.descriptor.expired);
+        gov_jw_object_end(&w);
+        if (gov_jw_finish(&w, &text, NULL)) {
+            fprintf(stderr, "governor: out of memory\n");
+            return 3;
+        }
+        printf("%s\n", text);
+        free(text);
+    } else {
+        printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
+        if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
+            printf("reason: %s (%s)\n", gov_strerror(snap.descriptor.reason),
+                   gov_err_name(snap.descriptor.reason));
+        if (snap.descriptor.age_s != GOV_UNKNOWN)
+            printf("age: %llu s%s%s\n", (unsigned long long)snap.descriptor.age_s,
+                   snap.descriptor.expired ? ", past its MUNGE TTL" : "",
+                   snap.descriptor.replayed ? ", decoded before" : "");
+    }
+    switch (snap.descriptor.status) {
+    case GOV_DESCRIPTOR_VERIFIED:
+        return 0;
+    case GOV_DESCRIPTOR_INVALID:
+        return 1;
+    default:
+        return 2;
+    }
+}

@@ -1,12 +1,524 @@
-/* descriptor.c: placeholder until the sealed descriptor lands (issue 3):
- * until then every capture reports the descriptor as absent. */
-#include "evidence.h"
+/* descriptor.c - the descriptor's text format, its verification, and the
+ * collector that turns a verified descriptor into scheduler evidence.
+ * The format is documented in docs/descriptor.md. */
+#include "descriptor.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GOV_DESC_HEADER "governor-descriptor/"
+
+extern char **environ;
+
+/* Plain unsigned fields, in the order they are written. */
+struct u64_field {
+    const char *key;
+    size_t off;
+    bool required;
+};
+
+#define U64F(k, m, r) { k, offsetof(gov_descriptor, m), r }
+static const struct u64_field u64_fields[] = {
+    U64F("job", job_id, true),
+    U64F("step", step_id, true),
+    U64F("node", node_index, true),
+    U64F("uid", uid, true),
+    U64F("pid", pid, true),
+    U64F("start", pid_start, true),
+    U64F("created", created, true),
+    U64F("nodes", nodes, false),
+    U64F("tasks", tasks_total, false),
+    U64F("tasks_node", tasks_on_node, false),
+    U64F("ncpus", cpus_on_node, false),
+    U64F("cpt", cpus_per_task, false),
+    U64F("job_mem", job_mem_mib, false),
+    U64F("step_mem", step_mem_mib, false),
+    U64F("mem_per_cpu", mem_per_cpu_mib, false),
+    U64F("job_cores", job_cores, false),
+    U64F("step_cores", step_cores, false),
+    U64F("gpus_node", gpus_on_node, false),
+    U64F("gpus_task", gpus_per_task, false),
+    U64F("gpus_visible", gpus_visible, false),
+};
+#define N_U64 (sizeof u64_fields / sizeof u64_fields[0])
+
+static uint64_t *u64_at(gov_descriptor *d, size_t i)
+{
+    return (uint64_t *)((char *)d + u64_fields[i].off);
+}
+
+static uint64_t u64_get(const gov_descriptor *d, size_t i)
+{
+    return *(const uint64_t *)((const char *)d + u64_fields[i].off);
+}
+
+static const char *const kind_names[] = {
+    [GOV_STEP_UNKNOWN] = "unknown",
+    [GOV_STEP_NORMAL] = "normal",
+    [GOV_STEP_BATCH] = "batch",
+    [GOV_STEP_EXTERN] = "extern",
+    [GOV_STEP_INTERACTIVE] = "interactive",
+};
+
+void gov_descriptor_init(gov_descriptor *d)
+{
+    memset(d, 0, sizeof *d);
+    for (size_t i = 0; i < N_U64; i++)
+        *u64_at(d, i) = GOV_UNKNOWN;
+    d->boot_hash = GOV_UNKNOWN;
+    d->topo.packages = d->topo.cores = d->topo.pus = d->topo.numa_nodes = GOV_UNKNOWN;
+    d->policy.profile = GOV_PROFILE_BATCH;
+    d->policy.mem_reserve_bytes = GOV_UNKNOWN;
+    d->policy.cpu_reserve_threads = GOV_UNKNOWN;
+}
+
+/* ---- encoding -------------------------------------------------------------- */
+
+struct out {
+    char *buf;
+    size_t cap, used;
+    bool full;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (o->full)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= o->cap - o->used)
+        o->full = true;
+    else
+        o->used += (size_t)n;
+}
+
+static void put_reserve(struct out *o, const char *key, uint64_t abs, uint32_t pct)
+{
+    if (pct)
+        put(o, "%s=%u%%\n", key, pct);
+    else if (abs != GOV_UNKNOWN)
+        put(o, "%s=%llu\n", key, (unsigned long long)abs);
+}
+
+int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
+{
+    struct out o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
+    const gov_desc_topology *t = &d->topo;
+    const gov_desc_policy *p = &d->policy;
+
+    if (!d || !buf || cap == 0 || (unsigned)d->step_kind > GOV_STEP_INTERACTIVE ||
+        t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
+        return GOV_EINVAL;
+    for (size_t i = 0; i < N_U64; i++)
+        if (u64_fields[i].required && u64_get(d, i) == GOV_UNKNOWN)
+            return GOV_EINVAL;
+    buf[0] = '\0';
+    put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
+    for (size_t i = 0; i < N_U64; i++)
+        if (u64_get(d, i) != GOV_UNKNOWN)
+            put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
+    put(&o, "boot=%016llx\n", (unsigned long long)d->boot_hash);
+    put(&o, "kind=%s\n", kind_names[d->step_kind]);
+    put(&o, "gpus_verified=%d\n", d->gpus_verified ? 1 : 0);
+    if (t->present) {
+        put(&o, "topo=%llu,%llu,%llu,%llu\n", (unsigned long long)t->packages,
+            (unsigned long long)t->cores, (unsigned long long)t->pus,
+            (unsigned long long)t->numa_nodes);
+        if (t->numa_count) {
+            put(&o, "numa_mem=");
+            for (uint32_t i = 0; i < t->numa_count; i++)
+                put(&o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
+            put(&o, "\n");
+        }
+        if (t->gpu_count) {
+            put(&o, "gpus=");
+            for (uint32_t i = 0; i < t->gpu_count; i++)
+                put(&o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
+            put(&o, "\n");
+        }
+    }
+    put(&o, "profile=%s\n", p->profile == GOV_PROFILE_INTERACTIVE ? "interactive" : "batch");
+    put(&o, "imposed=%d\n", p->profile_imposed ? 1 : 0);
+    put_reserve(&o, "mem_reserve", p->mem_reserve_bytes, p->mem_reserve_pct);
+    put_reserve(&o, "cpu_reserve", p->cpu_reserve_threads, p->cpu_reserve_pct);
+    put(&o, "seal=%s\n", p->seal_required ? "required" : "optional");
+    if (p->ttl_s)
+        put(&o, "ttl=%u\n", p->ttl_s);
+    put(&o, "threads=%d\n", p->threads ? 1 : 0);
+    if (o.full) {
+        buf[0] = '\0';
+        return GOV_ENOSPC;
+    }
+    return (int)o.used;
+}
+
+/* ---- parsing --------------------------------------------------------------- */
+
+static int parse_u64(const char *v, size_t n, uint64_t *out)
+{
+    /* Strict: digits only, no white space, no leading zeros except "0";
+     * the unknown sentinel is written by leaving a key out, never spelled. */
+    if (n == 0 || n > 20 || (n > 1 && v[0] == '0'))
+        return GOV_EPARSE;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] < '0' || v[i] > '9')
+            return GOV_EPARSE;
+    return gov_parse_u64(v, n, out) || *out == GOV_UNKNOWN ? GOV_EPARSE : 0;
+}
+
+static int parse_bool(const char *v, size_t n, bool *out)
+{
+    if (n != 1 || (v[0] != '0' && v[0] != '1'))
+        return GOV_EPARSE;
+    *out = v[0] == '1';
+    return 0;
+}
+
+static int parse_small(const char *v, size_t n, uint64_t max, uint64_t *out)
+{
+    if (parse_u64(v, n, out) || *out > max)
+        return GOV_EPARSE;
+    return 0;
+}
+
+/* Split "a,b,c" into at most max items; calls fn on each. */
+static int parse_list(const char *v, size_t n, uint32_t max, uint32_t *count,
+                      int (*fn)(const char *, size_t, uint32_t, void *), void *arg)
+{
+    size_t start = 0;
+    uint32_t k = 0;
+
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && v[i] != ',')
+            continue;
+        if (k == max || fn(v + start, i - start, k, arg))
+            return GOV_EPARSE;
+        k++;
+        start = i + 1;
+    }
+    *count = k;
+    return 0;
+}
+
+static int numa_item(const char *v, size_t n, uint32_t k, void *arg)
+{
+    return parse_u64(v, n, &((gov_desc_topology *)arg)->numa_mem_bytes[k]);
+}
+
+static int gpu_item(const char *v, size_t n, uint32_t k, void *arg)
+{
+    gov_desc_topology *t = arg;
+    const char *slash = memchr(v, '/', n);
+    uint64_t numa;
+    size_t m;
+
+    if (!slash)
+        return GOV_EPARSE;
+    m = (size_t)(slash - v);
+    if (m == 2 && v[0] == '-' && v[1] == '1')
+        t->gpu_numa[k] = -1;
+    else if (parse_small(v, m, INT32_MAX, &numa))
+        return GOV_EPARSE;
+    else
+        t->gpu_numa[k] = (int32_t)numa;
+    return parse_bool(slash + 1, n - m - 1, &t->gpu_local[k]);
+}
+
+static int parse_reserve(const char *v, size_t n, uint64_t *abs, uint32_t *pct)
+{
+    uint64_t x;
+
+    if (n > 1 && v[n - 1] == '%') {
+        if (parse_small(v, n - 1, 100, &x) || x == 0)
+            return GOV_EPARSE;
+        *pct = (uint32_t)x;
+        return 0;
+    }
+    return parse_u64(v, n, abs);
+}
+
+static int parse_topo(const char *v, size_t n, gov_desc_topology *t)
+{
+    uint64_t *dst[4] = { &t->packages, &t->cores, &t->pus, &t->numa_nodes };
+    size_t start = 0, k = 0;
+
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && v[i] != ',')
+            continue;
+        if (k == 4 || parse_u64(v + start, i - start, dst[k]))
+            return GOV_EPARSE;
+        k++;
+        start = i + 1;
+    }
+    if (k != 4)
+        return GOV_EPARSE;
+    t->present = true;
+    return 0;
+}
+
+static bool is_key(const char *k, size_t kn, const char *name)
+{
+    return strlen(name) == kn && !memcmp(k, name, kn);
+}
+
+static int parse_boot(const char *v, size_t n, uint64_t *out)
+{
+    uint64_t h = 0;
+
+    if (n != 16)
+        return GOV_EPARSE;
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else
+            return GOV_EPARSE;
+        h = h << 4 | d;
+    }
+    *out = h;
+    return 0;
+}
+
+/* One "key=value" line; seen[] rejects duplicates. */
+enum { K_BOOT = N_U64, K_KIND, K_GPUV, K_TOPO, K_NUMA, K_GPUS, K_PROFILE,
+       K_IMPOSED, K_MEMRES, K_CPURES, K_SEAL, K_TTL, K_THREADS, K_COUNT };
+
+static int parse_line(const char *k, size_t kn, const char *v, size_t vn,
+                      gov_descriptor *d, bool *seen)
+{
+    static const char *const names[K_COUNT - N_U64] = {
+        "boot", "kind", "gpus_verified", "topo", "numa_mem", "gpus", "profile",
+        "imposed", "mem_reserve", "cpu_reserve", "seal", "ttl", "threads",
+    };
+    uint64_t x;
+    size_t id = K_COUNT;
+
+    for (size_t i = 0; i < N_U64 && id == K_COUNT; i++)
+        if (is_key(k, kn, u64_fields[i].key))
+            id = i;
+    for (size_t i = 0; i < K_COUNT - N_U64 && id == K_COUNT; i++)
+        if (is_key(k, kn, names[i]))
+            id = N_U64 + i;
+    if (id == K_COUNT || seen[id])
+        return GOV_EPARSE;
+    seen[id] = true;
+    if (id < N_U64)
+        return parse_u64(v, vn, u64_at(d, id));
+    switch (id) {
+    case K_BOOT:
+        return parse_boot(v, vn, &d->boot_hash);
+    case K_KIND:
+        for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+            if (is_key(v, vn, kind_names[i])) {
+                d->step_kind = (gov_step_kind)i;
+                return 0;
+            }
+        return GOV_EPARSE;
+    case K_GPUV:
+        return parse_bool(v, vn, &d->gpus_verified);
+    case K_TOPO:
+        return parse_topo(v, vn, &d->topo);
+    case K_NUMA:
+        return parse_list(v, vn, GOV_DESC_MAX_NUMA, &d->topo.numa_count, numa_item, &d->topo);
+    case K_GPUS:
+        return parse_list(v, vn, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
+    case K_PROFILE:
+        if (is_key(v, vn, "batch"))
+            d->policy.profile = GOV_PROFILE_BATCH;
+        else if (is_key(v, vn, "interactive"))
+            d->policy.profile = GOV_PROFILE_INTERACTIVE;
+        else
+            return GOV_EPARSE;
+        return 0;
+    case K_IMPOSED:
+        return parse_bool(v, vn, &d->policy.profile_imposed);
+    case K_MEMRES:
+        return parse_reserve(v, vn, &d->policy.mem_reserve_bytes, &d->policy.mem_reserve_pct);
+    case K_CPURES:
+        return parse_reserve(v, vn, &d->policy.cpu_reserve_threads, &d->policy.cpu_reserve_pct);
+    case K_SEAL:
+        if (is_key(v, vn, "required"))
+            d->policy.seal_required = true;
+        else if (!is_key(v, vn, "optional"))
+            return GOV_EPARSE;
+        return 0;
+    case K_TTL:
+        if (parse_small(v, vn, 3600, &x) || x == 0)
+            return GOV_EPARSE;
+        d->policy.ttl_s = (uint32_t)x;
+        return 0;
+    case K_THREADS:
+        return parse_bool(v, vn, &d->policy.threads);
+    }
+    return GOV_EPARSE;
+}
+
+int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
+{
+    bool seen[K_COUNT] = { false };
+    const char *p = text, *end = text + len, *nl;
+    gov_descriptor d;
+    size_t hl = strlen(GOV_DESC_HEADER);
+    uint64_t version;
+
+    if (!out || (!text && len))
+        return GOV_EINVAL;
+    gov_descriptor_init(out);
+    if (len > GOV_DESC_MAX_BYTES)
+        return GOV_EPARSE;
+    gov_descriptor_init(&d);
+    nl = memchr(p, '\n', len);
+    if (!nl || (size_t)(nl - p) <= hl || memcmp(p, GOV_DESC_HEADER, hl))
+        return GOV_EPARSE;
+    if (parse_u64(p + hl, (size_t)(nl - p) - hl, &version))
+        return GOV_EPARSE;
+    if (version != GOV_DESC_VERSION)
+        return GOV_EVERSION;
+    for (p = nl + 1; p < end; p = nl + 1) {
+        const char *eq;
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return GOV_EPARSE;     /* every line ends with a newline */
+        eq = memchr(p, '=', (size_t)(nl - p));
+        if (!eq || eq == p || eq + 1 == nl ||
+            parse_line(p, (size_t)(eq - p), eq + 1, (size_t)(nl - eq - 1), &d, seen))
+            return GOV_EPARSE;
+    }
+    for (size_t i = 0; i < N_U64; i++)
+        if (u64_fields[i].required && !seen[i])
+            return GOV_EPARSE;
+    if (!seen[K_BOOT] || !seen[K_KIND] || !seen[K_GPUV] || !seen[K_PROFILE] ||
+        !seen[K_IMPOSED] || !seen[K_SEAL] || !seen[K_THREADS] ||
+        (d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
+        (d.policy.mem_reserve_pct && d.policy.mem_reserve_bytes != GOV_UNKNOWN) ||
+        (d.policy.cpu_reserve_pct && d.policy.cpu_reserve_threads != GOV_UNKNOWN))
+        return GOV_EPARSE;
+    *out = d;
+    return 0;
+}
+
+/* ---- verification ---------------------------------------------------------- */
+
+int gov_descriptor_verify(const char *cred, const char *socket,
+                          uint32_t trusted_uid, const gov_desc_claim *claim,
+                          gov_descriptor *out, gov_seal_info *info)
+{
+    char *payload = NULL;
+    size_t len = 0;
+    int rc;
+
+    gov_descriptor_init(out);
+    rc = gov_seal_decode(socket, cred, &payload, &len, info);
+    if (rc)
+        return rc;
+    /* Only root (slurmstepd's privileged callbacks) or the configured
+     * SlurmUser can have written the budget; a user's own `munge` does not
+     * count, however well-formed its payload. */
+    if (info->uid != 0 && (trusted_uid == GOV_UID_NONE || info->uid != trusted_uid))
+        rc = GOV_EUNTRUSTED;
+    else
+        rc = gov_descriptor_parse(payload, len, out);
+    free(payload);
+    if (!rc)
+        rc = gov_descriptor_check_binding(out, claim);
+    if (rc)
+        gov_descriptor_init(out);
+    return rc;
+}
+
+/* ---- into the snapshot's structs ------------------------------------------- */
+
+static uint64_t mib_to_bytes(uint64_t mib)
+{
+    if (mib == GOV_UNKNOWN || mib == 0 || mib > UINT64_MAX / (1024 * 1024))
+        return GOV_UNKNOWN;
+    return mib * 1024 * 1024;
+}
+
+void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
+                          gov_site_policy *policy)
+{
+    memset(sched, 0, sizeof *sched);
+    sched->source = GOV_SCHED_DESCRIPTOR;
+    sched->step_kind = d->step_kind;
+    sched->job_id = d->job_id;
+    sched->step_id = d->step_id;
+    sched->node_index = d->node_index;
+    sched->uid = d->uid;
+    sched->tasks_on_node = d->tasks_on_node;
+    sched->tasks_total = d->tasks_total;
+    sched->nodes = d->nodes;
+    sched->cpus_on_node = d->cpus_on_node;
+    sched->cpus_per_task = d->cpus_per_task;
+    /* Slurm reports 0 MiB when memory is not tracked: that is no bound. */
+    sched->mem_per_node_bytes = mib_to_bytes(d->step_mem_mib != GOV_UNKNOWN && d->step_mem_mib
+                                             ? d->step_mem_mib : d->job_mem_mib);
+    sched->mem_per_cpu_bytes = mib_to_bytes(d->mem_per_cpu_mib);
+    sched->gpus_on_node = d->gpus_on_node;
+    sched->gpus_per_task = d->gpus_per_task;
+    sched->gpus_verified = d->gpus_verified;
+
+    memset(policy, 0, sizeof *policy);
+    policy->present = 1;
+    policy->profile_imposed = d->policy.profile_imposed;
+    policy->profile = d->policy.profile;
+    policy->mem_reserve_bytes = d->policy.mem_reserve_bytes;
+    policy->mem_reserve_pct = d->policy.mem_reserve_pct;
+    policy->cpu_reserve_threads = d->policy.cpu_reserve_threads;
+    policy->cpu_reserve_pct = d->policy.cpu_reserve_pct;
+}
 
 void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
                             gov_sched_evidence *sched, gov_snapshot *snap)
 {
-    (void)opts;
-    (void)envp;
-    (void)sched;
-    (void)snap;
+    const char *cred = NULL;
+    gov_desc_claim claim;
+    gov_descriptor d;
+    gov_seal_info info = { 0 };
+    time_t now;
+    int rc;
+
+    snap->descriptor.status = GOV_DESCRIPTOR_ABSENT;
+    snap->descriptor.reason = 0;
+    snap->descriptor.age_s = GOV_UNKNOWN;
+    snap->descriptor.replayed = 0;
+    snap->descriptor.expired = 0;
+    if (opts && (opts->flags & GOV_OPT_NO_DESCRIPTOR))
+        return;
+    /* The seal binds to the live process; a sysroot is someone else's. */
+    if (opts && opts->sysroot)
+        return;
+    /* envp NULL means the process environment, as gov_options documents. */
+    if (!envp)
+        envp = (const char *const *)environ;
+    cred = gov_env_get(envp, GOV_DESCRIPTOR_ENV);
+    if (!cred || !*cred)
+        return;
+    gov_claim_collect(gov_env_get(envp, "SLURM_JOB_ID"), gov_env_get(envp, "SLURM_STEP_ID"),
+                      gov_env_get(envp, "SLURM_NODEID"), &claim);
+    rc = gov_descriptor_verify(cred, opts ? opts->munge_socket : NULL,
+                               opts ? opts->trusted_uid : GOV_UID_NONE, &claim, &d, &info);
+    if (rc) {
+        snap->descriptor.status = GOV_DESCRIPTOR_INVALID;
+        snap->descriptor.reason = rc;
+        return;
+    }
+    snap->descriptor.status = GOV_DESCRIPTOR_VERIFIED;
+    snap->descriptor.replayed = info.replayed;
+    snap->descriptor.expired = info.expired;
+    now = time(NULL);
+    snap->descriptor.age_s = now >= 0 && (uint64_t)now >= d.created ? (uint64_t)now - d.created : 0;
+    gov_descriptor_apply(&d, sched, &snap->policy);
 }

@@ -89,22 +89,42 @@ static void member(gov_jw *w, const char *key)
     }
 }
 
-void gov_jw_object_begin(gov_jw *w, const char *key)
+static void open_nested(gov_jw *w, const char *key, const char *bracket)
 {
     if (w->depth + 1 >= GOV_JW_MAX_DEPTH) {
         w->err = GOV_ERANGE;
         return;
     }
     member(w, key);
-    put(w, "{", 1);
+    put(w, bracket, 1);
     w->first[++w->depth] = true;
+}
+
+static void close_nested(gov_jw *w, const char *bracket)
+{
+    if (w->depth > 0)
+        w->depth--;
+    put(w, bracket, 1);
+}
+
+void gov_jw_object_begin(gov_jw *w, const char *key)
+{
+    open_nested(w, key, "{");
 }
 
 void gov_jw_object_end(gov_jw *w)
 {
-    if (w->depth > 0)
-        w->depth--;
-    put(w, "}", 1);
+    close_nested(w, "}");
+}
+
+void gov_jw_array_begin(gov_jw *w, const char *key)
+{
+    open_nested(w, key, "[");
+}
+
+void gov_jw_array_end(gov_jw *w)
+{
+    close_nested(w, "]");
 }
 
 void gov_jw_string(gov_jw *w, const char *key, const char *value)

@@ -24,6 +24,9 @@ int gov_jw_finish(gov_jw *w, char **out, size_t *len);
 
 void gov_jw_object_begin(gov_jw *w, const char *key); /* key NULL at top */
 void gov_jw_object_end(gov_jw *w);
+/* Members of an array take key NULL. */
+void gov_jw_array_begin(gov_jw *w, const char *key);
+void gov_jw_array_end(gov_jw *w);
 void gov_jw_string(gov_jw *w, const char *key, const char *value); /* NULL -> null */
 void gov_jw_null(gov_jw *w, const char *key);
 void gov_jw_bool(gov_jw *w, const char *key, bool value);

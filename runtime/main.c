@@ -17,6 +17,7 @@ static const struct gov_verb gov_verbs[] = {
     { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 2 absent)" },
     { "run", gov_cmd_run, "run a command with thread pools sized to this allocation" },
     { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
+    { "doctor", gov_cmd_doctor, "audit enforcement of this allocation (exit 0 enforced, 1 not)" },
 };
 
 static void usage(FILE *f)

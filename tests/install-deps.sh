@@ -8,8 +8,8 @@ packages=(
   libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest
-  man-db groff-base
-  dpkg-dev debhelper fakeroot
+  man-db groff-base scdoc
+  dpkg-dev debhelper fakeroot rpm
 )
 
 missing=()
@@ -19,8 +19,8 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get -o DPkg::Lock::Timeout=300 update -qq
+  apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # Debian starts the daemons it installs where it can; the tests run their own.
 for svc in slurmctld slurmd munge; do

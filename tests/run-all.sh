@@ -4,8 +4,9 @@
 #   2. build and run the unit and tool tests
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
-#   5. end-to-end tests on a real throwaway Slurm cluster
-#   6. benchmarks (figures only, never pass/fail on speed)
+#   5. install into a staging tree, man pages, the dist tarball, .deb packages
+#   6. end-to-end tests on a real throwaway Slurm cluster
+#   7. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,6 +69,15 @@ fuzz() {
 	return $rc
 }
 
+install_checks() {
+	bash tests/install/test_install.sh "$out/plain" &&
+		bash tests/install/test_dist.sh "$out/plain"
+}
+
+debs() {
+	bash tests/install/test_deb.sh
+}
+
 e2e() {
 	bash tests/slurm/run.sh --build "$out/plain"
 }
@@ -79,6 +89,8 @@ bench() {
 stage "unit and tool tests" unit
 stage "sanitizers (address, undefined)" sanitized
 stage "fuzz smoke" fuzz
+stage "install, man pages, dist tarball" install_checks
+stage "Debian packages" debs
 stage "end-to-end on a local Slurm cluster" e2e
 stage "benchmarks" bench
 

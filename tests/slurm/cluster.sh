@@ -11,6 +11,8 @@ usage: cluster.sh start|stop|status|env [options]
   --nodes N            emulated nodes (default 3)
   --plugin PATH        load this SPANK plugin (plugstack.conf: required PATH ARGS)
   --plugin-args ARGS   arguments for the plugin, one string ("default=off seal=optional")
+  --task-plugin LIST   slurm.conf TaskPlugin (default task/cgroup,task/affinity; e.g.
+                       task/affinity alone, to see a step that no cgroup limits)
   --munge-socket PATH  socket of the MUNGE daemon (default /run/munge/munge.socket.2, where
                        libmunge looks unless told otherwise)
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
@@ -38,6 +40,7 @@ dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
 nodes=3
 plugin=
 plugin_args=
+task_plugin=task/cgroup,task/affinity
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=30
@@ -49,6 +52,7 @@ while [[ $# -gt 0 ]]; do
 	--nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
 	--plugin) plugin=${2:?--plugin needs a value}; shift 2 ;;
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
+	--task-plugin) task_plugin=${2:?--task-plugin needs a value}; shift 2 ;;
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -58,6 +62,8 @@ while [[ $# -gt 0 ]]; do
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
 done
+[[ $task_plugin =~ ^task/[a-z]+(,task/[a-z]+)*$ ]] ||
+	die "--task-plugin takes a comma list such as task/cgroup,task/affinity, got '$task_plugin'"
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
@@ -152,7 +158,7 @@ PlugStackConfig=$etc/plugstack.conf
 MpiDefault=none
 SwitchType=switch/none
 ProctrackType=proctrack/cgroup
-TaskPlugin=task/cgroup,task/affinity
+TaskPlugin=$task_plugin
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
@@ -262,7 +268,7 @@ other_clusters() {
 # lock (fd 9, never passed to the daemons) until this start ends, so two
 # starts cannot race.
 claim_machine() {
-	local others deadline=$((SECONDS + wait_other)) p
+	local others deadline=$((SECONDS + wait_other))
 	exec 9>>/run/gov-cluster.lock
 	while true; do
 		flock 9
@@ -273,6 +279,10 @@ claim_machine() {
 			die "another test cluster is running from $(tr '\n' ' ' <<<"$others"); stop it with: $0 stop --dir DIR (or pass --wait S)"
 		sleep 1
 	done
+}
+
+check_ports() {
+	local p
 	for ((p = base_port; p <= base_port + nodes; p++)); do
 		if ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
 			die "port $p is in use (another Slurm?); pick other ports with --base-port P"
@@ -284,12 +294,18 @@ start() {
 	need_root
 	install_packages
 	check_cgroups
-	stop_cluster
+	# Claim the machine before stopping a cluster of this directory, so that
+	# a restart (new options) cannot let another waiting cluster in.
 	claim_machine
+	stop_cluster
+	check_ports
 	# Whatever fails from here on, leave no daemon behind.
 	trap 'stop_cluster; log "start failed; logs in $logs"' EXIT
-	# Fresh logs and state for every cluster; only our own subdirectories.
-	rm -rf "${dir:?}"/{etc,run,log,state,spool,munge,lib,bin}
+	# Fresh daemon logs and state for every cluster; only our own
+	# subdirectories. log/cases/ is run.sh's: a case may restart the
+	# cluster (restart_cluster in lib.sh) while its log is open there.
+	rm -rf "${dir:?}"/{etc,run,state,spool,munge,lib,bin}
+	rm -f "$logs"/*.log
 	mkdir -p "$dir"
 	write_config
 	start_munge

@@ -91,6 +91,33 @@ set_plugstack() {
 	printf '%s\n' "$@" >"$GOV_CLUSTER_DIR/etc/plugstack.conf"
 }
 
+# restart_cluster OPTION...: restarts the cluster with this run's options
+# plus OPTION... (cluster.sh start options, e.g. --task-plugin task/affinity)
+# for the rest of the case. When the case exits, the run's configuration
+# comes back, so the next case starts as usual. Copy tools with user_copy
+# after it (a start wipes the cluster's bin/).
+restart_cluster() {
+	local -a base
+	eval "base=(${GOV_CLUSTER_START_ARGS:?restart_cluster needs run.sh})"
+	trap _restore_cluster EXIT
+	trap 'exit 143' TERM
+	"$GOV_SLURM_TESTS/cluster.sh" start "${base[@]}" "$@" || fail "the cluster did not restart with: $*"
+}
+
+_restore_cluster() {
+	local rc=$?
+	local -a base
+	eval "base=($GOV_CLUSTER_START_ARGS)"
+	if "$GOV_SLURM_TESTS/cluster.sh" start "${base[@]}"; then
+		# start made a fresh run/: keep run.sh's copy of plugstack.conf.
+		cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
+	else
+		echo "FAIL: the cluster did not come back with this run's options" >&2
+		rc=1
+	fi
+	exit "$rc"
+}
+
 # user_copy FILE: copies FILE (a built tool, a script) where the test user can
 # run it, whatever the permissions of the build tree; prints the new path.
 user_copy() {
@@ -125,4 +152,15 @@ for k in sys.argv[1].strip(".").split("."):
     v = v[k]
 print("null" if v is None else str(v).lower() if isinstance(v, bool) else v)
 ' "$1"
+}
+
+# doctor_finding JSON ID FIELD: FIELD of the finding ID in `governor doctor
+# --json` output; "absent" when there is no such finding, "null" for null.
+doctor_finding() {
+	python3 -c '
+import json, sys
+found = [f for f in json.loads(sys.argv[1])["findings"] if f["id"] == sys.argv[2]]
+v = found[0][sys.argv[3]] if found else "absent"
+print("null" if v is None else v)
+' "$1" "$2" "$3"
 }

@@ -75,6 +75,10 @@ eval "$("$here/cluster.sh" env --dir "$dir")"
 # The plugin as plugstack.conf loads it: cluster.sh's readable copy.
 [[ -n $plugin ]] && plugin=$GOV_CLUSTER_DIR/lib/$(basename "$plugin")
 export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build
+# How this run started the cluster, for cases that restart it with other
+# options (restart_cluster in lib.sh).
+GOV_CLUSTER_START_ARGS=$(printf '%q ' "${cluster_args[@]}")
+export GOV_CLUSTER_START_ARGS
 GOV_SRC_DIR=$(cd "$here/../.." && pwd)
 export GOV_SRC_DIR
 # shellcheck source=lib.sh

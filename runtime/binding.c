@@ -1,0 +1,147 @@
+/* binding.c - what ties a descriptor to one task process.
+ *
+ * The SLURM_* identifiers in the environment are only the process's claim:
+ * a user can set them to anything, including the ids of another of their
+ * own steps.  What a user cannot choose is their real uid, the node's boot
+ * id, and which processes they descend from.  The plugin therefore seals the
+ * task's pid and start time, and a descriptor verifies only in that task or
+ * its descendants on the same boot of the same node. */
+#include "descriptor.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+uint64_t gov_boot_hash(const char *text, size_t len)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+    while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+int gov_boot_hash_read(const char *root, uint64_t *out)
+{
+    char buf[128];
+    size_t len;
+    int rc = gov_read_file(root, "/proc/sys/kernel/random/boot_id", buf, sizeof buf, &len);
+
+    if (rc)
+        return rc;
+    if (len < 8)
+        return GOV_EPARSE;
+    *out = gov_boot_hash(buf, len);
+    return 0;
+}
+
+int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
+                        uint64_t *start)
+{
+    const char *p = NULL, *end = text + len;
+    int field = 2;   /* the command name, ending at the last ')' */
+
+    for (size_t i = len; i > 0; i--)
+        if (text[i - 1] == ')') {
+            p = text + i;
+            break;
+        }
+    if (!p)
+        return GOV_EPARSE;
+    while (p < end) {
+        const char *tok;
+        if (*p != ' ')
+            return GOV_EPARSE;
+        tok = ++p;
+        while (p < end && *p != ' ' && *p != '\n')
+            p++;
+        field++;
+        if (field == 4 && gov_parse_u64(tok, (size_t)(p - tok), ppid))
+            return GOV_EPARSE;
+        if (field == 22)
+            return gov_parse_u64(tok, (size_t)(p - tok), start) ? GOV_EPARSE : 0;
+        if (p < end && *p == '\n')
+            break;
+    }
+    return GOV_EPARSE;
+}
+
+int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
+                        uint64_t *start)
+{
+    char path[64], buf[1024];
+    size_t len;
+    int rc;
+
+    if (pid)
+        snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/stat");
+    rc = gov_read_file(root, path, buf, sizeof buf, &len);
+    if (rc)
+        return rc;
+    return gov_proc_stat_parse(buf, len, ppid, start);
+}
+
+static uint64_t claim_value(const char *text)
+{
+    uint64_t v;
+
+    if (!text || gov_parse_u64(text, strlen(text), &v))
+        return GOV_UNKNOWN;
+    return v;
+}
+
+void gov_claim_collect(const char *job, const char *step, const char *node,
+                       gov_desc_claim *out)
+{
+    uint64_t pid = (uint64_t)getpid();
+
+    memset(out, 0, sizeof *out);
+    out->job_id = claim_value(job);
+    out->step_id = claim_value(step);
+    out->node_index = claim_value(node);
+    out->uid = (uint64_t)getuid();
+    if (gov_boot_hash_read(NULL, &out->boot_hash))
+        out->boot_hash = GOV_UNKNOWN;
+    while (pid > 1 && out->n_ancestors < GOV_CLAIM_MAX_ANCESTORS) {
+        uint64_t ppid, start;
+        if (gov_proc_start_read(NULL, pid, &ppid, &start))
+            break;
+        out->ancestors[out->n_ancestors].pid = pid;
+        out->ancestors[out->n_ancestors].start = start;
+        out->n_ancestors++;
+        pid = ppid;
+    }
+}
+
+/* A claimed id must be present and equal; the batch script's environment
+ * carries no step id or node id, so there their absence is the claim. */
+static bool id_matches(uint64_t sealed, uint64_t claimed, bool batch,
+                       uint64_t batch_value)
+{
+    if (claimed == GOV_UNKNOWN)
+        return batch && sealed == batch_value;
+    return sealed == claimed;
+}
+
+int gov_descriptor_check_binding(const gov_descriptor *d,
+                                 const gov_desc_claim *c)
+{
+    bool batch = d->step_kind == GOV_STEP_BATCH;
+
+    if (d->uid != c->uid || d->boot_hash == GOV_UNKNOWN || d->boot_hash != c->boot_hash)
+        return GOV_EBINDING;
+    if (c->job_id == GOV_UNKNOWN || d->job_id != c->job_id ||
+        !id_matches(d->step_id, c->step_id, batch, GOV_STEP_BATCH_ID) ||
+        !id_matches(d->node_index, c->node_index, batch, 0))
+        return GOV_EBINDING;
+    for (size_t i = 0; i < c->n_ancestors; i++)
+        if (c->ancestors[i].pid == d->pid && c->ancestors[i].start == d->pid_start)
+            return 0;
+    return GOV_EBINDING;
+}

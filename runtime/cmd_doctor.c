@@ -1,0 +1,145 @@
+/* cmd_doctor.c - `governor doctor [--json] [--sysroot DIR]`: a site audit.
+ * Prints the findings of doctor.c, errors first; the exit status says
+ * whether every known allocation is enforced. */
+#include "cmd.h"
+#include "cmd_common.h"
+#include "doctor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: governor doctor [--json] [--sysroot DIR]\n"
+            "\n"
+            "Audit what the kernel enforces for this process against what the scheduler\n"
+            "allocated, and name the Slurm setting that would close each gap.  Run it\n"
+            "inside a step (srun -c1 --mem=100M governor doctor) on the nodes to check.\n"
+            "\n"
+            "  --json          one object: {\"schema\":\"governor.doctor/1\",\n"
+            "                  \"findings\":[{\"id\",\"severity\",\"resource\",\"allocation\",\n"
+            "                  \"unit\",\"enforced_by\",\"summary\",\"fix\"}...],\"exit\":N}\n"
+            "  --sysroot DIR   read /proc and /sys under DIR (testing)\n"
+            "\n"
+            "Severities: ok, info, warn, error (an allocation the kernel does not enforce).\n"
+            "Exit status: 0 every known allocation is enforced, 1 some allocation is not\n"
+            "(an error finding), 2 usage error, 3 the snapshot could not be captured.\n"
+            "docs/rollout.md lists every finding.\n");
+}
+
+static void fmt_cpus(uint64_t n, char *buf, size_t cap)
+{
+    if (n == GOV_UNKNOWN)
+        snprintf(buf, cap, "unknown");
+    else
+        snprintf(buf, cap, "%llu CPU%s", (unsigned long long)n, n == 1 ? "" : "s");
+}
+
+static void fmt_allocation(const gov_doctor_finding *f, char *buf, size_t cap)
+{
+    if (strcmp(f->resource, "cpu") == 0)
+        fmt_cpus(f->allocation, buf, cap);
+    else
+        gov_fmt_bytes(f->allocation, buf, cap);
+}
+
+/* What the kernel holds the process to, from the snapshot's layers. */
+static void fmt_kernel(const gov_snapshot *s, const gov_doctor_finding *f, char *buf, size_t cap)
+{
+    char a[32], b[32], c[32];
+
+    if (strcmp(f->resource, "cpu") == 0) {
+        fmt_cpus(s->cpu.affinity.count, a, sizeof a);
+        fmt_cpus(s->cpu.cgroup.cpuset_count, b, sizeof b);
+        if (gov_known_f(s->cpu.cgroup.quota_cores))
+            snprintf(c, sizeof c, "%.2f cores", s->cpu.cgroup.quota_cores);
+        else
+            snprintf(c, sizeof c, "%s", gov_limit_status_name(s->cpu.cgroup.quota_status));
+        snprintf(buf, cap, "affinity %s, cpuset %s, quota %s", a, b, c);
+    } else {
+        if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
+            gov_fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
+        else
+            snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
+        gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+        snprintf(buf, cap, "cgroup limit %s, memory.high %s", a, b);
+    }
+}
+
+static void print_finding(const gov_snapshot *s, const gov_doctor_finding *f)
+{
+    static const char *const labels[] = { "ok", "info", "warn", "ERROR" };
+    char alloc[64], held[64], kernel[160];
+
+    if (f->assessed) {
+        fmt_allocation(f, alloc, sizeof alloc);
+        gov_doctor_held_names(f, held, sizeof held);
+        printf("%-6s %-11s allocation %s, enforced by %s\n", labels[f->severity], f->resource,
+               alloc, held);
+        if (f->severity == GOV_DOCTOR_OK)
+            return;
+        fmt_kernel(s, f, kernel, sizeof kernel);
+        printf("%-18s %s\n", "", f->summary);
+        printf("%-18s kernel: %s\n", "", kernel);
+    } else {
+        printf("%-6s %-11s %s\n", labels[f->severity], f->resource, f->summary);
+    }
+    if (f->fix)
+        printf("%-18s fix: %s\n", "", f->fix);
+}
+
+static void print_human(const gov_snapshot *s, const gov_doctor_report *r)
+{
+    size_t n[4] = { 0 };
+
+    for (size_t i = 0; i < r->count; i++)
+        n[r->findings[i].severity]++;
+    printf("governor doctor: %zu error%s, %zu warning%s, %zu note%s, %zu ok\n",
+           n[GOV_DOCTOR_ERROR], n[GOV_DOCTOR_ERROR] == 1 ? "" : "s", n[GOV_DOCTOR_WARN],
+           n[GOV_DOCTOR_WARN] == 1 ? "" : "s", n[GOV_DOCTOR_INFO],
+           n[GOV_DOCTOR_INFO] == 1 ? "" : "s", n[GOV_DOCTOR_OK]);
+    /* Errors first: what needs doing is what a person reads. */
+    for (int sev = GOV_DOCTOR_ERROR; sev >= GOV_DOCTOR_OK; sev--)
+        for (size_t i = 0; i < r->count; i++)
+            if ((int)r->findings[i].severity == sev)
+                print_finding(s, &r->findings[i]);
+}
+
+int gov_cmd_doctor(int argc, char **argv)
+{
+    gov_cmd_opts o = { 0 };
+    gov_snapshot snap;
+    gov_doctor_report rep;
+
+    for (int i = 1; i < argc; i++) {
+        int r = gov_cmd_common_arg(argc, argv, &i, &o);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        fprintf(stderr, "governor: doctor: unknown option '%s'\n", argv[i]);
+        usage(stderr);
+        return 2;
+    }
+    if (gov_cmd_capture(&o, &snap))
+        return 3;
+    gov_doctor_examine(&snap, &rep);
+    if (o.json) {
+        char *text;
+        if (gov_doctor_json(&rep, &text, NULL)) {
+            fprintf(stderr, "governor: out of memory\n");
+            return 3;
+        }
+        printf("%s\n", text);
+        free(text);
+    } else {
+        print_human(&snap, &rep);
+    }
+    return rep.exit_status;
+}

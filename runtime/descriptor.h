@@ -1,0 +1,148 @@
+/*
+ * descriptor.h - the sealed descriptor shared by governor.so (which writes
+ * it) and libgovernor (which verifies it).  Format: docs/descriptor.md.
+ */
+#ifndef GOV_DESCRIPTOR_H
+#define GOV_DESCRIPTOR_H
+
+#include "evidence.h"
+
+#include <stdbool.h>
+
+#define GOV_DESC_VERSION 1
+/* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
+ * the sealed variable must stay under 4 KiB. */
+#define GOV_DESC_MAX_BYTES 2048
+#define GOV_DESC_MAX_NUMA 16
+#define GOV_DESC_MAX_GPUS 16
+/* Slurm's pseudo step ids (slurm.h), kept here so that the runtime does
+ * not need Slurm's headers. */
+#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
+#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
+#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
+
+/* The site policy as sealed: what a user may tighten, never loosen. */
+typedef struct gov_desc_policy {
+    bool profile_imposed;
+    gov_profile profile;           /* effective: stricter of site and user */
+    uint64_t mem_reserve_bytes;    /* GOV_UNKNOWN when none */
+    uint32_t mem_reserve_pct;      /* 0 when none */
+    uint64_t cpu_reserve_threads;  /* GOV_UNKNOWN when none */
+    uint32_t cpu_reserve_pct;
+    bool seal_required;
+    uint32_t ttl_s;                /* 0: MUNGE's default */
+    bool threads;                  /* the user asked for thread variables */
+} gov_desc_policy;
+
+/* hwloc summary of the node restricted to the step's cores. */
+typedef struct gov_desc_topology {
+    bool present;
+    uint64_t packages, cores, pus, numa_nodes;
+    uint32_t numa_count;           /* entries in numa_mem_bytes */
+    uint64_t numa_mem_bytes[GOV_DESC_MAX_NUMA];
+    uint32_t gpu_count;            /* GPU OS devices on the node */
+    int32_t gpu_numa[GOV_DESC_MAX_GPUS];  /* NUMA node os index, -1 unknown */
+    bool gpu_local[GOV_DESC_MAX_GPUS];    /* close to the step's cores */
+} gov_desc_topology;
+
+typedef struct gov_descriptor {
+    /* Binding: what the process must match (never printed). */
+    uint64_t job_id, step_id, node_index, uid;
+    uint64_t boot_hash;            /* FNV-1a of the node's boot id */
+    uint64_t pid, pid_start;       /* the task process and its start time */
+    uint64_t created;              /* Unix seconds at sealing */
+    gov_step_kind step_kind;
+    /* Facts from the job credential; GOV_UNKNOWN when absent. */
+    uint64_t nodes, tasks_total, tasks_on_node;
+    uint64_t cpus_on_node, cpus_per_task;
+    uint64_t job_mem_mib, step_mem_mib, mem_per_cpu_mib;
+    uint64_t job_cores, step_cores;
+    /* GPU facts from slurmstepd's variables (counts only). */
+    uint64_t gpus_on_node, gpus_per_task, gpus_visible;
+    bool gpus_verified;
+    gov_desc_topology topo;
+    gov_desc_policy policy;
+} gov_descriptor;
+
+/* Every fact unknown, no topology, default policy. */
+void gov_descriptor_init(gov_descriptor *d);
+
+/* Render as version-1 text into buf (NUL-terminated).  Returns the length,
+ * GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
+int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
+
+/* Parse version-1 text strictly.  Returns 0, GOV_EVERSION for another
+ * version, GOV_EPARSE for anything else that does not follow the format. */
+int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
+
+/* ---- binding (binding.c) --------------------------------------------------- */
+
+/* What the running process claims and what the kernel says about it. */
+#define GOV_CLAIM_MAX_ANCESTORS 64
+typedef struct gov_desc_claim {
+    uint64_t job_id, step_id, node_index; /* from the environment, GOV_UNKNOWN */
+    uint64_t uid;                         /* getuid() */
+    uint64_t boot_hash;                   /* GOV_UNKNOWN when unreadable */
+    size_t n_ancestors;                   /* this process, its parent, ... */
+    struct { uint64_t pid, start; } ancestors[GOV_CLAIM_MAX_ANCESTORS];
+} gov_desc_claim;
+
+/* FNV-1a 64 of the boot id text (trailing newline ignored). */
+uint64_t gov_boot_hash(const char *text, size_t len);
+
+/* Read ROOT/proc/sys/kernel/random/boot_id and hash it. */
+int gov_boot_hash_read(const char *root, uint64_t *out);
+
+/* From a /proc/PID/stat text: the parent pid (field 4) and start time in
+ * clock ticks since boot (field 22).  Returns 0 or GOV_EPARSE. */
+int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
+                        uint64_t *start);
+
+/* Start time of ROOT/proc/PID (PID 0: self), and its parent. */
+int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
+                        uint64_t *start);
+
+/* Fill the claim of the live process: the values of SLURM_JOB_ID,
+ * SLURM_STEP_ID and SLURM_NODEID (NULL when unset), getuid(), the boot id
+ * and the chain of ancestors. */
+void gov_claim_collect(const char *job, const char *step, const char *node,
+                       gov_desc_claim *out);
+
+/* 0 when d is bound to the claiming process, else GOV_EBINDING. */
+int gov_descriptor_check_binding(const gov_descriptor *d,
+                                 const gov_desc_claim *c);
+
+/* ---- MUNGE (seal.c) -------------------------------------------------------- */
+
+/* Seal len bytes with munge_encode at the caller's effective uid.
+ * socket NULL = MUNGE's default; ttl_s 0 = MUNGE's default.  *cred is
+ * malloc'd.  Returns 0, GOV_EMUNGE, GOV_EINVAL. */
+int gov_seal_encode(const char *socket, uint32_t ttl_s, const void *payload,
+                    size_t len, char **cred);
+
+typedef struct gov_seal_info {
+    uint32_t uid;        /* encoder's effective uid */
+    bool expired;        /* older than its TTL */
+    bool replayed;       /* decoded before on this host */
+} gov_seal_info;
+
+/* munge_decode; SUCCESS, EXPIRED and REPLAYED all return 0 with the
+ * payload (malloc'd, NUL-terminated).  Returns GOV_ESEAL for a credential
+ * that does not verify, GOV_EMUNGE when MUNGE itself fails. */
+int gov_seal_decode(const char *socket, const char *cred, char **payload,
+                    size_t *len, gov_seal_info *info);
+
+/* ---- verification (descriptor.c) ------------------------------------------- */
+
+/* Decode, authorise, parse and bind a sealed descriptor.  trusted_uid is
+ * GOV_UID_NONE or a uid trusted besides 0.  On 0, *out holds the facts and
+ * *info the seal's state; otherwise the GOV_E* reason. */
+int gov_descriptor_verify(const char *cred, const char *socket,
+                          uint32_t trusted_uid, const gov_desc_claim *claim,
+                          gov_descriptor *out, gov_seal_info *info);
+
+/* Copy a verified descriptor's facts into the collectors' structs. */
+void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
+                          gov_site_policy *policy);
+
+#endif /* GOV_DESCRIPTOR_H */

@@ -1,0 +1,378 @@
+/* doctor.c - findings of `governor doctor` (doctor.h).  Every finding
+ * follows from fields of the snapshot, above all `enforcement`: the doctor
+ * names what the snapshot shows and the setting that would change it, and
+ * never guesses at what it cannot see. */
+#include "doctor.h"
+#include "json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FIX_LAUNCH \
+    "srun --governor (or #SBATCH --governor); for every job: default=on on " \
+    "governor.so's line in plugstack.conf"
+#define FIX_CPU \
+    "TaskPlugin=task/affinity in slurm.conf, or TaskPlugin=task/cgroup with " \
+    "ConstrainCores=yes in cgroup.conf (commonly both: " \
+    "TaskPlugin=task/cgroup,task/affinity)"
+#define FIX_MEMORY \
+    "ConstrainRAMSpace=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf"
+#define FIX_NAMESPACE \
+    "run doctor inside the step on the node itself, not in a container with " \
+    "its own cgroup namespace"
+
+static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_severity sev,
+                               const char *resource, const char *summary, const char *fix)
+{
+    gov_doctor_finding *f;
+
+    /* The rules below add at most 8 findings; the bound only guards edits. */
+    if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
+        return NULL;
+    f = &r->findings[r->count++];
+    f->id = id;
+    f->severity = sev;
+    f->resource = resource;
+    f->allocation = GOV_UNKNOWN;
+    f->assessed = 0;
+    f->held = 0;
+    f->summary = summary;
+    f->fix = fix;
+    if (sev == GOV_DOCTOR_ERROR)
+        r->exit_status = 1;
+    return f;
+}
+
+static void assessed(gov_doctor_finding *f, uint64_t allocation, unsigned held)
+{
+    if (!f)
+        return;
+    f->allocation = allocation;
+    f->assessed = 1;
+    f->held = held;
+}
+
+static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
+{
+    const char *summary, *fix;
+
+    if (s->descriptor.status == GOV_DESCRIPTOR_VERIFIED) {
+        add(r, "descriptor.verified", GOV_DOCTOR_OK, "descriptor",
+            "scheduler facts come from the descriptor slurmstepd sealed; users cannot change them",
+            NULL);
+        return;
+    }
+    if (s->descriptor.status != GOV_DESCRIPTOR_INVALID)
+        return;
+    switch (s->descriptor.reason) {
+    case GOV_EMUNGE:
+        summary = "the sealed descriptor could not be checked: MUNGE failed inside the job";
+        fix = "check that munged runs on this node and listens where libmunge looks; "
+              "governor.so's munge_socket= must match Slurm's AuthInfo=socket=";
+        break;
+    case GOV_ESEAL:
+        summary = "the descriptor's MUNGE seal does not verify";
+        fix = "check that munged runs, that every node has the same MUNGE key, "
+              "and that node clocks agree (NTP)";
+        break;
+    case GOV_EUNTRUSTED:
+        summary = "the descriptor was sealed by a user other than root or SlurmUser "
+                  "(written by hand, not by slurmstepd)";
+        fix = "let slurmstepd seal it: srun --governor";
+        break;
+    case GOV_EBINDING:
+        summary = "the descriptor belongs to another job, step, node or user "
+                  "(inherited or copied)";
+        fix = "launch this step with srun --governor (each governed step writes its own); "
+              "governor.so must be in plugstack.conf on every node so that ungoverned "
+              "steps drop a stale one";
+        break;
+    case GOV_EVERSION:
+    case GOV_EPARSE:
+        summary = "the descriptor's format is not understood by this runtime";
+        fix = "install the same slurm-governor version on the nodes (governor.so) "
+              "and where the job runs (libgovernor)";
+        break;
+    default:
+        summary = "the descriptor is invalid";
+        fix = "run governor verify for the reason; check munged, the MUNGE key and clocks";
+        break;
+    }
+    add(r, "descriptor.invalid", GOV_DOCTOR_WARN, "descriptor", summary, fix);
+}
+
+/* The kernel confines the process below the host: evidence that it runs in
+ * a job or a container, even when no scheduler fact says so. */
+static int confined(const gov_snapshot *s)
+{
+    /* Offline CPUs confine nobody: compare with the online ones. */
+    uint64_t host = s->cpu.host.online != GOV_UNKNOWN ? s->cpu.host.online : s->cpu.host.logical;
+
+    if (host != GOV_UNKNOWN && s->cpu.affinity.count != GOV_UNKNOWN &&
+        s->cpu.affinity.count < host)
+        return 1;
+    if (host != GOV_UNKNOWN && s->cpu.cgroup.cpuset_count != GOV_UNKNOWN &&
+        s->cpu.cgroup.cpuset_count < host)
+        return 1;
+    return gov_known_f(s->cpu.cgroup.quota_cores) ||
+           s->memory.cgroup.limit_bytes != GOV_UNKNOWN ||
+           s->memory.cgroup.high_bytes != GOV_UNKNOWN;
+}
+
+/* Returns 1 when the process is in a step whose allocation can be checked. */
+static int examine_scheduler(const gov_snapshot *s, gov_doctor_report *r)
+{
+    switch (s->scheduler.source) {
+    case GOV_SCHED_DESCRIPTOR:
+        return 1;
+    case GOV_SCHED_ENVIRONMENT:
+        if (s->scheduler.step_kind == GOV_STEP_UNKNOWN) {
+            add(r, "scheduler.outside_step", GOV_DOCTOR_WARN, "scheduler",
+                "job variables but no step: this process runs outside any step "
+                "(salloc's shell, say), where no step limits apply",
+                "run it inside a step: srun governor doctor");
+            return 0;
+        }
+        add(r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler",
+            "scheduler facts come from SLURM_* variables only (no verified descriptor); "
+            "any user can change them",
+            FIX_LAUNCH);
+        return 1;
+    default:
+        if (confined(s))
+            add(r, "scheduler.missing", GOV_DOCTOR_WARN, "scheduler",
+                "the kernel confines this process below the host, but there are no "
+                "scheduler facts: if this is a Slurm job, nothing says what it was allocated",
+                FIX_LAUNCH);
+        else
+            add(r, "scheduler.none", GOV_DOCTOR_INFO, "scheduler",
+                "no scheduler facts and no confinement: not inside a Slurm job, "
+                "so there is no allocation to check",
+                "audit a job from inside a step: srun -c1 --mem=100M governor doctor");
+        return 0;
+    }
+}
+
+static unsigned cpu_held(const gov_snapshot *s, uint64_t cpus)
+{
+    unsigned held = 0;
+
+    if (s->cpu.affinity.count != GOV_UNKNOWN && s->cpu.affinity.count <= cpus)
+        held |= GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY);
+    if (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN && s->cpu.cgroup.cpuset_count <= cpus)
+        held |= GOV_DOCTOR_HELD(GOV_LAYER_CPUSET);
+    if (gov_known_f(s->cpu.cgroup.quota_cores) && s->cpu.cgroup.quota_cores <= (double)cpus)
+        held |= GOV_DOCTOR_HELD(GOV_LAYER_QUOTA);
+    return held;
+}
+
+/* Some CPU evidence that could hold the process is missing. */
+static int cpu_evidence_missing(const gov_snapshot *s)
+{
+    return s->cpu.affinity.count == GOV_UNKNOWN ||
+           (s->cpu.cgroup.version != 0 && s->cpu.cgroup.quota_status == GOV_LIMIT_UNKNOWN);
+}
+
+static int memory_evidence_missing(const gov_snapshot *s)
+{
+    return s->memory.cgroup.version != 0 && s->memory.cgroup.status == GOV_LIMIT_UNKNOWN;
+}
+
+/* Returns 1 when it reported missing evidence. */
+static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t cpus = s->cpu.scheduler.cpus;
+
+    switch (s->enforcement.cpu) {
+    case GOV_ENFORCED:
+        assessed(add(r, "cpu.enforced", GOV_DOCTOR_OK, "cpu",
+                     "the kernel holds this process to its CPU allocation", NULL),
+                 cpus, cpu_held(s, cpus));
+        return 0;
+    case GOV_NOT_ENFORCED:
+        if (cpu_evidence_missing(s)) {
+            assessed(add(r, "cpu.unconfirmed", GOV_DOCTOR_WARN, "cpu",
+                         "no layer this process can see holds it to its CPU allocation, but "
+                         "some CPU evidence is missing (the affinity mask, or a cgroup "
+                         "outside this namespace): enforcement is unknown",
+                         FIX_NAMESPACE "; Slurm enforces CPUs with " FIX_CPU),
+                     cpus, 0);
+            return 1;
+        }
+        assessed(add(r, "cpu.not_enforced", GOV_DOCTOR_ERROR, "cpu",
+                     "nothing in the kernel holds this process to its CPU allocation: "
+                     "affinity, cpuset and quota are all wider",
+                     FIX_CPU),
+                 cpus, 0);
+        return 0;
+    default:
+        add(r, "cpu.allocation_unknown", GOV_DOCTOR_INFO, "cpu",
+            "the scheduler facts give no CPU count for this process, so CPU enforcement "
+            "cannot be checked",
+            "srun --governor: the sealed descriptor carries cpus-per-task");
+        return 0;
+    }
+}
+
+static uint64_t memory_allocation(const gov_snapshot *s)
+{
+    return s->memory.scheduler.per_task_bytes != GOV_UNKNOWN ? s->memory.scheduler.per_task_bytes
+                                                             : s->memory.scheduler.limit_bytes;
+}
+
+static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t mem = memory_allocation(s);
+
+    switch (s->enforcement.memory) {
+    case GOV_ENFORCED:
+        assessed(add(r, "memory.enforced", GOV_DOCTOR_OK, "memory",
+                     "a cgroup hard limit at or below the allocation holds this process", NULL),
+                 mem, GOV_DOCTOR_HELD(GOV_LAYER_CGROUP));
+        return 0;
+    case GOV_NOT_ENFORCED:
+        if (memory_evidence_missing(s)) {
+            assessed(add(r, "memory.unconfirmed", GOV_DOCTOR_WARN, "memory",
+                         "a memory cgroup governs this process but its limits cannot be read "
+                         "(outside this cgroup namespace, or unreadable): whether the "
+                         "allocation is enforced is unknown",
+                         FIX_NAMESPACE "; Slurm enforces memory with " FIX_MEMORY),
+                     mem, 0);
+            return 1;
+        }
+        if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
+            assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",
+                         "a cgroup hard limit holds this process, but above its allocation",
+                         FIX_MEMORY "; where that is set, Slurm limits each step on each "
+                         "node, not each task, so several tasks share one limit; otherwise "
+                         "check AllowedRAMSpace=100 (the default) in cgroup.conf"),
+                     mem, 0);
+        else
+            assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",
+                         "no cgroup hard limit holds this process", FIX_MEMORY),
+                     mem, 0);
+        return 0;
+    default:
+        add(r, "memory.allocation_unknown", GOV_DOCTOR_INFO, "memory",
+            "no memory allocation is known (a plain srun exports no SLURM_MEM_PER_NODE "
+            "into its tasks), so memory enforcement cannot be checked",
+            "srun --governor: the sealed descriptor carries the step's memory");
+        return 0;
+    }
+}
+
+static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doctor_report *r)
+{
+    if (s->memory.cgroup.high_bytes != GOV_UNKNOWN && s->memory.cgroup.limit_bytes == GOV_UNKNOWN)
+        add(r, "memory.high_only", GOV_DOCTOR_WARN, "memory",
+            "memory.high throttles this cgroup but no memory.max holds it: usage can grow "
+            "past memory.high",
+            "set a hard limit, memory.max; with Slurm: " FIX_MEMORY);
+    if (!missing_reported && (memory_evidence_missing(s) ||
+                              (s->cpu.cgroup.version != 0 &&
+                               s->cpu.cgroup.quota_status == GOV_LIMIT_UNKNOWN)))
+        add(r, "cgroup.unknown", GOV_DOCTOR_INFO, "cgroup",
+            "some cgroup files could not be read (the cgroup lies outside this namespace, "
+            "or its files are unreadable); those limits count as unknown, never unlimited",
+            FIX_NAMESPACE);
+    if (s->pressure.source == GOV_PRESSURE_SOURCE_NONE)
+        add(r, "pressure.unavailable", GOV_DOCTOR_INFO, "pressure",
+            "pressure stall information (PSI) is unavailable: the governor cannot see CPU "
+            "or memory pressure, and its pressure gates stay open",
+            "a kernel built with CONFIG_PSI=y, booted with psi=1 where the distribution "
+            "turns PSI off by default");
+    if ((s->pressure.swap_in_pages != GOV_UNKNOWN && s->pressure.swap_in_pages > 0) ||
+        (s->pressure.swap_out_pages != GOV_UNKNOWN && s->pressure.swap_out_pages > 0))
+        add(r, "swap.activity", GOV_DOCTOR_INFO, "swap",
+            "this node has swapped pages in or out since boot; new swap activity counts "
+            "as memory pressure for the governor",
+            NULL);
+}
+
+int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
+{
+    int missing = 0;
+
+    if (!snap || !out)
+        return GOV_EINVAL;
+    memset(out, 0, sizeof *out);
+    examine_descriptor(snap, out);
+    if (examine_scheduler(snap, out)) {
+        missing |= examine_cpu(snap, out);
+        missing |= examine_memory(snap, out);
+    }
+    examine_kernel(snap, missing, out);
+    return 0;
+}
+
+const char *gov_doctor_severity_name(gov_doctor_severity s)
+{
+    switch (s) {
+    case GOV_DOCTOR_INFO: return "info";
+    case GOV_DOCTOR_WARN: return "warn";
+    case GOV_DOCTOR_ERROR: return "error";
+    default: return "ok";
+    }
+}
+
+const char *gov_doctor_unit(const gov_doctor_finding *f)
+{
+    if (f->allocation == GOV_UNKNOWN)
+        return NULL;
+    return strcmp(f->resource, "cpu") == 0 ? "cpus" : "bytes";
+}
+
+void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap)
+{
+    static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
+                                       GOV_LAYER_CGROUP };
+    size_t len = 0;
+
+    if (cap == 0)
+        return;
+    buf[0] = '\0';
+    if (!f->assessed)
+        return;
+    if (f->held == 0) {
+        snprintf(buf, cap, "none");
+        return;
+    }
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        int n;
+        if (!(f->held & GOV_DOCTOR_HELD(order[i])))
+            continue;
+        n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "", gov_layer_name(order[i]));
+        if (n < 0 || (size_t)n >= cap - len)
+            return;
+        len += (size_t)n;
+    }
+}
+
+int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len)
+{
+    gov_jw w;
+    char held[64];
+
+    gov_jw_init(&w);
+    gov_jw_object_begin(&w, NULL);
+    gov_jw_string(&w, "schema", GOV_DOCTOR_SCHEMA);
+    gov_jw_array_begin(&w, "findings");
+    for (size_t i = 0; i < rep->count; i++) {
+        const gov_doctor_finding *f = &rep->findings[i];
+        gov_jw_object_begin(&w, NULL);
+        gov_jw_string(&w, "id", f->id);
+        gov_jw_string(&w, "severity", gov_doctor_severity_name(f->severity));
+        gov_jw_string(&w, "resource", f->resource);
+        gov_jw_u64(&w, "allocation", f->allocation);
+        gov_jw_string(&w, "unit", gov_doctor_unit(f));
+        gov_doctor_held_names(f, held, sizeof held);
+        gov_jw_string(&w, "enforced_by", f->assessed ? held : NULL);
+        gov_jw_string(&w, "summary", f->summary);
+        gov_jw_string(&w, "fix", f->fix);
+        gov_jw_object_end(&w);
+    }
+    gov_jw_array_end(&w);
+    gov_jw_int(&w, "exit", rep->exit_status);
+    gov_jw_object_end(&w);
+    return gov_jw_finish(&w, out, len);
+}

@@ -1,0 +1,64 @@
+/* doctor.h - the site audit behind `governor doctor`: findings that follow
+ * from one snapshot.  For each resource the scheduler allocated, a finding
+ * says what the kernel enforces and names the setting that would close a
+ * gap.  Pure: it reads no files and prints nothing. */
+#ifndef GOV_DOCTOR_H
+#define GOV_DOCTOR_H
+
+#include "governor.h"
+
+#include <stddef.h>
+
+#define GOV_DOCTOR_SCHEMA "governor.doctor/1"
+
+typedef enum gov_doctor_severity {
+    GOV_DOCTOR_OK = 0,
+    GOV_DOCTOR_INFO,
+    GOV_DOCTOR_WARN,
+    GOV_DOCTOR_ERROR,   /* an allocation the kernel does not enforce */
+} gov_doctor_severity;
+
+/* Bit (1u << layer) of each kernel layer that holds a process within its
+ * allocation: GOV_LAYER_AFFINITY, _CPUSET, _QUOTA for CPU, _CGROUP (a hard
+ * memory limit) for memory. */
+#define GOV_DOCTOR_HELD(layer) (1u << (layer))
+
+typedef struct gov_doctor_finding {
+    const char *id;               /* stable, e.g. "memory.not_enforced" */
+    gov_doctor_severity severity;
+    const char *resource;         /* "descriptor", "scheduler", "cpu", "memory",
+                                     "cgroup", "pressure", "swap" */
+    uint64_t allocation;          /* CPUs (cpu) or bytes (memory) per process;
+                                     GOV_UNKNOWN when not about an allocation */
+    int assessed;                 /* 1: `held` says what enforces it */
+    unsigned held;                /* GOV_DOCTOR_HELD bits; 0 = nothing holds it */
+    const char *summary;          /* what the snapshot shows (static) */
+    const char *fix;              /* the setting that closes the gap, or NULL */
+} gov_doctor_finding;
+
+#define GOV_DOCTOR_MAX_FINDINGS 12
+
+typedef struct gov_doctor_report {
+    size_t count;
+    gov_doctor_finding findings[GOV_DOCTOR_MAX_FINDINGS];
+    int exit_status;              /* 0, or 1 when some finding is an error */
+} gov_doctor_report;
+
+/* Examine a resolved snapshot.  Returns 0, or GOV_EINVAL for NULL. */
+int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out);
+
+/* The "governor.doctor/1" object, one line (caller frees *out).
+ * Returns 0 or GOV_ENOMEM. */
+int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
+
+/* "ok", "info", "warn", "error". */
+const char *gov_doctor_severity_name(gov_doctor_severity s);
+
+/* "cpus" or "bytes" for a finding about an allocation, else NULL. */
+const char *gov_doctor_unit(const gov_doctor_finding *f);
+
+/* The holding layers as "affinity,cpuset" into buf; "none" when nothing
+ * holds; "" when not assessed. */
+void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap);
+
+#endif

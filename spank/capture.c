@@ -1,0 +1,141 @@
+/* capture.c - the step's facts, read in slurmstepd from the items that come
+ * from Slurm's signed job credential (exact C types as spank.h documents
+ * them), plus GPU counts from the variables slurmstepd writes.
+ *
+ * Step kinds: the extern step has no tasks and gets nothing; the batch
+ * step's one task is the script, and its cpus-per-task is every CPU of the
+ * job on the node; the interactive step (salloc's shell) is one task
+ * treated like a normal step. */
+#include "plugin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static gov_step_kind kind_of(uint32_t step_id)
+{
+    switch ((uint64_t)step_id) {
+    case GOV_STEP_BATCH_ID:
+        return GOV_STEP_BATCH;
+    case GOV_STEP_EXTERN_ID:
+        return GOV_STEP_EXTERN;
+    case GOV_STEP_INTERACTIVE_ID:
+        return GOV_STEP_INTERACTIVE;
+    default:
+        return GOV_STEP_NORMAL;
+    }
+}
+
+static uint64_t u32_item(spank_t sp, spank_item_t item)
+{
+    uint32_t v = 0;
+
+    return spank_get_item(sp, item, &v) == ESPANK_SUCCESS ? v : GOV_UNKNOWN;
+}
+
+static uint64_t mem_item(spank_t sp, spank_item_t item)
+{
+    uint64_t mib = 0;
+
+    return spank_get_item(sp, item, &mib) == ESPANK_SUCCESS ? mib : GOV_UNKNOWN;
+}
+
+/* Count the cores of a credential core list ("0-1,4"); keep the set. */
+static uint64_t cores_item(spank_t sp, spank_item_t item, gov_cpuset *set)
+{
+    char *list = NULL;
+
+    memset(set, 0, sizeof *set);
+    if (spank_get_item(sp, item, &list) != ESPANK_SUCCESS || !list ||
+        gov_cpuset_parse(list, strlen(list), set))
+        return GOV_UNKNOWN;
+    return gov_cpuset_count(set);
+}
+
+static uint64_t env_u64(spank_t sp, const char *name)
+{
+    char buf[64];
+    uint64_t v;
+
+    if (spank_getenv(sp, name, buf, sizeof buf) != ESPANK_SUCCESS ||
+        gov_parse_u64(buf, strlen(buf), &v))
+        return GOV_UNKNOWN;
+    return v;
+}
+
+int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d)
+{
+    uint32_t step_id = 0, job_id = 0, node = 0;
+    uint16_t ncpus = 0;
+    uid_t uid = 0;
+    gov_cpuset job_cores, step_cores;
+    uint64_t per_cpu;
+
+    gov_descriptor_init(d);
+    if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
+        spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS ||
+        spank_get_item(sp, S_JOB_NODEID, &node) != ESPANK_SUCCESS ||
+        spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
+        return GOV_EIO;
+    d->step_kind = kind_of(step_id);
+    if (d->step_kind == GOV_STEP_EXTERN)
+        return GOV_ENOENT;
+    d->job_id = job_id;
+    d->step_id = step_id;
+    d->node_index = node;
+    d->uid = (uint64_t)uid;
+    if (gov_boot_hash_read(NULL, &d->boot_hash))
+        return GOV_EIO;
+    d->nodes = u32_item(sp, S_JOB_NNODES);
+    d->tasks_total = u32_item(sp, S_JOB_TOTAL_TASK_COUNT);
+    d->tasks_on_node = u32_item(sp, S_JOB_LOCAL_TASK_COUNT);
+    /* The batch step is the script alone, on one node; the items above
+     * describe the job there (S_JOB_NNODES even reads 0). */
+    if (d->step_kind == GOV_STEP_BATCH)
+        d->nodes = d->tasks_total = d->tasks_on_node = 1;
+    if (spank_get_item(sp, S_JOB_NCPUS, &ncpus) == ESPANK_SUCCESS && ncpus)
+        d->cpus_on_node = ncpus;
+    d->cpus_per_task = u32_item(sp, S_STEP_CPUS_PER_TASK);
+    d->job_mem_mib = mem_item(sp, S_JOB_ALLOC_MEM);
+    d->step_mem_mib = mem_item(sp, S_STEP_ALLOC_MEM);
+    d->job_cores = cores_item(sp, S_JOB_ALLOC_CORES, &job_cores);
+    d->step_cores = cores_item(sp, S_STEP_ALLOC_CORES, &step_cores);
+    /* The variable only says that memory was requested per CPU (sbatch and
+     * salloc export it, srun alone does not); believe it when it agrees
+     * with the credential's total for this node. */
+    per_cpu = env_u64(sp, "SLURM_MEM_PER_CPU");
+    if (per_cpu != GOV_UNKNOWN && per_cpu && d->cpus_on_node != GOV_UNKNOWN &&
+        d->step_mem_mib != GOV_UNKNOWN && per_cpu <= d->step_mem_mib &&
+        per_cpu * d->cpus_on_node == d->step_mem_mib)
+        d->mem_per_cpu_mib = per_cpu;
+    if (d->step_cores != GOV_UNKNOWN)
+        gov_topology_summarise(site->topology_cache[0] ? site->topology_cache : NULL,
+                               &step_cores, &d->topo);
+    return 0;
+}
+
+/* Devices named by a list variable: "0,1" is two; "" or "none" is none. */
+static uint64_t env_items(spank_t sp, const char *name)
+{
+    char buf[1024];
+    uint64_t n = 1;
+
+    if (spank_getenv(sp, name, buf, sizeof buf) != ESPANK_SUCCESS)
+        return GOV_UNKNOWN;
+    if (!buf[0] || !strcmp(buf, "none") || !strcmp(buf, "NoDevFiles"))
+        return 0;
+    for (const char *p = buf; *p; p++)
+        n += *p == ',';
+    return n;
+}
+
+void gov_capture_gpus(spank_t sp, gov_descriptor *d)
+{
+    uint64_t step = env_items(sp, "SLURM_STEP_GPUS");
+
+    d->gpus_on_node = step != GOV_UNKNOWN ? step : env_u64(sp, "SLURM_GPUS_ON_NODE");
+    d->gpus_per_task = env_u64(sp, "SLURM_GPUS_PER_TASK");
+    d->gpus_visible = env_items(sp, "CUDA_VISIBLE_DEVICES");
+    /* Slurm 22.05 gives SPANK no GRES item: these variables are whatever
+     * slurmstepd or, without gres/gpu, the user left there. */
+    d->gpus_verified = false;
+}

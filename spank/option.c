@@ -1,0 +1,50 @@
+/* option.c - the user's --governor[=MODE]: a comma list of one profile
+ * (batch, interactive) and the flags threads and off. */
+#include "parse.h"
+
+#include <string.h>
+
+static bool word_is(const char *w, size_t n, const char *name)
+{
+    return strlen(name) == n && !memcmp(w, name, n);
+}
+
+int gov_mode_parse(const char *text, gov_mode *out)
+{
+    gov_mode m = { .given = true, .profile = GOV_PROFILE_BATCH };
+    const char *p;
+
+    if (!out)
+        return GOV_EINVAL;
+    if (!text || !*text || !strcmp(text, "(null)")) {
+        *out = m;
+        return 0;
+    }
+    p = text;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        gov_profile prof;
+
+        if (word_is(p, n, "batch") || word_is(p, n, "interactive")) {
+            prof = word_is(p, n, "batch") ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+            if (m.profile_set && m.profile != prof)
+                return GOV_EPARSE;     /* two different profiles */
+            m.profile_set = true;
+            m.profile = prof;
+        } else if (word_is(p, n, "threads")) {
+            m.threads = true;
+        } else if (word_is(p, n, "off")) {
+            m.off = true;
+        } else {
+            return GOV_EPARSE;         /* unknown or empty word */
+        }
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
+    }
+    /* "off" with anything else is a contradiction, not a preference. */
+    if (m.off && (m.threads || m.profile_set))
+        return GOV_EPARSE;
+    *out = m;
+    return 0;
+}

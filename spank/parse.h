@@ -1,0 +1,63 @@
+/*
+ * parse.h - the plugin's two parsers of outside text, kept free of Slurm
+ * symbols so that unit tests and fuzz targets link them directly:
+ * the user's --governor MODE (option.c) and the site's plugstack.conf
+ * arguments (policy.c).
+ */
+#ifndef GOV_SPANK_PARSE_H
+#define GOV_SPANK_PARSE_H
+
+#include "descriptor.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Shown in every complaint about a MODE. */
+#define GOV_MODE_HELP \
+    "valid values: batch, interactive, threads, off, as a comma list " \
+    "(e.g. --governor=interactive,threads)"
+
+typedef struct gov_mode {
+    bool given;          /* the option was used */
+    bool off;
+    bool threads;
+    bool profile_set;
+    gov_profile profile;
+} gov_mode;
+
+/* Parse a MODE.  NULL, "" and the literal "(null)" (what Slurm passes for an
+ * optional value that was left out) mean the default.  On error *out is
+ * unchanged.  Returns 0 or GOV_EPARSE. */
+int gov_mode_parse(const char *text, gov_mode *out);
+
+#define GOV_SPANK_POLICY_PATH_MAX 256
+
+typedef struct gov_spank_policy {
+    bool default_on;
+    bool profile_imposed;
+    gov_profile profile;
+    uint64_t mem_reserve_bytes;    /* GOV_UNKNOWN: none */
+    uint32_t mem_reserve_pct;
+    uint64_t cpu_reserve_threads;  /* GOV_UNKNOWN: none */
+    uint32_t cpu_reserve_pct;
+    bool seal_required;
+    uint32_t ttl_s;                /* 0: MUNGE's default */
+    char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
+    char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = no cache */
+} gov_spank_policy;
+
+/* The defaults: off unless asked for, no reserves, seal optional. */
+void gov_spank_policy_init(gov_spank_policy *p);
+
+/* Parse plugstack.conf arguments (key=value words).  On error, err gets a
+ * message naming the key (never a value) and *out keeps the defaults.
+ * Returns 0 or GOV_EPARSE. */
+int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
+                     char *err, size_t errcap);
+
+/* Whether the governor runs for a step, and the policy it seals: the site's
+ * imposed profile and reserves, tightened (never loosened) by the user. */
+bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
+                        gov_desc_policy *out);
+
+#endif /* GOV_SPANK_PARSE_H */

@@ -1,0 +1,116 @@
+/* plugin.c - governor.so's entry points: a dispatcher on spank_context().
+ *
+ *   local (srun), allocator (sbatch, salloc): validate the site arguments
+ *     and --governor, fail fast with a message, otherwise stay silent.
+ *   remote (slurmstepd): capture once per step and node (init_post_opt),
+ *     seal once per task (task_init_privileged, euid 0).  Errors here are
+ *     logged and degrade: a non-zero return from init or init_post_opt
+ *     would abort the step and can drain the node.
+ */
+#include "plugin.h"
+
+#include <string.h>
+
+SPANK_PLUGIN(governor, 1);
+
+/* The one plugin instance of this process (see plugin.h). */
+static gov_plugin gov_state;
+
+static bool local_side(void)
+{
+    spank_context_t c = spank_context();
+
+    return c == S_CTX_LOCAL || c == S_CTX_ALLOCATOR;
+}
+
+static int governor_option(int val, const char *optarg, int remote)
+{
+    gov_mode m;
+
+    (void)val;
+    /* Each call replaces the mode: the last value wins, which is how an
+     * inner srun --governor overrides what sbatch passed down. */
+    if (gov_mode_parse(optarg, &m)) {
+        gov_state.mode_ok = false;
+        slurm_error("governor: invalid --governor value; %s", GOV_MODE_HELP);
+        return remote ? 0 : -1;
+    }
+    gov_state.mode = m;
+    gov_state.mode_ok = true;
+    return 0;
+}
+
+static struct spank_option governor_opt = {
+    "governor", "MODE",
+    "Seal this step's resource budget for libgovernor. MODE is a comma list: "
+    "batch (default) or interactive, threads (export OMP_NUM_THREADS and BLAS "
+    "thread counts), or off.",
+    2, 0, governor_option,
+};
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+    spank_context_t ctx = spank_context();
+    char err[256];
+
+    memset(&gov_state, 0, sizeof gov_state);
+    gov_state.mode_ok = true;
+    if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
+        return 0;
+    if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
+        /* Loud where a person is watching; in slurmstepd only logged, and
+         * the plugin stays off for the step instead of failing it. */
+        slurm_error("governor: %s", err);
+        if (ctx != S_CTX_REMOTE)
+            return -1;
+    } else {
+        gov_state.site_ok = true;
+    }
+    if (spank_option_register(sp, &governor_opt) != ESPANK_SUCCESS) {
+        slurm_error("governor: cannot register --governor");
+        return ctx == S_CTX_REMOTE ? 0 : -1;
+    }
+    return 0;
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+    gov_desc_policy pol;
+    int rc;
+
+    (void)ac;
+    (void)av;
+    if (local_side() || !spank_remote(sp) || !gov_state.site_ok || !gov_state.mode_ok)
+        return 0;
+    if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
+        return 0;
+    rc = gov_capture_step(sp, &gov_state.site, &gov_state.step);
+    if (rc == GOV_ENOENT)
+        return 0;      /* the extern step: no tasks, nothing to hand off */
+    if (rc) {
+        slurm_error("governor: cannot read this step's allocation; no descriptor for it");
+        gov_state.capture_failed = true;
+        return 0;
+    }
+    gov_state.step.policy = pol;
+    gov_state.active = true;
+    return 0;
+}
+
+int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (!spank_remote(sp))
+        return 0;
+    if (!gov_state.active) {
+        gov_handoff_clear(sp);
+        if (gov_state.capture_failed && gov_state.site.seal_required) {
+            slurm_error("governor: this site requires a sealed descriptor and the step's "
+                        "allocation could not be read; ask the administrators to check slurmd's log");
+            return -1;
+        }
+        return 0;
+    }
+    return gov_handoff_task(sp, &gov_state);
+}

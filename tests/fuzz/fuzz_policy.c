@@ -1,0 +1,37 @@
+/* Fuzz the plugstack.conf argument parser: the input's lines become the
+ * plugin's arguments.  Never crash; an error message always names a key. */
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *argv[16];
+    char *text = malloc(size + 1), *p;
+    char err[256];
+    gov_spank_policy pol;
+    int argc = 0, rc;
+
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    for (p = text; argc < 16; ) {
+        char *nl = strchr(p, '\n');
+        argv[argc++] = p;
+        if (!nl)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    rc = gov_spank_policy_parse(argc, argv, &pol, err, sizeof err);
+    if (rc != 0 && (rc != GOV_EPARSE || !strstr(err, "plugstack.conf")))
+        abort();
+    if (rc == 0 && (pol.ttl_s > 3600 || pol.mem_reserve_pct > 100 || pol.cpu_reserve_pct > 100))
+        abort();
+    free(text);
+    return 0;
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Build the Debian packages (contrib/debian/build-deb.sh), install them with
+# apt-get, check what a site gets (the tool runs, the plugin sits in Slurm's
+# plugin directory and srun loads it from there by its plain name, a
+# program builds against libgovernor-dev), then remove them again.
+#
+# usage: tests/install/test_deb.sh        (as root; no network)
+# Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
+set -uo pipefail
+
+src=$(cd "$(dirname "$0")/../.." && pwd)
+packages=(libgovernor0 libgovernor-dev governor slurm-spank-governor)
+
+n=0 failed=0
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/#   /' <<<"$2"; }
+finish() {
+	echo "1..$n"
+	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }
+	exit 0
+}
+installed() { dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qx installed; }
+
+if ((EUID != 0)); then
+	echo "ok 1 - # SKIP installing packages needs root"
+	echo "1..1"
+	exit 0
+fi
+for p in "${packages[@]}"; do
+	if installed "$p"; then
+		echo "not ok 1 - $p is already installed; this test installs and removes it, so remove it first (apt-get remove ${packages[*]})"
+		echo "1..1"
+		exit 1
+	fi
+done
+
+work=$(mktemp -d /tmp/governor-debtest.XXXXXX)
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	local p left=()
+	for p in "${packages[@]}"; do installed "$p" && left+=("$p"); done
+	((${#left[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${left[@]}" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+t0=$SECONDS
+if out=$(bash "$src/contrib/debian/build-deb.sh" "$work/out" 2>&1); then
+	pass "build-deb.sh builds the packages ($((SECONDS - t0)) s)"
+else
+	fail "build-deb.sh builds the packages" "$(tail -30 <<<"$out")"
+	finish
+fi
+debs=()
+for p in "${packages[@]}"; do
+	f=$(find "$work/out" -name "${p}_*.deb" | head -1)
+	if [[ -n $f ]]; then debs+=("$f"); else fail "package $p built"; fi
+done
+((${#debs[@]} == ${#packages[@]})) && pass "every package built: ${packages[*]}"
+
+plugin_deps=$(dpkg-deb -f "$(find "$work/out" -name 'slurm-spank-governor_*.deb')" Depends)
+missing=
+for d in libmunge2 libhwloc15 slurm-wlm-basic-plugins; do
+	[[ $plugin_deps == *"$d"* ]] || missing+=" $d"
+done
+if [[ -z $missing ]]; then pass "slurm-spank-governor depends on libmunge2, libhwloc15 and its Slurm series"; else fail "slurm-spank-governor depends on what it loads" "Depends: $plugin_deps; missing:$missing"; fi
+
+if out=$(DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${debs[@]}" 2>&1); then
+	pass "apt-get install the packages"
+else
+	fail "apt-get install the packages" "$(tail -20 <<<"$out")"
+	finish
+fi
+
+version=$(dpkg-query -W -f='${Version}' governor)
+out=$(governor --version 2>&1)
+if [[ $out == "governor $version" ]]; then pass "governor --version says $version"; else fail "governor --version says $version" "$out"; fi
+if man -w governor >/dev/null 2>&1 && man -w governor.so >/dev/null 2>&1; then
+	pass "man finds governor(1) and governor.so(8)"
+else
+	fail "man finds governor(1) and governor.so(8)"
+fi
+
+so=$(dpkg -L slurm-spank-governor | grep '/governor\.so$')
+slurm_dir=$(dirname "$(dpkg -L slurm-wlm-basic-plugins | grep '/auth_munge\.so$')")
+if [[ -n $so && $(dirname "$so") == "$slurm_dir" ]]; then
+	pass "governor.so is in Slurm's plugin directory ($slurm_dir)"
+else
+	fail "governor.so is in Slurm's plugin directory" "plugin: '$so'; Slurm's plugins: '$slurm_dir'"
+fi
+# Every library the plugin links resolves with only the packages' dependencies.
+unresolved=$(ldd "$so" 2>&1 | grep 'not found')
+if [[ -z $unresolved ]]; then pass "every library governor.so links is installed"; else fail "every library governor.so links is installed" "$unresolved"; fi
+
+# srun, as on a login node: a plugstack.conf naming the plugin without a
+# path, so that Slurm finds it in its own PluginDir.  srun --help reads the
+# configuration and loads the plugins without contacting a controller.
+conf=$work/conf
+mkdir -p "$conf"
+printf 'ClusterName=debtest\nSlurmctldHost=localhost\nPlugStackConfig=%s/plugstack.conf\nNodeName=localhost CPUs=1\nPartitionName=p Nodes=localhost Default=YES\n' "$conf" >"$conf/slurm.conf"
+echo 'required governor.so default=off' >"$conf/plugstack.conf"
+for cmd in srun sbatch salloc; do
+	out=$(SLURM_CONF=$conf/slurm.conf timeout 30 "$cmd" --help 2>&1)
+	if grep -q -- '--governor' <<<"$out"; then
+		pass "$cmd --help lists --governor (plugstack.conf: required governor.so)"
+	else
+		fail "$cmd --help lists --governor (plugstack.conf: required governor.so)" "$(tail -5 <<<"$out")"
+	fi
+done
+out=$(SLURM_CONF=$conf/slurm.conf timeout 30 srun --governor=bogus true 2>&1)
+if [[ $out == *"governor: invalid --governor value"* ]]; then
+	pass "srun --governor=bogus is refused by the installed plugin"
+else
+	fail "srun --governor=bogus is refused by the installed plugin" "$(tail -5 <<<"$out")"
+fi
+
+# libgovernor-dev: a program builds through the system's pkg-config.
+flags=$(pkg-config --cflags --libs governor)
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+if out=$(cc -std=c11 -Wall -Werror -o "$work/consumer" "$src/tests/install/consumer.c" $flags 2>&1) &&
+	out=$("$work/consumer" 2>&1) &&
+	[[ $out == *'"schema":"governor.snapshot/1"'* ]]; then
+	pass "consumer.c builds with libgovernor-dev and runs"
+else
+	fail "consumer.c builds with libgovernor-dev and runs" "$(head -c 600 <<<"$out")"
+fi
+
+if out=$(DEBIAN_FRONTEND=noninteractive apt-get remove -y -q "${packages[@]}" 2>&1); then
+	pass "apt-get remove the packages"
+else
+	fail "apt-get remove the packages" "$(tail -20 <<<"$out")"
+fi
+remaining=
+for p in "${packages[@]}"; do installed "$p" && remaining+=" $p"; done
+[[ -e $so ]] && remaining+=" $so"
+command -v governor >/dev/null && remaining+=" $(command -v governor)"
+if [[ -z $remaining ]]; then pass "nothing left installed"; else fail "nothing left installed" "left:$remaining"; fi
+finish

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# MUNGE unreachable (munge_socket= pointing to a dead socket): with
+# seal=optional the step runs without a descriptor; with seal=required the
+# task fails with a clear message, and no node drains.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+dead=$GOV_CLUSTER_DIR/run/gov-dead-munge.socket
+rm -f "$dead"
+# A socket file with nobody listening behind it.
+python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$dead"
+chmod 777 "$dead"
+
+gov_plugstack "munge_socket=$dead" seal=optional
+out=$(as_user srun --governor -n1 bash -c 'echo "ran ${GOVERNOR_DESCRIPTOR:-none}"; "$GOV_TOOL" verify --json | jq -r .status')
+assert_eq "$(printf 'ran none\nabsent')" "$out" "seal=optional without MUNGE"
+
+gov_plugstack "munge_socket=$dead" seal=required
+rc=0
+out=$(as_user srun --governor -n1 echo should-not-run 2>&1) || rc=$?
+printf '%s\n' "$out"
+((rc != 0)) || fail "srun succeeded although the seal is required and MUNGE is down"
+assert_no_match 'should-not-run' "$out" "task output"
+assert_match 'governor: MUNGE cannot seal the descriptor; this site requires a sealed descriptor' "$out" "message"
+assert_idle
+
+# The batch step fails the same way; the job fails, the node does not drain.
+id=$(as_user sbatch --parsable --governor -o /dev/null --wrap 'echo should-not-run')
+assert_match '^(FAILED|NODE_FAIL)$' "$(wait_job "$id")" "batch job state"
+assert_idle
+node_states
+! node_states | grep -Eq 'drain|down' || fail "a node drained"

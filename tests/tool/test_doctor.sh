@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `governor doctor` on a fixture tree (a task of a step with 2 CPUs and a
+# 200 MiB cgroup v1 limit): exit status, human and JSON output, usage errors.
+# usage: test_doctor.sh GOVERNOR FIXTURES
+set -uo pipefail
+gov=$1 root=$2/snapshot/slurm-v1-node
+fail=0
+
+check() { # name expected actual
+  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
+}
+
+# A step's variables, as srun exports them inside an allocation.
+step=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_CPUS_PER_TASK=2 SLURM_CPUS_ON_NODE=2)
+
+out=$("${step[@]}" SLURM_MEM_PER_NODE=200 "$gov" doctor --json --sysroot "$root")
+check "enforced: exit 0" 0 $?
+check "schema" 1 "$(grep -c '^{"schema":"governor.doctor/1","findings":\[' <<<"$out")"
+check "cpu enforced by affinity and cpuset" 1 \
+  "$(grep -c '"id":"cpu.enforced","severity":"ok","resource":"cpu","allocation":2,"unit":"cpus","enforced_by":"affinity,cpuset"' <<<"$out")"
+check "memory enforced by the cgroup" 1 \
+  "$(grep -c '"id":"memory.enforced","severity":"ok","resource":"memory","allocation":209715200,"unit":"bytes","enforced_by":"cgroup"' <<<"$out")"
+check "variables only" 1 "$(grep -c '"id":"scheduler.unverified","severity":"warn"' <<<"$out")"
+check "exit field" 1 "$(grep -c '"exit":0}$' <<<"$out")"
+
+# One CPU and 100 MiB allocated: the fixture's 2 CPUs and 200 MiB are wider.
+human=$("${step[@]}" SLURM_CPUS_PER_TASK=1 SLURM_MEM_PER_NODE=100 "$gov" doctor --sysroot "$root")
+check "not enforced: exit 1" 1 $?
+check "headline" "governor doctor: 2 errors, 1 warning, 1 note, 0 ok" "$(head -1 <<<"$human")"
+check "errors first" "ERROR  cpu         allocation 1 CPU, enforced by none" "$(sed -n 2p <<<"$human")"
+check "cpu fix" 1 "$(grep -c 'fix: TaskPlugin=task/affinity in slurm.conf, or TaskPlugin=task/cgroup with ConstrainCores=yes' <<<"$human")"
+
+# Outside any job there is nothing to check.
+env -i "$gov" doctor --sysroot "$root" >/dev/null; check "no job: exit 0" 0 $?
+
+"$gov" doctor --bogus 2>/dev/null; check "unknown option exits 2" 2 $?
+"$gov" doctor --sysroot 2>/dev/null; check "--sysroot without a value exits 2" 2 $?
+help=$("$gov" doctor --help); check "help exits 0" 0 $?
+check "help names the exit statuses" 1 "$(grep -c 'Exit status: 0 every known allocation is enforced, 1' <<<"$help")"
+exit $fail

@@ -1,0 +1,571 @@
+/* The doctor's findings on synthetic snapshots: one test per finding and
+ * per exit status.  Snapshots go through gov_snapshot_resolve(), so each
+ * finding follows from the enforcement the resolver computes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor.h"
+#include "evidence.h"
+
+#define MiB (1024ull * 1024ull)
+#define GiB (1024ull * MiB)
+
+/* A task in a normal step of 2 CPUs and 200 MiB on an 8-CPU, 16 GiB host,
+ * where neither affinity, cpuset, quota nor a memory limit confines it. */
+static gov_snapshot in_step(gov_sched_source source)
+{
+    gov_snapshot s;
+
+    gov_snapshot_clear(&s);
+    s.cpu.host.logical = 8;
+    s.memory.host.total_bytes = 16 * GiB;
+    s.memory.host.available_bytes = 12 * GiB;
+    s.scheduler.source = source;
+    s.scheduler.step_kind = GOV_STEP_NORMAL;
+    s.scheduler.tasks_on_node = 1;
+    s.scheduler.cpus_on_node = 2;
+    s.scheduler.cpus_per_task = 2;
+    s.scheduler.mem_per_node_bytes = 200 * MiB;
+    if (source == GOV_SCHED_DESCRIPTOR)
+        s.descriptor.status = GOV_DESCRIPTOR_VERIFIED;
+    s.cpu.affinity.count = 8;
+    s.cpu.cgroup.version = 1;
+    s.cpu.cgroup.cpuset_count = 8;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_UNLIMITED;
+    s.memory.cgroup.version = 1;
+    s.memory.cgroup.status = GOV_LIMIT_UNLIMITED;
+    s.pressure.source = GOV_PRESSURE_SOURCE_SYSTEM;
+    s.pressure.swap_in_pages = 0;
+    s.pressure.swap_out_pages = 0;
+    return s;
+}
+
+/* What task/cgroup with ConstrainCores and ConstrainRAMSpace gives. */
+static void task_cgroup(gov_snapshot *s)
+{
+    s->cpu.affinity.count = 2;
+    s->cpu.cgroup.cpuset_count = 2;
+    s->memory.cgroup.status = GOV_LIMIT_LIMITED;
+    s->memory.cgroup.limit_bytes = 200 * MiB;
+}
+
+static gov_doctor_report examine(gov_snapshot *s)
+{
+    gov_doctor_report r;
+
+    gov_snapshot_resolve(s);
+    assert_int_equal(gov_doctor_examine(s, &r), 0);
+    return r;
+}
+
+static const gov_doctor_finding *find(const gov_doctor_report *r, const char *id)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (strcmp(r->findings[i].id, id) == 0)
+            return &r->findings[i];
+    return NULL;
+}
+
+static const gov_doctor_finding *expect(const gov_doctor_report *r, const char *id,
+                                        gov_doctor_severity sev, const char *resource)
+{
+    const gov_doctor_finding *f = find(r, id);
+
+    if (!f)
+        fail_msg("no finding %s", id);
+    assert_int_equal(f->severity, sev);
+    assert_string_equal(f->resource, resource);
+    assert_non_null(f->summary);
+    return f;
+}
+
+static void expect_fix(const gov_doctor_finding *f, const char *part)
+{
+    assert_non_null(f->fix);
+    if (!strstr(f->fix, part))
+        fail_msg("fix of %s lacks '%s': %s", f->id, part, f->fix);
+}
+
+static void held(const gov_doctor_finding *f, const char *want)
+{
+    char buf[64];
+
+    gov_doctor_held_names(f, buf, sizeof buf);
+    assert_string_equal(buf, want);
+}
+
+/* ---- exit status ------------------------------------------------------- */
+
+static void test_exit_0_when_everything_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    assert_int_equal(r.exit_status, 0);
+    for (size_t i = 0; i < r.count; i++)
+        assert_int_equal(r.findings[i].severity, GOV_DOCTOR_OK);
+    assert_int_equal(r.count, 3); /* descriptor, cpu, memory */
+}
+
+static void test_exit_1_when_an_allocation_is_not_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.memory.cgroup.status = GOV_LIMIT_UNLIMITED;
+    s.memory.cgroup.limit_bytes = GOV_UNKNOWN;
+    r = examine(&s);
+    assert_int_equal(r.exit_status, 1);
+}
+
+static void test_exit_0_when_nothing_is_known(void **state)
+{
+    gov_snapshot s;
+    gov_doctor_report r;
+
+    (void)state;
+    gov_snapshot_clear(&s);
+    r = examine(&s);
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_null_arguments(void **state)
+{
+    gov_snapshot s;
+    gov_doctor_report r;
+
+    (void)state;
+    gov_snapshot_clear(&s);
+    assert_int_equal(gov_doctor_examine(NULL, &r), GOV_EINVAL);
+    assert_int_equal(gov_doctor_examine(&s, NULL), GOV_EINVAL);
+}
+
+/* ---- descriptor -------------------------------------------------------- */
+
+static void test_descriptor_verified(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    f = expect(&r, "descriptor.verified", GOV_DOCTOR_OK, "descriptor");
+    assert_null(f->fix);
+    assert_null(find(&r, "scheduler.unverified"));
+}
+
+static void test_descriptor_invalid_reasons(void **state)
+{
+    static const struct {
+        int reason;
+        const char *fix_part;
+    } cases[] = {
+        { GOV_EMUNGE, "munged runs" },
+        { GOV_ESEAL, "same MUNGE key" },
+        { GOV_ESEAL, "clocks agree" },
+        { GOV_EUNTRUSTED, "srun --governor" },
+        { GOV_EBINDING, "srun --governor" },
+        { GOV_EVERSION, "same slurm-governor version" },
+        { GOV_EPARSE, "same slurm-governor version" },
+        { GOV_EIO, "governor verify" },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+        gov_doctor_report r;
+
+        task_cgroup(&s);
+        s.descriptor.status = GOV_DESCRIPTOR_INVALID;
+        s.descriptor.reason = cases[i].reason;
+        r = examine(&s);
+        expect_fix(expect(&r, "descriptor.invalid", GOV_DOCTOR_WARN, "descriptor"),
+                   cases[i].fix_part);
+        /* The facts came from the variables instead: said too. */
+        expect(&r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler");
+        assert_int_equal(r.exit_status, 0);
+    }
+}
+
+/* ---- scheduler --------------------------------------------------------- */
+
+static void test_scheduler_unverified(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    f = expect(&r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler");
+    expect_fix(f, "srun --governor");
+    expect_fix(f, "default=on");
+    assert_null(find(&r, "descriptor.invalid"));
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_scheduler_outside_step(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+
+    (void)state;
+    /* salloc's shell: job variables, no step, nothing confines it. */
+    s.scheduler.step_kind = GOV_STEP_UNKNOWN;
+    r = examine(&s);
+    assert_int_equal(s.enforcement.cpu, GOV_NOT_ENFORCED);
+    expect_fix(expect(&r, "scheduler.outside_step", GOV_DOCTOR_WARN, "scheduler"), "srun");
+    assert_null(find(&r, "cpu.not_enforced"));
+    assert_null(find(&r, "memory.not_enforced"));
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_scheduler_missing_while_confined(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_NONE);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    expect_fix(expect(&r, "scheduler.missing", GOV_DOCTOR_WARN, "scheduler"), "default=on");
+    assert_null(find(&r, "cpu.enforced"));
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_scheduler_none_unconfined(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_NONE);
+    gov_doctor_report r;
+
+    (void)state;
+    r = examine(&s);
+    expect_fix(expect(&r, "scheduler.none", GOV_DOCTOR_INFO, "scheduler"), "srun");
+    assert_null(find(&r, "scheduler.missing"));
+    assert_int_equal(r.count, 1);
+    assert_int_equal(r.exit_status, 0);
+
+    /* Half the CPUs offline: an affinity mask of the online ones is no confinement. */
+    s.cpu.host.online = 4;
+    s.cpu.affinity.count = 4;
+    s.cpu.cgroup.cpuset_count = 4;
+    r = examine(&s);
+    expect(&r, "scheduler.none", GOV_DOCTOR_INFO, "scheduler");
+    s.cpu.affinity.count = 3;
+    r = examine(&s);
+    expect(&r, "scheduler.missing", GOV_DOCTOR_WARN, "scheduler");
+}
+
+/* ---- CPU --------------------------------------------------------------- */
+
+static void test_cpu_enforced_by_affinity_only(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    s.cpu.affinity.count = 2;   /* task/affinity, no cpuset, no quota */
+    r = examine(&s);
+    f = expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu");
+    assert_int_equal(f->allocation, 2);
+    assert_string_equal(gov_doctor_unit(f), "cpus");
+    held(f, "affinity");
+    assert_null(f->fix);
+}
+
+static void test_cpu_enforced_by_cpuset_and_quota(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    s.cpu.cgroup.cpuset_count = 2;
+    s.cpu.cgroup.quota_cores = 1.5;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_LIMITED;
+    r = examine(&s);
+    held(expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu"), "cpuset,quota");
+}
+
+static void test_cpu_not_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    s.memory.cgroup.limit_bytes = 200 * MiB;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    s.cpu.cgroup.quota_cores = 4.0; /* a quota wider than the allocation */
+    s.cpu.cgroup.quota_status = GOV_LIMIT_LIMITED;
+    r = examine(&s);
+    f = expect(&r, "cpu.not_enforced", GOV_DOCTOR_ERROR, "cpu");
+    assert_int_equal(f->allocation, 2);
+    held(f, "none");
+    expect_fix(f, "TaskPlugin=task/affinity");
+    expect_fix(f, "ConstrainCores=yes");
+    assert_int_equal(r.exit_status, 1);
+}
+
+static void test_cpu_unconfirmed(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    /* The cpu cgroup lies outside the namespace: every fact unknown. */
+    s.cpu.cgroup.cpuset_count = GOV_UNKNOWN;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_UNKNOWN;
+    s.memory.cgroup.limit_bytes = 200 * MiB;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    r = examine(&s);
+    assert_int_equal(s.enforcement.cpu, GOV_NOT_ENFORCED);
+    expect_fix(expect(&r, "cpu.unconfirmed", GOV_DOCTOR_WARN, "cpu"), "cgroup namespace");
+    assert_null(find(&r, "cpu.not_enforced"));
+    assert_null(find(&r, "cgroup.unknown")); /* said once */
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_cpu_allocation_unknown(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+
+    (void)state;
+    s.scheduler.cpus_per_task = GOV_UNKNOWN;
+    s.scheduler.cpus_on_node = GOV_UNKNOWN;
+    r = examine(&s);
+    expect_fix(expect(&r, "cpu.allocation_unknown", GOV_DOCTOR_INFO, "cpu"), "--governor");
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void test_memory_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    f = expect(&r, "memory.enforced", GOV_DOCTOR_OK, "memory");
+    assert_int_equal(f->allocation, 200 * MiB);
+    assert_string_equal(gov_doctor_unit(f), "bytes");
+    held(f, "cgroup");
+}
+
+static void test_memory_per_task_allocation(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    /* --mem-per-cpu=100M -c2: 200 MiB per task, the limit above it. */
+    s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
+    s.scheduler.mem_per_cpu_bytes = 100 * MiB;
+    s.memory.cgroup.limit_bytes = 400 * MiB;
+    r = examine(&s);
+    f = expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
+    assert_int_equal(f->allocation, 200 * MiB);
+    /* A limit exists: the fix explains the per-step limit, not ConstrainRAMSpace. */
+    expect_fix(f, "ConstrainRAMSpace=yes");
+    expect_fix(f, "each step on each node, not each task");
+    expect_fix(f, "AllowedRAMSpace");
+    assert_int_equal(r.exit_status, 1);
+}
+
+static void test_memory_not_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    s.cpu.affinity.count = 2; /* task/affinity alone */
+    r = examine(&s);
+    f = expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
+    held(f, "none");
+    expect_fix(f, "ConstrainRAMSpace=yes");
+    expect_fix(f, "TaskPlugin=task/cgroup");
+    held(expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu"), "affinity");
+    assert_int_equal(r.exit_status, 1);
+}
+
+static void test_memory_unconfirmed(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.memory.cgroup.status = GOV_LIMIT_UNKNOWN;
+    s.memory.cgroup.limit_bytes = GOV_UNKNOWN;
+    r = examine(&s);
+    expect_fix(expect(&r, "memory.unconfirmed", GOV_DOCTOR_WARN, "memory"), "ConstrainRAMSpace");
+    assert_null(find(&r, "memory.not_enforced"));
+    assert_null(find(&r, "cgroup.unknown"));
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_memory_allocation_unknown(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    /* A plain srun: no memory variable in the task. */
+    s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
+    r = examine(&s);
+    expect_fix(expect(&r, "memory.allocation_unknown", GOV_DOCTOR_INFO, "memory"),
+               "srun --governor");
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_memory_high_only(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.memory.cgroup.version = 2;
+    s.memory.cgroup.limit_bytes = GOV_UNKNOWN;
+    s.memory.cgroup.high_bytes = 200 * MiB;
+    r = examine(&s);
+    expect_fix(expect(&r, "memory.high_only", GOV_DOCTOR_WARN, "memory"), "memory.max");
+    /* Throttled is not enforced. */
+    expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
+    assert_int_equal(r.exit_status, 1);
+}
+
+/* ---- cgroup, pressure, swap --------------------------------------------- */
+
+static void test_cgroup_unknown(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    /* Affinity holds the CPUs, so the unreadable quota only needs a note. */
+    s.cpu.cgroup.cpuset_count = GOV_UNKNOWN;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_UNKNOWN;
+    r = examine(&s);
+    expect_fix(expect(&r, "cgroup.unknown", GOV_DOCTOR_INFO, "cgroup"), "namespace");
+    expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu");
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_pressure_unavailable(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    assert_null(find(&r, "pressure.unavailable"));
+    s.pressure.source = GOV_PRESSURE_SOURCE_NONE;
+    r = examine(&s);
+    expect_fix(expect(&r, "pressure.unavailable", GOV_DOCTOR_INFO, "pressure"), "psi=1");
+    assert_int_equal(r.exit_status, 0);
+}
+
+static void test_swap_activity(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.pressure.swap_in_pages = GOV_UNKNOWN;
+    s.pressure.swap_out_pages = GOV_UNKNOWN;
+    r = examine(&s);
+    assert_null(find(&r, "swap.activity"));
+    s.pressure.swap_in_pages = 0;
+    s.pressure.swap_out_pages = 12;
+    r = examine(&s);
+    assert_null(expect(&r, "swap.activity", GOV_DOCTOR_INFO, "swap")->fix);
+    assert_int_equal(r.exit_status, 0);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void test_json(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+    char *text;
+    size_t len;
+
+    (void)state;
+    s.cpu.affinity.count = 2;
+    r = examine(&s);
+    assert_int_equal(gov_doctor_json(&r, &text, &len), 0);
+    assert_int_equal(strlen(text), len);
+    assert_non_null(strstr(text, "{\"schema\":\"governor.doctor/1\",\"findings\":[{\"id\":"));
+    assert_non_null(strstr(text,
+        "{\"id\":\"cpu.enforced\",\"severity\":\"ok\",\"resource\":\"cpu\","
+        "\"allocation\":2,\"unit\":\"cpus\",\"enforced_by\":\"affinity\","));
+    assert_non_null(strstr(text,
+        "{\"id\":\"memory.not_enforced\",\"severity\":\"error\",\"resource\":\"memory\","
+        "\"allocation\":209715200,\"unit\":\"bytes\",\"enforced_by\":\"none\","));
+    assert_non_null(strstr(text,
+        "\"resource\":\"scheduler\",\"allocation\":null,\"unit\":null,\"enforced_by\":null,"));
+    assert_non_null(strstr(text, "}],\"exit\":1}"));
+    free(text);
+
+    /* No finding at all still renders an empty array. */
+    memset(&r, 0, sizeof r);
+    assert_int_equal(gov_doctor_json(&r, &text, NULL), 0);
+    assert_string_equal(text, "{\"schema\":\"governor.doctor/1\",\"findings\":[],\"exit\":0}");
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exit_0_when_everything_enforced),
+        cmocka_unit_test(test_exit_1_when_an_allocation_is_not_enforced),
+        cmocka_unit_test(test_exit_0_when_nothing_is_known),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_descriptor_verified),
+        cmocka_unit_test(test_descriptor_invalid_reasons),
+        cmocka_unit_test(test_scheduler_unverified),
+        cmocka_unit_test(test_scheduler_outside_step),
+        cmocka_unit_test(test_scheduler_missing_while_confined),
+        cmocka_unit_test(test_scheduler_none_unconfined),
+        cmocka_unit_test(test_cpu_enforced_by_affinity_only),
+        cmocka_unit_test(test_cpu_enforced_by_cpuset_and_quota),
+        cmocka_unit_test(test_cpu_not_enforced),
+        cmocka_unit_test(test_cpu_unconfirmed),
+        cmocka_unit_test(test_cpu_allocation_unknown),
+        cmocka_unit_test(test_memory_enforced),
+        cmocka_unit_test(test_memory_per_task_allocation),
+        cmocka_unit_test(test_memory_not_enforced),
+        cmocka_unit_test(test_memory_unconfirmed),
+        cmocka_unit_test(test_memory_allocation_unknown),
+        cmocka_unit_test(test_memory_high_only),
+        cmocka_unit_test(test_cgroup_unknown),
+        cmocka_unit_test(test_pressure_unavailable),
+        cmocka_unit_test(test_swap_activity),
+        cmocka_unit_test(test_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,156 @@
+/* The site policy from plugstack.conf arguments, and how a user's MODE
+ * may tighten it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "parse.h"
+
+static int parse(const char *a, const char *b, gov_spank_policy *p, char *err)
+{
+    const char *argv[] = { a, b };
+    return gov_spank_policy_parse(b ? 2 : (a ? 1 : 0), argv, p, err, 256);
+}
+
+static void test_defaults(void **state)
+{
+    gov_spank_policy p;
+    char err[256];
+
+    assert_int_equal(parse(NULL, NULL, &p, err), 0);
+    assert_false(p.default_on);
+    assert_false(p.profile_imposed);
+    assert_false(p.seal_required);
+    assert_int_equal(p.ttl_s, 0);
+    assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
+    assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
+    assert_string_equal(p.munge_socket, "");
+    assert_string_equal(p.topology_cache, "");
+}
+
+static void test_every_key(void **state)
+{
+    const char *argv[] = {
+        "default=on", "profile=interactive", "mem_reserve=2G", "cpu_reserve=10%",
+        "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
+        "topology_cache=/var/cache/slurm-governor",
+    };
+    gov_spank_policy p;
+    char err[256];
+
+    assert_int_equal(gov_spank_policy_parse(8, argv, &p, err, sizeof err), 0);
+    assert_true(p.default_on);
+    assert_true(p.profile_imposed);
+    assert_int_equal(p.profile, GOV_PROFILE_INTERACTIVE);
+    assert_int_equal(p.mem_reserve_bytes, UINT64_C(2) << 30);
+    assert_int_equal(p.mem_reserve_pct, 0);
+    assert_int_equal(p.cpu_reserve_pct, 10);
+    assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
+    assert_true(p.seal_required);
+    assert_int_equal(p.ttl_s, 3600);
+    assert_string_equal(p.munge_socket, "/run/munge/munge.socket.2");
+    assert_string_equal(p.topology_cache, "/var/cache/slurm-governor");
+}
+
+static void test_values(void **state)
+{
+    gov_spank_policy p;
+    char err[256];
+
+    assert_int_equal(parse("mem_reserve=512m", NULL, &p, err), 0);
+    assert_int_equal(p.mem_reserve_bytes, UINT64_C(512) << 20);
+    assert_int_equal(parse("mem_reserve=25%", NULL, &p, err), 0);
+    assert_int_equal(p.mem_reserve_pct, 25);
+    assert_int_equal(parse("mem_reserve=0", NULL, &p, err), 0);
+    assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
+    assert_int_equal(parse("cpu_reserve=2", NULL, &p, err), 0);
+    assert_int_equal(p.cpu_reserve_threads, 2);
+    assert_int_equal(parse("default=off", "profile=batch", &p, err), 0);
+    assert_false(p.default_on);
+    assert_true(p.profile_imposed);
+    assert_int_equal(p.profile, GOV_PROFILE_BATCH);
+}
+
+static void test_errors_name_the_key(void **state)
+{
+    const char *bad[][2] = {
+        { "colour=blue", "'colour'" },
+        { "mem_reserve=2048", "mem_reserve" },   /* no unit: refused */
+        { "mem_reserve=2X", "mem_reserve" },
+        { "mem_reserve=2 ", "mem_reserve" },
+        { "mem_reserve=0%", "mem_reserve" },
+        { "mem_reserve=101%", "mem_reserve" },
+        { "mem_reserve=99999999999T", "mem_reserve" },
+        { "cpu_reserve=-1", "cpu_reserve" },
+        { "default=yes", "default" },
+        { "profile=fast", "profile" },
+        { "seal=maybe", "seal" },
+        { "ttl=0", "ttl" },
+        { "ttl=3601", "ttl" },
+        { "munge_socket=relative/path", "munge_socket" },
+        { "topology_cache=", "topology_cache" },
+        { "seal", "seal" },
+        { "", "''" },
+    };
+    gov_spank_policy p;
+    char err[256];
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(parse(bad[i][0], NULL, &p, err), GOV_EPARSE);
+        assert_non_null(strstr(err, bad[i][1]));
+        /* On error the defaults stand. */
+        assert_false(p.seal_required);
+        assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
+    }
+    assert_int_equal(parse("seal=required", "seal=optional", &p, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "twice"));
+    assert_false(p.seal_required);
+}
+
+static void test_resolve(void **state)
+{
+    gov_spank_policy site;
+    gov_mode none = { 0 }, user;
+    gov_desc_policy out;
+
+    gov_spank_policy_init(&site);
+    /* Off by default; the option turns it on; "off" turns a default off. */
+    assert_false(gov_spank_policy_resolve(&site, &none, &out));
+    assert_int_equal(gov_mode_parse("threads", &user), 0);
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_true(out.threads);
+    site.default_on = true;
+    assert_true(gov_spank_policy_resolve(&site, &none, &out));
+    assert_false(out.threads);
+    assert_int_equal(gov_mode_parse("off", &user), 0);
+    assert_false(gov_spank_policy_resolve(&site, &user, &out));
+
+    /* An imposed interactive profile cannot be loosened to batch... */
+    site.profile_imposed = true;
+    site.profile = GOV_PROFILE_INTERACTIVE;
+    site.mem_reserve_pct = 20;
+    assert_int_equal(gov_mode_parse("batch", &user), 0);
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
+    assert_true(out.profile_imposed);
+    assert_int_equal(out.mem_reserve_pct, 20);
+    /* ...while a user may tighten an imposed batch to interactive. */
+    site.profile = GOV_PROFILE_BATCH;
+    assert_int_equal(gov_mode_parse("interactive", &user), 0);
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_every_key),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_errors_name_the_key),
+        cmocka_unit_test(test_resolve),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
