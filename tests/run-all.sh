@@ -14,8 +14,6 @@ cd "$src"
 out=${GOV_TEST_OUT:-$src/build-test}
 fuzz_seconds=${GOV_FUZZ_SECONDS:-8}
 
-bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; exit 1; }
-
 passed=0 failed=0 failures=()
 stage() { # NAME CMD...: runs one stage and counts it
 	local name=$1 t0=$SECONDS
@@ -69,6 +67,10 @@ fuzz() {
 	return $rc
 }
 
+python_binding() {
+	bash contrib/python/run-tests.sh "$out/plain"
+}
+
 install_checks() {
 	bash tests/install/test_install.sh "$out/plain" &&
 		bash tests/install/test_dist.sh "$out/plain"
@@ -83,19 +85,29 @@ e2e() {
 }
 
 bench() {
-	bash tests/bench/run.sh "$out/plain"
+	bash tests/bench/run.sh "$out/plain" &&
+		bash tests/bench/launch.sh --build "$out/plain" --runs 30
 }
 
-stage "unit and tool tests" unit
-stage "sanitizers (address, undefined)" sanitized
-stage "fuzz smoke" fuzz
-stage "install, man pages, dist tarball" install_checks
-stage "Debian packages" debs
-stage "end-to-end on a local Slurm cluster" e2e
-stage "benchmarks" bench
+main() {
+	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
+	stage "unit and tool tests" unit
+	stage "sanitizers (address, undefined)" sanitized
+	stage "fuzz smoke" fuzz
+	stage "Python binding" python_binding
+	stage "install, man pages, dist tarball" install_checks
+	stage "Debian packages" debs
+	stage "end-to-end on a local Slurm cluster" e2e
+	stage "benchmarks" bench
 
-if ((failed)); then
-	printf 'failed stages: %s\n' "${failures[*]}"
-fi
-echo "stages: $passed passed, $failed failed"
-((failed == 0))
+	if ((failed)); then
+		printf 'failed stages: %s\n' "${failures[*]}"
+	fi
+	echo "stages: $passed passed, $failed failed"
+	((failed == 0))
+}
+
+# Everything above is parsed before anything runs, so editing this file
+# while it runs cannot derail the run.
+main "$@"
+exit
