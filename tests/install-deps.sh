@@ -7,7 +7,7 @@ packages=(
   build-essential meson ninja-build pkg-config clang
   libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
   slurmd slurmctld slurm-client libslurm-dev
-  python3 python3-pytest
+  python3 python3-pytest jq strace iproute2 procps
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm
 )

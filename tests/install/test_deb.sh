@@ -114,6 +114,23 @@ else
 	fail "srun --governor=bogus is refused by the installed plugin" "$(tail -5 <<<"$out")"
 fi
 
+# A throwaway cluster loads the installed plugin: a real step as the test
+# user gets a descriptor that the installed tool verifies.
+cluster=$src/tests/slurm/cluster.sh
+chmod 755 "$work"
+if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" 2>&1); then
+	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
+		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 governor verify 2>&1)
+	if [[ $out == *verified* ]]; then
+		pass "a cluster loading the installed plugin seals a step that governor verify accepts"
+	else
+		fail "a cluster loading the installed plugin seals a step that governor verify accepts" "$(tail -5 <<<"$out")"
+	fi
+else
+	fail "a cluster starts with the installed plugin" "$(tail -10 <<<"$out")"
+fi
+bash "$cluster" stop --dir "$work/cluster" >/dev/null 2>&1 || true
+
 # libgovernor-dev: a program builds through the system's pkg-config.
 flags=$(pkg-config --cflags --libs governor)
 # shellcheck disable=SC2086 # pkg-config output is a list of words

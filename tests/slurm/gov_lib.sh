@@ -6,8 +6,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_plugin
-GOV_TOOL=$GOV_BUILD_DIR/runtime/governor
-[[ -x $GOV_TOOL ]] || skip "no runtime/governor in the build directory"
+[[ -x $GOV_BUILD_DIR/runtime/governor ]] || skip "no runtime/governor in the build directory"
+# A copy the test user can run, wherever the build tree lives.
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
 export GOV_TOOL
 
 # gov_plugstack [ARGS...]: the plugin's plugstack.conf line with these
