@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Python binding inside a real governed step: the snapshot it reads is
+# verified from the sealed descriptor, and its plan follows the allocation.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+command -v python3 >/dev/null || skip "no python3"
+gov_plugstack
+# A copy of the package and the library that the test user can read.
+py=$GOV_CLUSTER_DIR/python
+rm -rf "$py" && mkdir -p "$py"
+cp -r "$GOV_SRC_DIR/contrib/python/governor" "$py/"
+cp -L "$GOV_BUILD_DIR/runtime/libgovernor.so" "$py/libgovernor.so"
+chmod -R a+rX "$py"
+
+# shellcheck disable=SC2016 # python source, expanded in the task
+script='
+import governor
+s = governor.snapshot()
+p = governor.plan(workers=1)
+print(s.descriptor.status, s.scheduler.source, s.cpu.scheduler.cpus,
+      s.memory.scheduler.limit_bytes, s.enforcement.memory, p.workers, p.threads_per_worker)
+'
+out=$(as_user srun --governor -n1 -c2 --mem=150M \
+	env PYTHONPATH="$py" GOVERNOR_LIBRARY="$py/libgovernor.so" python3 -c "$script")
+printf '%s\n' "$out"
+assert_eq "verified descriptor 2 $((150 << 20)) enforced 1 2" "$out" "the binding's view of a governed step"
