@@ -2,6 +2,7 @@
 #include "cmd_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
@@ -24,6 +25,38 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
         o->sysroot = a + 10;
         return 1;
     }
+    return 0;
+}
+
+int gov_cmd_only_common(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                        gov_cmd_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = gov_cmd_common_arg(argc, argv, &i, o);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        fprintf(stderr, "governor: %s: unknown option '%s'\n", verb, argv[i]);
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+int gov_cmd_put_json(int rc, char **text)
+{
+    if (rc) {
+        fprintf(stderr, "governor: cannot render JSON: %s\n", gov_strerror(rc));
+        return 1;
+    }
+    printf("%s\n", *text);
+    free(*text);
+    *text = NULL;
     return 0;
 }
 

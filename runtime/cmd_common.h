@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Options every snapshot-based verb accepts. */
 typedef struct gov_cmd_opts {
@@ -17,6 +18,18 @@ typedef struct gov_cmd_opts {
 /* Consume --json / --sysroot DIR at argv[*i]; returns 1 when consumed, 0 when
  * not one of them, -1 (message printed) when --sysroot lacks its value. */
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
+
+/* For a verb whose only options are the common ones: parse argv into o.
+ * Returns -1 to go on, else the exit status to return at once (0 after
+ * --help, 2 after a usage error, with the usage printed). */
+int gov_cmd_only_common(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                        gov_cmd_opts *o);
+
+/* Print a rendered JSON text (rc from its renderer) on one line and free
+ * it.  *text is read only after the renderer ran: argument evaluation order
+ * would otherwise make a plain pointer argument unreliable.  Returns 0, or
+ * non-zero with a message when rendering failed. */
+int gov_cmd_put_json(int rc, char **text);
 
 /* Create a context for o and capture one snapshot; prints a message and
  * returns non-zero on failure. */

@@ -113,31 +113,17 @@ int gov_cmd_doctor(int argc, char **argv)
     gov_snapshot snap;
     gov_doctor_report rep;
 
-    for (int i = 1; i < argc; i++) {
-        int r = gov_cmd_common_arg(argc, argv, &i, &o);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        fprintf(stderr, "governor: doctor: unknown option '%s'\n", argv[i]);
-        usage(stderr);
-        return 2;
-    }
+    int rc = gov_cmd_only_common(argc, argv, "doctor", usage, &o);
+
+    if (rc >= 0)
+        return rc;
     if (gov_cmd_capture(&o, &snap))
         return 3;
     gov_doctor_examine(&snap, &rep);
     if (o.json) {
-        char *text;
-        if (gov_doctor_json(&rep, &text, NULL)) {
-            fprintf(stderr, "governor: out of memory\n");
+        char *text = NULL;
+        if (gov_cmd_put_json(gov_doctor_json(&rep, &text, NULL), &text))
             return 3;
-        }
-        printf("%s\n", text);
-        free(text);
     } else {
         print_human(&snap, &rep);
     }

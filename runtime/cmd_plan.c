@@ -32,11 +32,7 @@ static int print_json(const gov_snapshot *s, const gov_plan *p)
     gov_jw_u64(&w, "io_workers", p->io_workers);
     gov_jw_bool(&w, "oversubscribed", p->oversubscribed);
     gov_jw_object_end(&w);
-    if (gov_jw_finish(&w, &text, NULL))
-        return 1;
-    printf("%s\n", text);
-    free(text);
-    return 0;
+    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
 }
 
 int gov_cmd_plan(int argc, char **argv)

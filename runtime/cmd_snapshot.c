@@ -161,31 +161,15 @@ int gov_cmd_snapshot(int argc, char **argv)
     gov_cmd_opts o = { 0 };
     gov_snapshot snap;
 
-    for (int i = 1; i < argc; i++) {
-        int r = gov_cmd_common_arg(argc, argv, &i, &o);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        fprintf(stderr, "governor: snapshot: unknown option '%s'\n", argv[i]);
-        usage(stderr);
-        return 2;
-    }
+    int rc = gov_cmd_only_common(argc, argv, "snapshot", usage, &o);
+
+    if (rc >= 0)
+        return rc;
     if (gov_cmd_capture(&o, &snap))
         return 1;
     if (o.json) {
-        char *text;
-        if (gov_snapshot_json(&snap, &text, NULL)) {
-            fprintf(stderr, "governor: out of memory\n");
-            return 1;
-        }
-        printf("%s\n", text);
-        free(text);
-        return 0;
+        char *text = NULL;
+        return gov_cmd_put_json(gov_snapshot_json(&snap, &text, NULL), &text);
     }
     printf("descriptor: %s", gov_descriptor_status_name(snap.descriptor.status));
     if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)

@@ -1,6 +1,7 @@
 /* cmd_verify.c - `governor verify`: does this process hold a valid sealed
  * descriptor?  Prints status, age and reason, never an id. */
 #include "cmd.h"
+#include "cmd_common.h"
 #include "evidence.h"
 #include "json.h"
 
@@ -63,12 +64,8 @@ int gov_cmd_verify(int argc, char **argv)
         gov_jw_bool(&w, "replayed", snap.descriptor.replayed);
         gov_jw_bool(&w, "expired", snap.descriptor.expired);
         gov_jw_object_end(&w);
-        if (gov_jw_finish(&w, &text, NULL)) {
-            fprintf(stderr, "governor: out of memory\n");
+        if (gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text))
             return 3;
-        }
-        printf("%s\n", text);
-        free(text);
     } else {
         printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
         if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)

@@ -124,8 +124,7 @@ static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_s
                       const gov_availability *a)
 {
     gov_jw w;
-    char *text;
-    int rc;
+    char *text = NULL;
 
     gov_jw_init(&w);
     gov_jw_object_begin(&w, NULL);
@@ -155,12 +154,7 @@ static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_s
     gov_jw_string(&w, "gate", psi_gate(s));
     gov_jw_object_end(&w);
     gov_jw_object_end(&w);
-    rc = gov_jw_finish(&w, &text, NULL);
-    if (rc != 0)
-        return rc;
-    printf("%s\n", text);
-    free(text);
-    return 0;
+    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text) ? GOV_ENOMEM : 0;
 }
 
 static void sleep_ms(uint64_t ms)
