@@ -10,4 +10,8 @@ int gov_cmd_watch(int argc, char **argv);
 int gov_cmd_run(int argc, char **argv);
 int gov_cmd_doctor(int argc, char **argv);
 
+/* Undo the tool's own environment settings (main.c) before exec'ing a
+ * user's command. */
+void gov_tool_restore_env(void);
+
 #endif

@@ -101,6 +101,7 @@ int gov_cmd_run(int argc, char **argv)
         fprintf(stderr, "governor: %llu workers x %llu threads (capacity %.2f cores)\n",
                 (unsigned long long)plan.workers, (unsigned long long)plan.threads_per_worker,
                 snap.cpu.effective.capacity_cores);
+    gov_tool_restore_env();
     execvp(argv[i], argv + i);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
     return 127;

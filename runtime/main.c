@@ -3,7 +3,23 @@
 #include "governor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* hwloc dlopens its GL, OpenCL, libxml2 and PCI plugins (and their
+ * libraries) at every topology init: more than half of a short-lived
+ * `governor snapshot`.  The host counts need none of them.  The tool owns
+ * its environment, so it keeps them out unless the user chose otherwise,
+ * and gov_tool_restore_env() takes the setting back before an exec. */
+#define GOV_HWLOC_BLACKLIST "hwloc_gl,hwloc_opencl,hwloc_xml_libxml,hwloc_pci"
+static int gov_tool_set_blacklist;
+
+void gov_tool_restore_env(void)
+{
+    if (gov_tool_set_blacklist)
+        unsetenv("HWLOC_PLUGINS_BLACKLIST");
+    gov_tool_set_blacklist = 0;
+}
 
 struct gov_verb {
     const char *name;
@@ -42,6 +58,8 @@ int main(int argc, char **argv)
         printf("governor %d.%d.%d\n", GOV_VERSION_MAJOR, GOV_VERSION_MINOR, GOV_VERSION_PATCH);
         return 0;
     }
+    if (!getenv("HWLOC_PLUGINS_BLACKLIST"))
+        gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", GOV_HWLOC_BLACKLIST, 0) == 0;
     for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
         if (!strcmp(argv[1], gov_verbs[i].name))
             return gov_verbs[i].run(argc - 1, argv + 1);

@@ -32,6 +32,10 @@ fi
 check "user setting kept" "threads=3" "$(OMP_NUM_THREADS=3 taskset -c 0 "$gov" run -- "$omp" | cut -d' ' -f1)"
 check "--force overrides" "threads=1" "$(OMP_NUM_THREADS=3 taskset -c 0 "$gov" run --force -- "$omp" | cut -d' ' -f1)"
 
+# The tool's own hwloc setting never reaches the command; a user's does.
+check "no hwloc setting leaks" "" "$(env -u HWLOC_PLUGINS_BLACKLIST "$gov" run -- env | grep '^HWLOC_PLUGINS_BLACKLIST=' || true)"
+check "a user's hwloc setting is kept" "HWLOC_PLUGINS_BLACKLIST=x" "$(HWLOC_PLUGINS_BLACKLIST=x "$gov" run -- env | grep '^HWLOC_PLUGINS_BLACKLIST=')"
+
 # Errors: no command, a command that does not exist, a bad worker count.
 set +e
 "$gov" run 2>/dev/null; check "no command exits 2" 2 $?
