@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential meson ninja-build pkg-config clang
+  build-essential meson ninja-build pkg-config clang libclang-rt-14-dev
   libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest jq strace iproute2 procps
