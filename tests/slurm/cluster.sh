@@ -13,6 +13,8 @@ usage: cluster.sh start|stop|status|env [options]
   --plugin-args ARGS   arguments for the plugin, one string ("default=off seal=optional")
   --task-plugin LIST   slurm.conf TaskPlugin (default task/cgroup,task/affinity; e.g.
                        task/affinity alone, to see a step that no cgroup limits)
+  --conf-line KEY=VAL  one more slurm.conf line, after the generated settings
+                       (repeatable; e.g. PrologFlags=contain)
   --munge-socket PATH  socket of the MUNGE daemon (default /run/munge/munge.socket.2, where
                        libmunge looks unless told otherwise)
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
@@ -41,6 +43,7 @@ nodes=3
 plugin=
 plugin_args=
 task_plugin=task/cgroup,task/affinity
+conf_lines=()
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=30
@@ -53,6 +56,7 @@ while [[ $# -gt 0 ]]; do
 	--plugin) plugin=${2:?--plugin needs a value}; shift 2 ;;
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--task-plugin) task_plugin=${2:?--task-plugin needs a value}; shift 2 ;;
+	--conf-line) conf_lines+=("${2:?--conf-line needs KEY=VALUE}"); shift 2 ;;
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -64,6 +68,10 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $task_plugin =~ ^task/[a-z]+(,task/[a-z]+)*$ ]] ||
 	die "--task-plugin takes a comma list such as task/cgroup,task/affinity, got '$task_plugin'"
+for line in ${conf_lines[@]+"${conf_lines[@]}"}; do
+	[[ $line =~ ^[A-Za-z]+=[^[:cntrl:]]+$ ]] ||
+		die "--conf-line takes one slurm.conf setting such as PrologFlags=contain, got '$line'"
+done
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
@@ -178,6 +186,11 @@ MessageTimeout=10
 TmpFS=/tmp
 MailProg=/bin/true
 EOF
+	# A case's extra settings come after the defaults: for a key given
+	# twice, slurmctld and slurmd keep the later value.
+	if [[ ${#conf_lines[@]} -gt 0 ]]; then
+		printf '%s\n' "${conf_lines[@]}" >>"$conf"
+	fi
 	for ((k = 1; k <= nodes; k++)); do
 		mkdir -p "$dir/spool/slurmd-node$k"
 		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d State=UNKNOWN\n' \
