@@ -5,7 +5,7 @@
  * Step kinds: the extern step has no tasks and gets nothing; the batch
  * step's one task is the script, and its cpus-per-task is every CPU of the
  * job on the node; the interactive step (salloc's shell) is one task
- * treated like a normal step. */
+ * holding, like the batch script, every CPU of the job on its node. */
 #include "plugin.h"
 
 #include <stdlib.h>
@@ -95,6 +95,11 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     if (spank_get_item(sp, S_JOB_NCPUS, &ncpus) == ESPANK_SUCCESS && ncpus)
         d->cpus_on_node = ncpus;
     d->cpus_per_task = u32_item(sp, S_STEP_CPUS_PER_TASK);
+    /* In the interactive step the credential's cpus-per-task is the job's
+     * (1 without -c): it describes the steps the shell may launch, while
+     * the shell's own step holds all of the job's cores on the node. */
+    if (d->step_kind == GOV_STEP_INTERACTIVE && d->cpus_on_node != GOV_UNKNOWN)
+        d->cpus_per_task = d->cpus_on_node;
     d->job_mem_mib = mem_item(sp, S_JOB_ALLOC_MEM);
     d->step_mem_mib = mem_item(sp, S_STEP_ALLOC_MEM);
     d->job_cores = cores_item(sp, S_JOB_ALLOC_CORES, &job_cores);
