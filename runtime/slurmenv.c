@@ -288,10 +288,12 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
     out->gpus_on_node = env_count(envp, "SLURM_GPUS_ON_NODE", 0, MAX_GPUS);
     out->gpus_per_task = env_gpus_per_task(envp);
 
-    if (out->step_kind == GOV_STEP_BATCH) {
-        /* The batch step is one task (the script) on one node holding all
-         * of the job's CPUs there; the task counts and SLURM_CPUS_PER_TASK
-         * in its environment describe the steps it may launch. */
+    if (out->step_kind == GOV_STEP_BATCH || out->step_kind == GOV_STEP_INTERACTIVE) {
+        /* The batch step (the script) and the interactive step (salloc's
+         * shell) are one task on one node holding all of the job's CPUs
+         * there; the task counts and SLURM_CPUS_PER_TASK in their
+         * environment describe the steps they may launch.  The plugin seals
+         * the same (spank/capture.c). */
         out->tasks_on_node = out->tasks_total = out->nodes = 1;
         out->cpus_per_task = out->cpus_on_node;
         return;

@@ -251,6 +251,22 @@ static void test_batch_step(void **state)
     assert_int_equal(ev.mem_per_cpu_bytes, 1000 * MiB);
 }
 
+/* salloc's interactive step, like the batch script: one task holding the
+ * job's CPUs on the node, whatever -c the job was given. */
+static void test_interactive_step_holds_the_node(void **state)
+{
+    const char *env[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967290", "SLURM_NODEID=0",
+                          "SLURM_CPUS_ON_NODE=2", "SLURM_CPUS_PER_TASK=1",
+                          "SLURM_TASKS_PER_NODE=2", "SLURM_NTASKS=2", NULL };
+    gov_sched_evidence ev = collect(env);
+
+    assert_int_equal(ev.step_kind, GOV_STEP_INTERACTIVE);
+    assert_int_equal(ev.cpus_per_task, 2);
+    assert_int_equal(ev.tasks_on_node, 1);
+    assert_int_equal(ev.tasks_total, 1);
+    assert_int_equal(ev.nodes, 1);
+}
+
 static void test_step_kinds(void **state)
 {
     const char *interactive[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=4294967290", NULL };
@@ -369,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_gpus),
         cmocka_unit_test(test_batch_step),
         cmocka_unit_test(test_step_kinds),
+        cmocka_unit_test(test_interactive_step_holds_the_node),
         cmocka_unit_test(test_absurd_counts),
         cmocka_unit_test(test_env_get),
         cmocka_unit_test(test_list_parser),
