@@ -265,7 +265,10 @@ def test_threads_never_overcommit(gov: Governor) -> None:
         for _ in range(100):
             with gov.reserve(Estimate(cpu_threads=1)) as r:
                 if not r.admitted:
-                    if r.decision.reason != Reason.CPU:
+                    # A thread descheduled for over a second between its
+                    # capture and its decision sees a stale snapshot: timing
+                    # on a loaded machine, not a budget question.
+                    if r.decision.reason not in (Reason.CPU, Reason.STALE_SNAPSHOT):
                         other_reasons.append(r.decision.reason)
                     continue
                 with lock:
