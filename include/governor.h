@@ -166,8 +166,9 @@ typedef enum gov_descriptor_status {
 /** Where PSI figures come from. */
 typedef enum gov_pressure_source {
     GOV_PRESSURE_SOURCE_NONE = 0,
-    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's v2 cgroup *.pressure */
-    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure */
+    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's non-root v2 cgroup *.pressure */
+    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure, or the v2 root cgroup's
+                                       (system-wide: a hybrid host) */
 } gov_pressure_source;
 
 /** Slurm step kinds that the plugin and the snapshot treat deliberately. */

@@ -624,6 +624,10 @@ static void collect_pressure_dir(const char *root, const cg_text *t,
         if (exists_in(root, path, files[i])) {
             strcpy(out->pressure_dir, path);
             out->has_pressure_dir = true;
+            /* The hierarchy's root (no cgroup.type; a hybrid host keeps every
+             * process there) accounts the whole system, not the process. */
+            out->pressure_dir_is_root = loc.rel[0] == '\0' &&
+                                        !exists_in(root, path, "cgroup.type");
             return;
         }
     }

@@ -96,6 +96,7 @@ typedef struct gov_cgroup_evidence {
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
+    bool pressure_dir_is_root;  /* the hierarchy's root: system-wide figures */
     char pressure_dir[2048];    /* absolute path as seen inside root, without
                                  * the root prefix (read with gov_read_file(root,
                                  * ...) like every other file); never printed */
