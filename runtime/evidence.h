@@ -20,6 +20,11 @@
 /* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
 void gov_snapshot_clear(gov_snapshot *s);
 
+/* The profile without a site policy (docs/governor.md "Profiles"): batch
+ * inside a scheduler allocation, which is the job's own; the seed's
+ * interactive outside any scheduler, where the host is shared. */
+gov_profile gov_default_profile(const gov_snapshot *s);
+
 /* ---- file access under a root (sysroot.c) ------------------------------ */
 
 /* Read ROOT/PATH (PATH absolute) into buf (NUL-terminated), at most cap-1

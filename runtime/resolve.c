@@ -212,10 +212,17 @@ static void resolve_enforcement(gov_snapshot *s)
     }
 }
 
+gov_profile gov_default_profile(const gov_snapshot *s)
+{
+    return s->scheduler.source != GOV_SCHED_NONE ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+}
+
 void gov_snapshot_resolve(gov_snapshot *snap)
 {
     if (!snap)
         return;
+    if (!snap->policy.present)
+        snap->policy.profile = gov_default_profile(snap);
     resolve_cpu(snap);
     resolve_memory(snap);
     resolve_enforcement(snap);

@@ -2,8 +2,8 @@
 managers, WAIT/REJECT reasons, policy, history, pressure, waiting.
 
 Most cases use the Slurm fixture node without PSI (quiet_node): 2 CPUs,
-200 MiB step limit, 140 MiB remaining, no site policy (so the interactive
-profile keeps a quarter of each for the host)."""
+200 MiB step limit, 140 MiB remaining, no site policy (so, inside this
+allocation, the batch profile: it keeps nothing for the host)."""
 
 from __future__ import annotations
 
@@ -131,8 +131,8 @@ def test_ram_wait_and_reject(gov: Governor) -> None:
         assert r.admitted
         d = gov.decide(half)
         assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
-    # More than the whole budget (200 MiB less the quarter kept): never.
-    d = gov.decide(Estimate(fixed_bytes=160 * MiB))
+    # More than the whole budget (the step's 200 MiB): never.
+    d = gov.decide(Estimate(fixed_bytes=201 * MiB))
     assert (d.verdict, d.reason) == (Verdict.REJECT, Reason.RAM)
 
 
@@ -152,13 +152,13 @@ def test_unknown_ram_waits() -> None:
 def test_availability_and_policy(gov: Governor) -> None:
     a = gov.availability()
     assert a.snapshot_valid
-    assert a.profile == governor.Profile.INTERACTIVE
+    assert a.profile == governor.Profile.BATCH  # the default in an allocation
     assert (a.detected_threads, a.detected_ram_bytes) == (2, 200 * MiB)
-    assert a.ram_reserve_bytes == 50 * MiB
+    assert a.ram_reserve_bytes == 0
     assert (a.io_slots, a.gpu_slots, a.gpu_free_bytes) == (4, 0, None)
-    gov.set_policy(governor.Policy(profile=governor.Profile.BATCH))
+    gov.set_policy(governor.Policy(profile=governor.Profile.INTERACTIVE))
     b = gov.availability()
-    assert (b.profile, b.ram_reserve_bytes) == (governor.Profile.BATCH, 0)
+    assert (b.profile, b.ram_reserve_bytes) == (governor.Profile.INTERACTIVE, 50 * MiB)
     assert b.generation > a.generation
     gov.set_policy(governor.Policy(profile=governor.Profile.BATCH, mem_reserve_pct=10))
     assert gov.availability().ram_reserve_bytes == 20 * MiB
