@@ -289,3 +289,24 @@ def test_threads_never_overcommit(gov: Governor) -> None:
     assert 1 <= peak[0] <= 2
     a = gov.availability()
     assert (a.active_reservations, a.threads_reserved) == (0, 0)
+
+
+def test_page_cache_stays_green() -> None:
+    # A real step full of clean page cache (tests/slurm/cases/page_cache.sh):
+    # the governor's RAM is the limit minus the working set, and it admits.
+    env = {"SLURM_JOB_ID": "1", "SLURM_STEP_ID": "0", "SLURM_NODEID": "0",
+           "SLURM_CPUS_PER_TASK": "1", "SLURM_MEM_PER_NODE": "300"}
+    fixtures = FIXTURES / "cgroup"
+    with governor.Context(fixtures / "slurm-v1-page-cache", env) as ctx, Governor(ctx) as g:
+        snap = ctx.snapshot()
+        assert g.pressure(snap).level == governor.PressureLevel.GREEN
+        free = g.availability(snap).ram_bytes
+        assert free == snap.memory.cgroup.remaining_bytes > 290 * MiB
+        d = g.decide(Estimate(fixed_bytes=free), snap)
+        assert (d.verdict, d.ram_bytes) == (Verdict.ADMIT, free)
+        d = g.decide(Estimate(fixed_bytes=free + 1), snap)
+        assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
+    # Without memory.stat the same usage counts as used: RED at once.
+    with governor.Context(fixtures / "slurm-v1-page-cache-no-stat", env) as ctx, \
+            Governor(ctx) as g:
+        assert g.pressure(ctx.snapshot()).level == governor.PressureLevel.RED
