@@ -86,7 +86,7 @@ e2e() {
 
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
-		bash tests/bench/launch.sh --build "$out/plain" --runs 30
+		bash tests/bench/launch.sh --build "$out/plain" --runs 20
 }
 
 main() {
