@@ -96,11 +96,34 @@ static uint64_t claim_value(const char *text)
     return v;
 }
 
+bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
+                            uint64_t anc_start)
+{
+    /* Brent's cycle detection: compare with a saved pid whose distance
+     * behind doubles, so any loop is caught in constant memory. */
+    uint64_t saved = pid, power = 1, lam = 0;
+
+    while (pid > 0) {
+        uint64_t ppid, start;
+        if (gov_proc_start_read(root, pid, &ppid, &start))
+            return false;
+        if (pid == anc_pid && start == anc_start)
+            return true;
+        pid = ppid;
+        if (pid == saved)
+            return false;
+        if (++lam == power) {
+            saved = pid;
+            power *= 2;
+            lam = 0;
+        }
+    }
+    return false;
+}
+
 void gov_claim_collect(const char *job, const char *step, const char *node,
                        gov_desc_claim *out)
 {
-    uint64_t pid = (uint64_t)getpid();
-
     memset(out, 0, sizeof *out);
     out->job_id = claim_value(job);
     out->step_id = claim_value(step);
@@ -108,15 +131,7 @@ void gov_claim_collect(const char *job, const char *step, const char *node,
     out->uid = (uint64_t)getuid();
     if (gov_boot_hash_read(NULL, &out->boot_hash))
         out->boot_hash = GOV_UNKNOWN;
-    while (pid > 1 && out->n_ancestors < GOV_CLAIM_MAX_ANCESTORS) {
-        uint64_t ppid, start;
-        if (gov_proc_start_read(NULL, pid, &ppid, &start))
-            break;
-        out->ancestors[out->n_ancestors].pid = pid;
-        out->ancestors[out->n_ancestors].start = start;
-        out->n_ancestors++;
-        pid = ppid;
-    }
+    out->pid = (uint64_t)getpid();
 }
 
 /* A claimed id must be present and equal; the batch script's environment
@@ -140,8 +155,5 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
         !id_matches(d->step_id, c->step_id, batch, GOV_STEP_BATCH_ID) ||
         !id_matches(d->node_index, c->node_index, batch, 0))
         return GOV_EBINDING;
-    for (size_t i = 0; i < c->n_ancestors; i++)
-        if (c->ancestors[i].pid == d->pid && c->ancestors[i].start == d->pid_start)
-            return 0;
-    return GOV_EBINDING;
+    return gov_proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
 }

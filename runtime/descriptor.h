@@ -77,14 +77,13 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 
 /* ---- binding (binding.c) --------------------------------------------------- */
 
-/* What the running process claims and what the kernel says about it. */
-#define GOV_CLAIM_MAX_ANCESTORS 64
+/* What the running process claims and what the kernel says about it.  Its
+ * ancestry is not copied here: the binding check walks /proc from pid. */
 typedef struct gov_desc_claim {
     uint64_t job_id, step_id, node_index; /* from the environment, GOV_UNKNOWN */
     uint64_t uid;                         /* getuid() */
     uint64_t boot_hash;                   /* GOV_UNKNOWN when unreadable */
-    size_t n_ancestors;                   /* this process, its parent, ... */
-    struct { uint64_t pid, start; } ancestors[GOV_CLAIM_MAX_ANCESTORS];
+    uint64_t pid;                         /* the claiming process */
 } gov_desc_claim;
 
 /* FNV-1a 64 of the boot id text (trailing newline ignored). */
@@ -102,9 +101,16 @@ int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
 int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
                         uint64_t *start);
 
+/* Whether ROOT/proc/PID is the process (anc_pid, anc_start) or descends
+ * from it, walking parent links up to the top of the pid namespace.  A
+ * cycle in the links (a fixture, or pids reused during the walk) ends the
+ * walk with false. */
+bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
+                            uint64_t anc_start);
+
 /* Fill the claim of the live process: the values of SLURM_JOB_ID,
  * SLURM_STEP_ID and SLURM_NODEID (NULL when unset), getuid(), the boot id
- * and the chain of ancestors. */
+ * and getpid(). */
 void gov_claim_collect(const char *job, const char *step, const char *node,
                        gov_desc_claim *out);
 

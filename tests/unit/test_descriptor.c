@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "descriptor.h"
@@ -215,13 +216,14 @@ static void test_binding(void **state)
 {
     gov_descriptor d;
     gov_desc_claim c;
+    uint64_t grandparent;
 
     bound_to_self(&d, &c);
-    assert_true(c.n_ancestors >= 2);
+    assert_int_equal(c.pid, (uint64_t)getpid());
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
     /* Sealed for our parent: its descendants, us included, verify. */
-    d.pid = c.ancestors[1].pid;
-    d.pid_start = c.ancestors[1].start;
+    d.pid = (uint64_t)getppid();
+    assert_int_equal(gov_proc_start_read(NULL, d.pid, &grandparent, &d.pid_start), 0);
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
     /* Same pid, another start time: a recycled pid. */
     d.pid_start++;
@@ -250,6 +252,57 @@ static void test_binding(void **state)
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
     c.job_id = GOV_UNKNOWN;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+}
+
+/* Below `levels` more nested processes (each the child of the one before),
+ * does a descriptor sealed for this process still verify?  The answer
+ * travels back up as the exit status. */
+static int verifies_below(const gov_descriptor *d, int levels)
+{
+    gov_desc_claim c;
+    int status;
+    pid_t child;
+
+    if (levels == 0) {
+        gov_claim_collect("1234", "0", "1", &c);
+        return gov_descriptor_check_binding(d, &c) == 0 ? 0 : 1;
+    }
+    child = fork();
+    if (child < 0)
+        return 2;
+    if (child == 0)
+        _exit(verifies_below(d, levels - 1));
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+        return 2;
+    return WEXITSTATUS(status);
+}
+
+/* Parent links that loop (a fixture: 100 -> 101 -> 102 -> 100) end the
+ * walk instead of hanging it. */
+static void test_binding_cycle(void **state)
+{
+    const char *root = GOV_FIXTURES "/binding-cycle";
+
+    assert_true(gov_proc_descends_from(root, 100, 102, 30));
+    assert_true(gov_proc_descends_from(root, 100, 100, 10));
+    assert_false(gov_proc_descends_from(root, 100, 100, 11));
+    assert_false(gov_proc_descends_from(root, 100, 4242, 1));
+    /* No such process: false. */
+    assert_false(gov_proc_descends_from(root, 7, 100, 10));
+}
+
+/* A task's descendants verify however deep they are: a build system or a
+ * workflow manager nests hundreds of processes. */
+static void test_binding_deep_tree(void **state)
+{
+    gov_descriptor d;
+    gov_desc_claim c;
+
+    bound_to_self(&d, &c);
+    assert_int_equal(verifies_below(&d, 200), 0);
+    /* Not bound to any of them: the walk ends at the top and says no. */
+    d.pid_start++;
+    assert_int_equal(verifies_below(&d, 200), 1);
 }
 
 /* Sealing needs a MUNGE daemon; the test runs only where one answers. */
@@ -413,6 +466,8 @@ int main(void)
         cmocka_unit_test(test_proc_stat),
         cmocka_unit_test(test_boot_hash),
         cmocka_unit_test(test_binding),
+        cmocka_unit_test(test_binding_deep_tree),
+        cmocka_unit_test(test_binding_cycle),
         cmocka_unit_test(test_seal_verify),
         cmocka_unit_test(test_expired_accepted),
         cmocka_unit_test(test_munge_unreachable),
