@@ -121,17 +121,37 @@ bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
     return false;
 }
 
-void gov_claim_collect(const char *job, const char *step, const char *node,
-                       gov_desc_claim *out)
+/* SLURM_JOB_ID_HET_GROUP_0, _1, ... up to the first one missing; Slurm
+ * 22.05 sets them under their older name _PACK_GROUP_ too, and srun's own
+ * heterogeneous allocation sets only that one. */
+static void het_collect(const char *const *envp, gov_desc_claim *out)
+{
+    static const char *const names[] = { "SLURM_JOB_ID_HET_GROUP_",
+                                         "SLURM_JOB_ID_PACK_GROUP_" };
+
+    for (size_t n = 0; n < sizeof names / sizeof names[0] && !out->het_count; n++)
+        for (uint32_t k = 0; k < GOV_CLAIM_MAX_HET; k++) {
+            char name[48];
+            uint64_t id;
+            snprintf(name, sizeof name, "%s%u", names[n], k);
+            id = claim_value(gov_env_get(envp, name));
+            if (id == GOV_UNKNOWN)
+                break;
+            out->het_jobs[out->het_count++] = id;
+        }
+}
+
+void gov_claim_collect(const char *const *envp, gov_desc_claim *out)
 {
     memset(out, 0, sizeof *out);
-    out->job_id = claim_value(job);
-    out->step_id = claim_value(step);
-    out->node_index = claim_value(node);
+    out->job_id = claim_value(gov_env_get(envp, "SLURM_JOB_ID"));
+    out->step_id = claim_value(gov_env_get(envp, "SLURM_STEP_ID"));
+    out->node_index = claim_value(gov_env_get(envp, "SLURM_NODEID"));
     out->uid = (uint64_t)getuid();
     if (gov_boot_hash_read(NULL, &out->boot_hash))
         out->boot_hash = GOV_UNKNOWN;
     out->pid = (uint64_t)getpid();
+    het_collect(envp, out);
 }
 
 /* A claimed id must be present and equal; the batch script's environment
@@ -144,6 +164,18 @@ static bool id_matches(uint64_t sealed, uint64_t claimed, bool batch,
     return sealed == claimed;
 }
 
+/* The sealed job is a later component of the claimed heterogeneous job,
+ * whose leader the process claims as its job. */
+static bool het_component(const gov_descriptor *d, const gov_desc_claim *c)
+{
+    if (c->het_count < 2 || c->job_id != c->het_jobs[0])
+        return false;
+    for (uint32_t k = 1; k < c->het_count; k++)
+        if (c->het_jobs[k] == d->job_id)
+            return true;
+    return false;
+}
+
 int gov_descriptor_check_binding(const gov_descriptor *d,
                                  const gov_desc_claim *c)
 {
@@ -151,9 +183,14 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
 
     if (d->uid != c->uid || d->boot_hash == GOV_UNKNOWN || d->boot_hash != c->boot_hash)
         return GOV_EBINDING;
-    if (c->job_id == GOV_UNKNOWN || d->job_id != c->job_id ||
-        !id_matches(d->step_id, c->step_id, batch, GOV_STEP_BATCH_ID) ||
-        !id_matches(d->node_index, c->node_index, batch, 0))
+    if (c->job_id == GOV_UNKNOWN ||
+        !id_matches(d->step_id, c->step_id, batch, GOV_STEP_BATCH_ID))
         return GOV_EBINDING;
+    if (het_component(d, c)) {
+        if (c->node_index == GOV_UNKNOWN || c->node_index < d->node_index)
+            return GOV_EBINDING;
+    } else if (d->job_id != c->job_id || !id_matches(d->node_index, c->node_index, batch, 0)) {
+        return GOV_EBINDING;
+    }
     return gov_proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
 }

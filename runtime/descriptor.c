@@ -506,8 +506,7 @@ void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
     cred = gov_env_get(envp, GOV_DESCRIPTOR_ENV);
     if (!cred || !*cred)
         return;
-    gov_claim_collect(gov_env_get(envp, "SLURM_JOB_ID"), gov_env_get(envp, "SLURM_STEP_ID"),
-                      gov_env_get(envp, "SLURM_NODEID"), &claim);
+    gov_claim_collect(envp, &claim);
     rc = gov_descriptor_verify(cred, opts ? opts->munge_socket : NULL,
                                opts ? opts->trusted_uid : GOV_UID_NONE, &claim, &d, &info);
     if (rc) {

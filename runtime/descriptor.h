@@ -79,11 +79,17 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 
 /* What the running process claims and what the kernel says about it.  Its
  * ancestry is not copied here: the binding check walks /proc from pid. */
+/* Slurm's limit on the components of a heterogeneous job. */
+#define GOV_CLAIM_MAX_HET 128
 typedef struct gov_desc_claim {
     uint64_t job_id, step_id, node_index; /* from the environment, GOV_UNKNOWN */
     uint64_t uid;                         /* getuid() */
     uint64_t boot_hash;                   /* GOV_UNKNOWN when unreadable */
     uint64_t pid;                         /* the claiming process */
+    /* A heterogeneous job's component job ids, component 0 (the leader,
+     * which SLURM_JOB_ID names) first; het_count 0 outside one. */
+    uint32_t het_count;
+    uint64_t het_jobs[GOV_CLAIM_MAX_HET];
 } gov_desc_claim;
 
 /* FNV-1a 64 of the boot id text (trailing newline ignored). */
@@ -108,13 +114,19 @@ int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
 bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
                             uint64_t anc_start);
 
-/* Fill the claim of the live process: the values of SLURM_JOB_ID,
- * SLURM_STEP_ID and SLURM_NODEID (NULL when unset), getuid(), the boot id
- * and getpid(). */
-void gov_claim_collect(const char *job, const char *step, const char *node,
-                       gov_desc_claim *out);
+/* Fill the claim of the live process from envp (SLURM_JOB_ID,
+ * SLURM_STEP_ID, SLURM_NODEID and, in a heterogeneous job,
+ * SLURM_JOB_ID_HET_GROUP_N or its older name SLURM_JOB_ID_PACK_GROUP_N),
+ * getuid(), the boot id and getpid(). */
+void gov_claim_collect(const char *const *envp, gov_desc_claim *out);
 
-/* 0 when d is bound to the claiming process, else GOV_EBINDING. */
+/* 0 when d is bound to the claiming process, else GOV_EBINDING.  In a
+ * heterogeneous step slurmstepd gives every task the leader's job id and a
+ * node index counted across the step's components, while the seal carries
+ * the component's own job id and node index: a component's descriptor
+ * matches when its job is one of the claimed components and the claimed
+ * index is not below the sealed one (the offset, the nodes of the step's
+ * earlier components, is in no variable). */
 int gov_descriptor_check_binding(const gov_descriptor *d,
                                  const gov_desc_claim *c);
 

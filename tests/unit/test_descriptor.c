@@ -199,6 +199,10 @@ static void test_boot_hash(void **state)
     assert_int_equal(gov_boot_hash_read(GOV_FIXTURES "/none", &h), GOV_ENOENT);
 }
 
+/* The environment of task 0 of step 0 on node 1 of job 1234. */
+static const char *const task_env[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=0",
+                                        "SLURM_NODEID=1", NULL };
+
 /* A descriptor for this very process, as the plugin would seal it. */
 static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
 {
@@ -208,7 +212,7 @@ static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
     assert_int_equal(gov_proc_start_read(NULL, 0, &ppid, &d->pid_start), 0);
     d->pid = (uint64_t)getpid();
     d->uid = (uint64_t)getuid();
-    gov_claim_collect("1234", "0", "1", c);
+    gov_claim_collect(task_env, c);
     d->boot_hash = c->boot_hash;
 }
 
@@ -264,7 +268,7 @@ static int verifies_below(const gov_descriptor *d, int levels)
     pid_t child;
 
     if (levels == 0) {
-        gov_claim_collect("1234", "0", "1", &c);
+        gov_claim_collect(task_env, &c);
         return gov_descriptor_check_binding(d, &c) == 0 ? 0 : 1;
     }
     child = fork();
@@ -275,6 +279,56 @@ static int verifies_below(const gov_descriptor *d, int levels)
     if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
         return 2;
     return WEXITSTATUS(status);
+}
+
+/* A heterogeneous step: every task's environment names the leader (1234)
+ * and counts nodes across components; component 1 (job 1235) seals its own
+ * job id and node index. */
+static void test_binding_het(void **state)
+{
+    const char *const het_env[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=0", "SLURM_NODEID=2",
+                                    "SLURM_JOB_ID_PACK_GROUP_0=1234",
+                                    "SLURM_JOB_ID_PACK_GROUP_1=1235", NULL };
+    const char *const new_names[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=0", "SLURM_NODEID=2",
+                                      "SLURM_JOB_ID_HET_GROUP_0=1234",
+                                      "SLURM_JOB_ID_HET_GROUP_1=1235",
+                                      "SLURM_JOB_ID_HET_GROUP_2=1240", NULL };
+    const char *const forged_leader[] = { "SLURM_JOB_ID=1235", "SLURM_STEP_ID=0",
+                                          "SLURM_NODEID=2", "SLURM_JOB_ID_PACK_GROUP_0=1234",
+                                          "SLURM_JOB_ID_PACK_GROUP_1=1235", NULL };
+    gov_descriptor d;
+    gov_desc_claim c;
+
+    bound_to_self(&d, &c);
+    d.job_id = 1235;
+    gov_claim_collect(het_env, &c);
+    assert_int_equal(c.het_count, 2);
+    d.node_index = 1;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    d.node_index = 0;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    /* The claimed index counts earlier components' nodes too: never less. */
+    d.node_index = 3;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    d.node_index = 1;
+    d.step_id = 1;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    d.step_id = 0;
+    /* A job outside the claimed components. */
+    d.job_id = 1236;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    /* The newer names, three components. */
+    gov_claim_collect(new_names, &c);
+    assert_int_equal(c.het_count, 3);
+    d.job_id = 1240;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    /* Only a claim of the leader's job id makes the index relative. */
+    gov_claim_collect(forged_leader, &c);
+    d.job_id = 1235;
+    d.node_index = 0;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    d.node_index = 2;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
 }
 
 /* Parent links that loop (a fixture: 100 -> 101 -> 102 -> 100) end the
@@ -468,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_binding_deep_tree),
         cmocka_unit_test(test_binding_cycle),
+        cmocka_unit_test(test_binding_het),
         cmocka_unit_test(test_seal_verify),
         cmocka_unit_test(test_expired_accepted),
         cmocka_unit_test(test_munge_unreachable),
