@@ -133,10 +133,12 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
 /* ---- MUNGE (seal.c) -------------------------------------------------------- */
 
 /* Seal len bytes with munge_encode at the caller's effective uid.
- * socket NULL = MUNGE's default; ttl_s 0 = MUNGE's default.  *cred is
- * malloc'd.  Returns 0, GOV_EMUNGE, GOV_EINVAL. */
-int gov_seal_encode(const char *socket, uint32_t ttl_s, const void *payload,
-                    size_t len, char **cred);
+ * socket NULL = MUNGE's default; ttl_s 0 = MUNGE's default; uid other than
+ * GOV_UID_NONE: only processes of that uid can decode the credential
+ * (MUNGE_OPT_UID_RESTRICTION; root included, others get GOV_ESEAL).  *cred
+ * is malloc'd.  Returns 0, GOV_EMUNGE, GOV_EINVAL. */
+int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
+                    const void *payload, size_t len, char **cred);
 
 typedef struct gov_seal_info {
     uint32_t uid;        /* encoder's effective uid */

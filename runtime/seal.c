@@ -5,22 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static munge_ctx_t ctx_open(const char *socket, uint32_t ttl_s)
+static munge_ctx_t ctx_open(const char *socket, uint32_t ttl_s, uint32_t uid)
 {
     munge_ctx_t ctx = munge_ctx_create();
 
     if (!ctx)
         return NULL;
     if ((socket && munge_ctx_set(ctx, MUNGE_OPT_SOCKET, socket) != EMUNGE_SUCCESS) ||
-        (ttl_s && munge_ctx_set(ctx, MUNGE_OPT_TTL, (int)ttl_s) != EMUNGE_SUCCESS)) {
+        (ttl_s && munge_ctx_set(ctx, MUNGE_OPT_TTL, (int)ttl_s) != EMUNGE_SUCCESS) ||
+        (uid != GOV_UID_NONE &&
+         munge_ctx_set(ctx, MUNGE_OPT_UID_RESTRICTION, (uid_t)uid) != EMUNGE_SUCCESS)) {
         munge_ctx_destroy(ctx);
         return NULL;
     }
     return ctx;
 }
 
-int gov_seal_encode(const char *socket, uint32_t ttl_s, const void *payload,
-                    size_t len, char **cred)
+int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
+                    const void *payload, size_t len, char **cred)
 {
     munge_ctx_t ctx;
     munge_err_t e;
@@ -28,7 +30,7 @@ int gov_seal_encode(const char *socket, uint32_t ttl_s, const void *payload,
     if (!payload || !cred || len == 0 || len > GOV_DESC_MAX_BYTES || ttl_s > 3600)
         return GOV_EINVAL;
     *cred = NULL;
-    ctx = ctx_open(socket, ttl_s);
+    ctx = ctx_open(socket, ttl_s, uid);
     if (!ctx)
         return GOV_EMUNGE;
     e = munge_encode(cred, ctx, payload, (int)len);
@@ -77,7 +79,7 @@ int gov_seal_decode(const char *socket, const char *cred, char **payload,
     *payload = NULL;
     *len = 0;
     memset(info, 0, sizeof *info);
-    ctx = ctx_open(socket, 0);
+    ctx = ctx_open(socket, 0, GOV_UID_NONE);
     if (!ctx)
         return GOV_EMUNGE;
     e = munge_decode(cred, ctx, &buf, &n, &uid, &gid);

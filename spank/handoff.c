@@ -78,8 +78,10 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     len = gov_descriptor_encode(&d, text, sizeof text);
     if (len < 0)
         return seal_failed(sp, pl, "the descriptor does not fit its size limit");
+    /* Only the job's user can decode it, so a leaked copy says nothing to
+     * anyone else on the node. */
     rc = gov_seal_encode(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
-                         pl->site.ttl_s, text, (size_t)len, &cred);
+                         pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len, &cred);
     if (rc)
         return seal_failed(sp, pl, "MUNGE cannot seal the descriptor");
     rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);

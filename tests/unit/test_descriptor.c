@@ -367,7 +367,7 @@ static char *seal_or_skip(const gov_descriptor *d)
     int n = gov_descriptor_encode(d, text, sizeof text);
 
     assert_true(n > 0);
-    if (gov_seal_encode(NULL, 0, text, (size_t)n, &cred))
+    if (gov_seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred))
         return NULL;
     return cred;
 }
@@ -430,7 +430,7 @@ static void test_expired_accepted(void **state)
     bound_to_self(&d, &c);
     n = gov_descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
-    if (geteuid() != 0 || gov_seal_encode(NULL, 1, text, (size_t)n, &cred)) {
+    if (geteuid() != 0 || gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred)) {
         skip();
         return;
     }
@@ -441,6 +441,32 @@ static void test_expired_accepted(void **state)
     free(cred);
 }
 
+/* A seal restricted to one uid decodes for that uid only: root, reading a
+ * leaked copy, gets ESEAL. */
+static void test_uid_restriction(void **state)
+{
+    gov_descriptor d, out;
+    gov_desc_claim c;
+    gov_seal_info info;
+    char text[GOV_DESC_MAX_BYTES + 1];
+    char *mine = NULL, *theirs = NULL;
+    int n;
+
+    bound_to_self(&d, &c);
+    n = gov_descriptor_encode(&d, text, sizeof text);
+    assert_true(n > 0);
+    if (geteuid() != 0 || gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine)) {
+        skip();
+        return;
+    }
+    assert_int_equal(gov_descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov_seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs), 0);
+    assert_int_equal(gov_descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
+                     GOV_ESEAL);
+    free(mine);
+    free(theirs);
+}
+
 static void test_munge_unreachable(void **state)
 {
     gov_descriptor d, out;
@@ -449,11 +475,11 @@ static void test_munge_unreachable(void **state)
     char *cred = NULL;
 
     bound_to_self(&d, &c);
-    assert_int_equal(gov_seal_encode("/nonexistent/munge.socket", 0, "x", 1, &cred), GOV_EMUNGE);
+    assert_int_equal(gov_seal_encode("/nonexistent/munge.socket", 0, GOV_UID_NONE, "x", 1, &cred), GOV_EMUNGE);
     assert_null(cred);
     assert_int_equal(gov_descriptor_verify("MUNGE:AAAA:", "/nonexistent/munge.socket",
                                            GOV_UID_NONE, &c, &out, &info), GOV_EMUNGE);
-    assert_int_equal(gov_seal_encode(NULL, 3601, "x", 1, &cred), GOV_EINVAL);
+    assert_int_equal(gov_seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred), GOV_EINVAL);
 }
 
 static void test_collect(void **state)
@@ -525,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_binding_het),
         cmocka_unit_test(test_seal_verify),
         cmocka_unit_test(test_expired_accepted),
+        cmocka_unit_test(test_uid_restriction),
         cmocka_unit_test(test_munge_unreachable),
         cmocka_unit_test(test_collect),
     };
