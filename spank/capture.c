@@ -113,8 +113,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
         per_cpu * d->cpus_on_node == d->step_mem_mib)
         d->mem_per_cpu_mib = per_cpu;
     if (d->step_cores != GOV_UNKNOWN)
-        gov_topology_summarise(site->topology_cache[0] ? site->topology_cache : NULL,
-                               &step_cores, &d->topo);
+        gov_node_topology_step(site, &step_cores, &d->topo);
     return 0;
 }
 

@@ -43,7 +43,8 @@ typedef struct gov_spank_policy {
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
     char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
-    char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = no cache */
+    char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = the default */
+    bool topology_cache_off;       /* topology_cache=off */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, no reserves, seal optional. */

@@ -1,5 +1,6 @@
 /* plugin.c - governor.so's entry points: a dispatcher on spank_context().
  *
+ *   slurmd: at its start, cache this boot's topology table (never fails).
  *   local (srun), allocator (sbatch, salloc): validate the site arguments
  *     and --governor, fail fast with a message, otherwise stay silent.
  *   remote (slurmstepd): capture once per step and node (init_post_opt),
@@ -55,6 +56,15 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 
     memset(&gov_state, 0, sizeof gov_state);
     gov_state.mode_ok = true;
+    if (ctx == S_CTX_SLURMD) {
+        /* Once per slurmd start: no step pays for hwloc afterwards.  A
+         * failure here must never stop slurmd. */
+        if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err))
+            slurm_error("governor: %s", err);
+        else
+            gov_node_topology_prepare(&gov_state.site);
+        return 0;
+    }
     if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
         return 0;
     if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {

@@ -10,6 +10,7 @@
 #include <slurm/spank.h>
 
 #include "parse.h"
+#include "topology.h"
 
 /* Everything the plugin knows about the current step on this node.  SPANK
  * callbacks take no user pointer, so plugin.c keeps the one instance. */
@@ -30,10 +31,13 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *o
 /* capture.c: the task's GPU facts from the variables slurmstepd writes. */
 void gov_capture_gpus(spank_t sp, gov_descriptor *d);
 
-/* topology.c: hwloc summary of this node restricted to the step's cores
- * (a Slurm core index list), from the XML cached under cache_dir when set.
- * hwloc is loaded with dlopen here only: login nodes need not have it. */
-void gov_topology_summarise(const char *cache_dir, const gov_cpuset *cores,
+/* node_topology.c: slurmd's start: put this boot's topology table into
+ * the site's cache directory (topology.h), logging what went wrong. */
+void gov_node_topology_prepare(const gov_spank_policy *site);
+
+/* node_topology.c: slurmstepd: the topology summary for the step's cores
+ * (a Slurm core index list), from the cache or a discovery, logged. */
+void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
                             gov_desc_topology *out);
 
 /* handoff.c: seal this task's descriptor into its environment and export

@@ -105,7 +105,7 @@ static const struct policy_key policy_keys[] = {
     { "seal", "required or optional" },
     { "ttl", "seconds from 1 to 3600" },
     { "munge_socket", "an absolute path" },
-    { "topology_cache", "an absolute directory path" },
+    { "topology_cache", "an absolute directory path, or off" },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -141,7 +141,8 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
     case 6:
         return parse_path(v, p->munge_socket);
     case 7:
-        return parse_path(v, p->topology_cache);
+        p->topology_cache_off = !strcmp(v, "off");
+        return p->topology_cache_off ? 0 : parse_path(v, p->topology_cache);
     }
     return GOV_EPARSE;
 }

@@ -58,3 +58,35 @@ gov_python_copy() {
 	chmod -R a+rX "$py"
 	printf '%s\n' "$py"
 }
+
+# The fault cases (gov_fault_*.sh) end with the same three checks.
+
+# log_mark: where each slurmd log ends now (slurmd's logs hold slurmstepd's
+# and the plugin's lines); log_since MARK prints what they got after it.
+log_mark() {
+	local f
+	for f in "$GOV_CLUSTER_LOGS"/slurmd-node*.log; do
+		printf '%s=%s ' "$f" "$(stat -c %s "$f" 2>/dev/null || echo 0)"
+	done
+}
+log_since() {
+	local entry
+	for entry in $1; do
+		tail -c +"$((${entry##*=} + 1))" "${entry%=*}" 2>/dev/null || true
+	done
+}
+
+# assert_no_drain: no node is drained or down (sinfo -R lists none).
+assert_no_drain() {
+	local reasons
+	reasons=$(sinfo -R -h)
+	[[ -z $reasons ]] || fail "nodes drained or down: $reasons"
+	assert_idle
+}
+
+# assert_next_step_works: a fresh governed step runs and verifies.
+assert_next_step_works() {
+	local out
+	out=$(as_user srun --governor -n1 "$GOV_TOOL" verify --json | jq -r .status)
+	assert_eq verified "$out" "the next governed step"
+}

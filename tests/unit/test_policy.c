@@ -71,6 +71,10 @@ static void test_values(void **state)
     assert_false(p.default_on);
     assert_true(p.profile_imposed);
     assert_int_equal(p.profile, GOV_PROFILE_BATCH);
+    assert_false(p.topology_cache_off);
+    assert_int_equal(parse("topology_cache=off", NULL, &p, err), 0);
+    assert_true(p.topology_cache_off);
+    assert_string_equal(p.topology_cache, "");
 }
 
 static void test_errors_name_the_key(void **state)
@@ -91,6 +95,7 @@ static void test_errors_name_the_key(void **state)
         { "ttl=3601", "ttl" },
         { "munge_socket=relative/path", "munge_socket" },
         { "topology_cache=", "topology_cache" },
+        { "topology_cache=Off", "topology_cache" },
         { "seal", "seal" },
         { "", "''" },
     };

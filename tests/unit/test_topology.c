@@ -1,136 +1,386 @@
-/* The plugin's hwloc summary, restricted to the step's cores, through the
- * per-boot XML cache: a trusted cache file is loaded as it is (here a
- * two-package fixture with one GPU), an untrusted one is replaced by a
- * fresh discovery of this machine. */
+/* The plugin's node topology: the table's format and strictness, the
+ * summary restricted to a step's cores (on a two-package fixture with one
+ * GPU, through hwloc), discovery that never touches the environment, and
+ * the cache directory as root under attack: links planted at the file's
+ * names, unsafe directories, files of the wrong owner or kind. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plugin.h"
+#include "topology.h"
 
 #define FIXTURE GOV_FIXTURES "/topology/two-package-gpu.xml"
 
+static gov_topo_table *fixture_table(void)
+{
+    gov_topo_table *t = malloc(sizeof *t);
+
+    assert_non_null(t);
+    assert_int_equal(gov_topo_discover(FIXTURE, t), 0);
+    return t;
+}
+
+static void summarise(const gov_topo_table *t, const char *cores, gov_desc_topology *out)
+{
+    gov_cpuset set;
+
+    assert_int_equal(gov_cpuset_parse(cores, strlen(cores), &set), 0);
+    gov_topo_summarise(t, &set, out);
+}
+
+static void test_fixture_restricted(void **state)
+{
+    gov_topo_table *t = fixture_table();
+    gov_desc_topology s;
+
+    (void)state;
+    assert_int_equal(t->cores, 8);
+    summarise(t, "0", &s);
+    assert_true(s.present);
+    assert_int_equal(s.packages, 1);
+    assert_int_equal(s.cores, 1);
+    assert_int_equal(s.pus, 2);
+    assert_int_equal(s.numa_nodes, 1);
+    assert_int_equal(s.numa_count, 1);
+    assert_int_equal(s.numa_mem_bytes[0], UINT64_C(64) << 30);
+    /* One PCI GPU (two DRM OS devices), on NUMA node 1, far from core 0. */
+    assert_int_equal(s.gpu_count, 1);
+    assert_int_equal(s.gpu_numa[0], 1);
+    assert_false(s.gpu_local[0]);
+
+    summarise(t, "4-7", &s);
+    assert_int_equal(s.packages, 1);
+    assert_int_equal(s.cores, 4);
+    assert_int_equal(s.pus, 8);
+    assert_int_equal(s.numa_nodes, 1);
+    assert_true(s.gpu_local[0]);
+
+    summarise(t, "3-4", &s);
+    assert_int_equal(s.packages, 2);
+    assert_int_equal(s.cores, 2);
+    assert_int_equal(s.numa_nodes, 2);
+    assert_int_equal(s.numa_count, 2);
+
+    /* Cores the node does not have count for nothing. */
+    summarise(t, "7,100", &s);
+    assert_int_equal(s.cores, 1);
+    summarise(t, "100", &s);
+    assert_false(s.present);
+    free(t);
+}
+
+static void test_table_text(void **state)
+{
+    gov_topo_table *t = fixture_table(), *u = malloc(sizeof *u);
+    char buf[4096];
+    int n;
+
+    (void)state;
+    assert_non_null(u);
+    n = gov_topo_encode(t, buf, sizeof buf);
+    assert_true(n > 0);
+    assert_string_equal(buf, "governor-topology/1\ncores=8\npackage=0-3\npackage=4-7\n"
+                             "pus=2:0-7\nnuma=68719476736:0-3\nnuma=68719476736:4-7\n"
+                             "gpu=1:4-7\n");
+    assert_int_equal(gov_topo_parse(buf, (size_t)n, u), 0);
+    assert_memory_equal(t, u, sizeof *t);
+    assert_int_equal(gov_topo_encode(t, buf, 20), GOV_ENOSPC);
+    free(t);
+    free(u);
+}
+
+static void test_table_strict(void **state)
+{
+    static const char *const bad[] = {
+        "",
+        "governor-topology/2\ncores=1\npackage=0\npus=1:0\n",
+        "governor-topology/1\npackage=0\ncores=1\npus=1:0\n",      /* cores first */
+        "governor-topology/1\ncores=1\npackage=0\npus=1:0",        /* no last newline */
+        "governor-topology/1\ncores=2\npackage=0\npus=1:0-1\n",    /* core 1 in no package */
+        "governor-topology/1\ncores=2\npackage=0-1\npackage=1\npus=1:0-1\n", /* twice */
+        "governor-topology/1\ncores=2\npackage=0-2\npus=1:0-1\n",  /* beyond the cores */
+        "governor-topology/1\ncores=2\npackage=0,1\npus=1:0-1\n",  /* not canonical */
+        "governor-topology/1\ncores=2\npackage=0-1\npus=0:0-1\n",  /* no PUs */
+        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=01:0\n",
+        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=1: 0\n",
+        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ngpu=-2:0\n",
+        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ncolour=blue\n",
+        "governor-topology/1\ncores=2\ncores=2\npackage=0-1\npus=1:0-1\n",
+        "governor-topology/1\ncores=0\n",
+        "governor-topology/1\ncores=8193\n",
+    };
+    gov_topo_table *t = malloc(sizeof *t);
+    const char *good = "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=5:\ngpu=-1:\n";
+
+    (void)state;
+    assert_non_null(t);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(gov_topo_parse(bad[i], strlen(bad[i]), t), GOV_EPARSE);
+    assert_int_equal(gov_topo_parse(good, strlen(good), t), 0);
+    assert_int_equal(t->n_numa, 1);
+    assert_int_equal(t->gpu[0].numa_os, -1);
+    free(t);
+}
+
+/* The library never sets a variable: slurmd and slurmstepd are
+ * multi-threaded, and hwloc of their own would read it later. */
+static void test_discovery_leaves_environment(void **state)
+{
+    gov_topo_table *t = malloc(sizeof *t);
+
+    (void)state;
+    assert_non_null(t);
+    unsetenv("HWLOC_PLUGINS_BLACKLIST");
+    unsetenv("HWLOC_COMPONENTS");
+    assert_int_equal(gov_topo_discover(NULL, t), 0);
+    assert_true(t->cores >= 1);
+    assert_null(getenv("HWLOC_PLUGINS_BLACKLIST"));
+    assert_null(getenv("HWLOC_COMPONENTS"));
+    free(t);
+}
+
+/* ---- the cache as root --------------------------------------------------- */
+
 struct cache {
-    char dir[64];
-    char file[256];
+    char base[64];     /* a root-only directory holding the rest */
+    char dir[96];      /* the cache directory */
+    char file[256];    /* this boot's table in it */
+    char victim[128];  /* a root-only file an attacker wants */
 };
 
 static int cache_setup(void **state)
 {
     static struct cache c;
-    char boot[64], xml[65536];
+    char boot[64];
     size_t len, j = 0;
     FILE *f;
 
-    snprintf(c.dir, sizeof c.dir, "/tmp/gov-topo-XXXXXX");
-    if (!mkdtemp(c.dir) || gov_read_file(NULL, "/proc/sys/kernel/random/boot_id", boot,
-                                         sizeof boot, &len))
+    if (geteuid() != 0)
+        return 0;
+    snprintf(c.base, sizeof c.base, "/tmp/gov-topo-XXXXXX");
+    if (!mkdtemp(c.base) ||
+        gov_read_file(NULL, "/proc/sys/kernel/random/boot_id", boot, sizeof boot, &len))
         return -1;
     for (size_t i = 0; i < len; i++)
         if (boot[i] != '\n')
             boot[j++] = boot[i];
     boot[j] = '\0';
-    snprintf(c.file, sizeof c.file, "%s/topology-%s.xml", c.dir, boot);
-    if (gov_read_file(NULL, FIXTURE, xml, sizeof xml, &len) || !(f = fopen(c.file, "w")))
+    snprintf(c.dir, sizeof c.dir, "%s/cache", c.base);
+    snprintf(c.file, sizeof c.file, "%s/topology-%s.v1", c.dir, boot);
+    snprintf(c.victim, sizeof c.victim, "%s/victim", c.base);
+    if (mkdir(c.dir, 0755) || !(f = fopen(c.victim, "w")))
         return -1;
-    fwrite(xml, 1, len, f);
+    fputs("root's secret\n", f);
     fclose(f);
-    chmod(c.file, 0644);
+    chmod(c.victim, 0600);
     *state = &c;
     return 0;
 }
 
 static int cache_teardown(void **state)
 {
+    char cmd[128];
     struct cache *c = *state;
 
-    unlink(c->file);
-    rmdir(c->dir);
-    return 0;
+    if (geteuid() != 0)
+        return 0;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", c->base);
+    return system(cmd) == 0 ? 0 : -1;
 }
 
-static void summarise(const char *dir, const char *cores, gov_desc_topology *t)
+static bool victim_intact(const struct cache *c)
 {
-    gov_cpuset set;
-
-    assert_int_equal(gov_cpuset_parse(cores, strlen(cores), &set), 0);
-    gov_topology_summarise(dir, &set, t);
-}
-
-static void test_fixture_restricted(void **state)
-{
-    struct cache *c = *state;
-    gov_desc_topology t;
-
-    /* Only a root-owned cache file is trusted. */
-    if (geteuid() != 0) {
-        skip();
-        return;
-    }
-    summarise(c->dir, "0", &t);
-    assert_true(t.present);
-    assert_int_equal(t.packages, 1);
-    assert_int_equal(t.cores, 1);
-    assert_int_equal(t.pus, 2);
-    assert_int_equal(t.numa_nodes, 1);
-    assert_int_equal(t.numa_count, 1);
-    assert_int_equal(t.numa_mem_bytes[0], UINT64_C(64) << 30);
-    /* One PCI GPU (two DRM OS devices), on NUMA node 1, far from core 0. */
-    assert_int_equal(t.gpu_count, 1);
-    assert_int_equal(t.gpu_numa[0], 1);
-    assert_false(t.gpu_local[0]);
-
-    summarise(c->dir, "4-7", &t);
-    assert_int_equal(t.packages, 1);
-    assert_int_equal(t.cores, 4);
-    assert_int_equal(t.pus, 8);
-    assert_int_equal(t.numa_nodes, 1);
-    assert_true(t.gpu_local[0]);
-
-    summarise(c->dir, "3-4", &t);
-    assert_int_equal(t.packages, 2);
-    assert_int_equal(t.cores, 2);
-    assert_int_equal(t.numa_nodes, 2);
-    assert_int_equal(t.numa_count, 2);
-
-    /* Cores the node does not have count for nothing. */
-    summarise(c->dir, "7,100", &t);
-    assert_int_equal(t.cores, 1);
-    summarise(c->dir, "100", &t);
-    assert_false(t.present);
-}
-
-static void test_untrusted_cache_replaced(void **state)
-{
-    struct cache *c = *state;
-    gov_desc_topology t;
-    struct stat st;
-    char xml[65536];
+    char buf[64];
     size_t len;
+    struct stat st;
 
-    /* Writable by others: ignored, rediscovered, rewritten. */
+    return lstat(c->victim, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600 &&
+           gov_read_file(NULL, c->victim, buf, sizeof buf, &len) == 0 &&
+           !strcmp(buf, "root's secret\n");
+}
+
+static gov_topo_report step(const struct cache *c, gov_desc_topology *out)
+{
+    gov_topo_report rep;
+    gov_cpuset core0 = { .bits = { 1 } };
+
+    gov_topology_summarise(c->dir, &core0, out, &rep);
+    assert_true(out->present);
+    return rep;
+}
+
+static bool is_regular_0644(const char *path)
+{
+    struct stat st;
+
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0644 &&
+           st.st_uid == 0;
+}
+
+#define NEED_ROOT()                                                                          \
+    do {                                                                                     \
+        if (geteuid() != 0) {                                                                \
+            skip();                                                                          \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
+
+static void test_cache_round_trip(void **state)
+{
+    struct cache *c = *state;
+    gov_desc_topology t;
+
+    NEED_ROOT();
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_STORED);
+    assert_true(is_regular_0644(c->file));
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_CACHED);
+    /* A missing cache directory is created (0755, root's). */
+    assert_int_equal(unlink(c->file), 0);
+    assert_int_equal(rmdir(c->dir), 0);
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_STORED);
+    assert_true(is_regular_0644(c->file));
+}
+
+/* Links planted at the file's name and at every name main's code used for
+ * its temporary file: nothing is read or written through them. */
+static void test_cache_links_not_followed(void **state)
+{
+    struct cache *c = *state;
+    gov_desc_topology t;
+    gov_topo_report rep;
+    char tmp[320];
+
+    NEED_ROOT();
+    assert_int_equal(symlink(c->victim, c->file), 0);
+    for (long pid = getpid() - 2; pid <= getpid() + 2; pid++) {
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", c->file, pid);
+        assert_int_equal(symlink(c->victim, tmp), 0);
+        snprintf(tmp, sizeof tmp, "%s/topology-x.xml.%ld.tmp", c->dir, pid);
+        assert_int_equal(symlink(c->victim, tmp), 0);
+    }
+    rep = step(c, &t);
+    assert_int_equal(rep.outcome, GOV_TOPO_REPLACED);
+    assert_non_null(strstr(rep.why, "link"));
+    assert_true(victim_intact(c));
+    /* The link itself was replaced by a file of root's. */
+    assert_true(is_regular_0644(c->file));
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_CACHED);
+    assert_true(victim_intact(c));
+}
+
+/* A directory anyone could write, or that is not root's, or that is a
+ * link, or that sits under a directory others can write: refused whole,
+ * and nothing is created in it. */
+static void test_cache_unsafe_dirs(void **state)
+{
+    struct cache *c = *state;
+    gov_desc_topology t;
+    gov_topo_report rep;
+    gov_cpuset core0 = { .bits = { 1 } };
+    char other[128], link[128], open_parent[128], under[160];
+    struct stat st;
+
+    NEED_ROOT();
+    assert_int_equal(chmod(c->dir, 0777), 0);
+    assert_int_equal(symlink(c->victim, c->file), 0);
+    rep = step(c, &t);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    assert_non_null(strstr(rep.why, "writable by others"));
+    assert_true(victim_intact(c));
+    assert_int_equal(lstat(c->file, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(unlink(c->file), 0);
+
+    assert_int_equal(chmod(c->dir, 0775), 0);
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_NO_CACHE);
+    assert_int_equal(chmod(c->dir, 0755), 0);
+    assert_int_equal(chown(c->dir, 65534, 65534), 0);
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_NO_CACHE);
+    assert_int_equal(lstat(c->file, &st), -1);
+    assert_int_equal(chown(c->dir, 0, 0), 0);
+
+    /* The directory named through a link to a safe one. */
+    snprintf(other, sizeof other, "%s/real", c->base);
+    snprintf(link, sizeof link, "%s/link", c->base);
+    assert_int_equal(mkdir(other, 0755), 0);
+    assert_int_equal(symlink(other, link), 0);
+    gov_topology_summarise(link, &core0, &t, &rep);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    assert_non_null(strstr(rep.why, "link"));
+
+    /* A safe directory under one that others can write (not sticky). */
+    snprintf(open_parent, sizeof open_parent, "%s/open", c->base);
+    snprintf(under, sizeof under, "%s/cache", open_parent);
+    assert_int_equal(mkdir(open_parent, 0777), 0);
+    assert_int_equal(chmod(open_parent, 0777), 0);
+    assert_int_equal(mkdir(under, 0755), 0);
+    gov_topology_summarise(under, &core0, &t, &rep);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    assert_non_null(strstr(rep.why, "on its path"));
+    /* Relative paths and dot components are not plain names. */
+    gov_topology_summarise("relative/dir", &core0, &t, &rep);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    snprintf(under, sizeof under, "%s/../cache", c->dir);
+    gov_topology_summarise(under, &core0, &t, &rep);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    assert_true(victim_intact(c));
+}
+
+/* A cached file of the wrong owner, mode or kind, or garbage: discovered
+ * again and replaced. */
+static void test_cache_bad_files(void **state)
+{
+    struct cache *c = *state;
+    gov_desc_topology t;
+    gov_topo_report rep;
+    FILE *f;
+
+    NEED_ROOT();
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_STORED);
+    assert_int_equal(chown(c->file, 65534, 65534), 0);
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_REPLACED);
+    assert_true(is_regular_0644(c->file));
     assert_int_equal(chmod(c->file, 0666), 0);
-    summarise(c->dir, "0", &t);
-    assert_true(t.present);
-    assert_int_equal(t.cores, 1);
-    assert_int_equal(stat(c->file, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0644);
-    assert_int_equal(gov_read_file(NULL, c->file, xml, sizeof xml, &len), 0);
-    assert_null(strstr(xml, "SyntheticDescription"));
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_REPLACED);
+    assert_true(is_regular_0644(c->file));
+
+    assert_non_null(f = fopen(c->file, "w"));
+    fputs("governor-topology/1\ncores=banana\n", f);
+    fclose(f);
+    rep = step(c, &t);
+    assert_int_equal(rep.outcome, GOV_TOPO_REPLACED);
+    assert_non_null(strstr(rep.why, "parse"));
+
+    /* A FIFO must not hang the read. */
+    assert_int_equal(unlink(c->file), 0);
+    assert_int_equal(mkfifo(c->file, 0644), 0);
+    assert_int_equal(step(c, &t).outcome, GOV_TOPO_REPLACED);
+    assert_true(is_regular_0644(c->file));
+    /* Nor a directory. */
+    assert_int_equal(unlink(c->file), 0);
+    assert_int_equal(mkdir(c->file, 0755), 0);
+    rep = step(c, &t);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
+    assert_int_equal(rmdir(c->file), 0);
 }
 
 static void test_no_cache(void **state)
 {
     gov_desc_topology t;
+    gov_topo_report rep;
+    gov_cpuset core0 = { .bits = { 1 } };
 
+    (void)state;
     /* This machine, discovered directly: core 0 always exists. */
-    summarise(NULL, "0", &t);
+    gov_topology_summarise(NULL, &core0, &t, &rep);
+    assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     assert_true(t.present);
     assert_int_equal(t.cores, 1);
     assert_true(t.pus >= 1);
@@ -141,8 +391,15 @@ static void test_no_cache(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fixture_restricted, cache_setup, cache_teardown),
-        cmocka_unit_test_setup_teardown(test_untrusted_cache_replaced, cache_setup, cache_teardown),
+        cmocka_unit_test(test_fixture_restricted),
+        cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_strict),
+        cmocka_unit_test(test_discovery_leaves_environment),
+        cmocka_unit_test_setup_teardown(test_cache_round_trip, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_links_not_followed, cache_setup,
+                                        cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unsafe_dirs, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_bad_files, cache_setup, cache_teardown),
         cmocka_unit_test(test_no_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

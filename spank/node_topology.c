@@ -1,0 +1,63 @@
+/* node_topology.c - the topology cache as slurmd and slurmstepd use it:
+ * which directory, and what the log says about it.  No message names a
+ * path: the administrator finds it on the plugstack.conf line. */
+#include "plugin.h"
+
+static const char *cache_dir(const gov_spank_policy *site)
+{
+    if (site->topology_cache_off)
+        return NULL;
+    return site->topology_cache[0] ? site->topology_cache : GOV_TOPO_DEFAULT_DIR;
+}
+
+/* A cache that cannot be used makes every step discover the node. */
+static void log_report(const gov_topo_report *rep, bool in_slurmd)
+{
+    switch (rep->outcome) {
+    case GOV_TOPO_CACHED:
+        break;
+    case GOV_TOPO_STORED:
+        slurm_info("governor: node topology discovered and cached for this boot");
+        break;
+    case GOV_TOPO_REPLACED:
+        slurm_info("governor: the cached node topology was not usable (%s); discovered and "
+                   "cached again", rep->why);
+        break;
+    case GOV_TOPO_NO_CACHE:
+        slurm_error("governor: the topology cache is not used (%s); every governed step "
+                    "discovers the node, which slows launches. Make the cache directory "
+                    "root-owned (mode 0755) under root-owned parents, or set topology_cache=off",
+                    rep->why);
+        break;
+    case GOV_TOPO_FAILED:
+        /* libhwloc missing on a node is a supported setup: descriptors then
+         * carry no topology.  Say it once, at slurmd's start. */
+        if (in_slurmd)
+            slurm_info("governor: %s; descriptors carry no topology", rep->why);
+        else
+            slurm_debug("governor: %s; this step's descriptors carry no topology", rep->why);
+        break;
+    }
+}
+
+void gov_node_topology_prepare(const gov_spank_policy *site)
+{
+    gov_topo_report rep;
+    const char *dir = cache_dir(site);
+
+    if (!dir)
+        return;
+    gov_topology_prepare(dir, &rep);
+    log_report(&rep, true);
+}
+
+void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
+                            gov_desc_topology *out)
+{
+    gov_topo_report rep;
+    const char *dir = cache_dir(site);
+
+    gov_topology_summarise(dir, cores, out, &rep);
+    if (dir || rep.outcome == GOV_TOPO_FAILED)
+        log_report(&rep, false);
+}

@@ -1,0 +1,231 @@
+/* topo_hwloc.c - discover the node with hwloc and build its table.
+ *
+ * hwloc is opened with dlopen, so srun, sbatch and salloc never need
+ * libhwloc (Debian's slurm-client does not pull it in); the inline helpers
+ * of hwloc.h are avoided for the same reason.  Nothing here touches the
+ * environment: slurmd and slurmstepd are multi-threaded and load hwloc for
+ * themselves, so a variable set here would outlive this call and change
+ * them.  Components are chosen per topology through the API instead. */
+#include "topology.h"
+
+#include <dlfcn.h>
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GOV_HWLOC_SONAME "libhwloc.so.15"
+
+/* hwloc's API can only exclude discovery components, by name.  The plugin
+ * allows hwloc's own linux, x86 and no_os components (and xml, to read a
+ * test's file) and excludes every other one hwloc 2.x ships: the vendor GPU
+ * components would start CUDA, NVML, ROCm SMI, Level Zero or OpenCL
+ * drivers, gl talks to an X server, and pci (libpciaccess) repeats what
+ * linux reads from sysfs.  A name this hwloc lacks is refused and ignored. */
+static const char *const excluded[] = {
+    "cuda", "nvml", "rsmi", "levelzero", "opencl", "gl", "pci", "synthetic",
+};
+
+struct hwloc_api {
+    void *lib;
+    unsigned (*get_api_version)(void);
+    int (*topology_init)(hwloc_topology_t *);
+    int (*topology_load)(hwloc_topology_t);
+    void (*topology_destroy)(hwloc_topology_t);
+    int (*set_xml)(hwloc_topology_t, const char *);
+    int (*set_flags)(hwloc_topology_t, unsigned long);
+    int (*set_components)(hwloc_topology_t, unsigned long, const char *);
+    int (*set_io_types_filter)(hwloc_topology_t, enum hwloc_type_filter_e);
+    int (*get_type_depth)(hwloc_topology_t, hwloc_obj_type_t);
+    unsigned (*get_nbobjs_by_depth)(hwloc_topology_t, int);
+    hwloc_obj_t (*get_obj_by_depth)(hwloc_topology_t, int, unsigned);
+    int (*bitmap_intersects)(hwloc_const_bitmap_t, hwloc_const_bitmap_t);
+    int (*bitmap_weight)(hwloc_const_bitmap_t);
+    int (*bitmap_first)(hwloc_const_bitmap_t);
+};
+
+static bool api_open(struct hwloc_api *h)
+{
+    struct { void **slot; const char *name; } syms[] = {
+        { (void **)&h->get_api_version, "hwloc_get_api_version" },
+        { (void **)&h->topology_init, "hwloc_topology_init" },
+        { (void **)&h->topology_load, "hwloc_topology_load" },
+        { (void **)&h->topology_destroy, "hwloc_topology_destroy" },
+        { (void **)&h->set_xml, "hwloc_topology_set_xml" },
+        { (void **)&h->set_flags, "hwloc_topology_set_flags" },
+        { (void **)&h->set_components, "hwloc_topology_set_components" },
+        { (void **)&h->set_io_types_filter, "hwloc_topology_set_io_types_filter" },
+        { (void **)&h->get_type_depth, "hwloc_get_type_depth" },
+        { (void **)&h->get_nbobjs_by_depth, "hwloc_get_nbobjs_by_depth" },
+        { (void **)&h->get_obj_by_depth, "hwloc_get_obj_by_depth" },
+        { (void **)&h->bitmap_intersects, "hwloc_bitmap_intersects" },
+        { (void **)&h->bitmap_weight, "hwloc_bitmap_weight" },
+        { (void **)&h->bitmap_first, "hwloc_bitmap_first" },
+    };
+
+    memset(h, 0, sizeof *h);
+    h->lib = dlopen(GOV_HWLOC_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h->lib)
+        return false;
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        *syms[i].slot = dlsym(h->lib, syms[i].name);
+        if (!*syms[i].slot)
+            goto fail;
+    }
+    /* Objects' layout is the 2.x ABI this file was compiled against;
+     * set_components and INCLUDE_DISALLOWED need 2.1. */
+    if (h->get_api_version() >> 16 == HWLOC_API_VERSION >> 16 &&
+        h->get_api_version() >= 0x20100)
+        return true;
+fail:
+    dlclose(h->lib);
+    h->lib = NULL;
+    return false;
+}
+
+static bool load(const struct hwloc_api *h, const char *xml, hwloc_topology_t *out)
+{
+    hwloc_topology_t t;
+
+    if (h->topology_init(&t))
+        return false;
+    for (size_t i = 0; i < sizeof excluded / sizeof excluded[0]; i++)
+        h->set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, excluded[i]);
+    /* The whole node, whatever cgroup the discovering process is in:
+     * Slurm's core indexes count every core. */
+    h->set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    h->set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if ((xml && h->set_xml(t, xml)) || h->topology_load(t)) {
+        h->topology_destroy(t);
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+static hwloc_obj_t ancestor_of_type(hwloc_obj_t o, hwloc_obj_type_t type)
+{
+    while (o && o->type != type)
+        o = o->parent;
+    return o;
+}
+
+static void add_core(gov_cpuset *set, unsigned i)
+{
+    set->bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* The cores whose PUs meet cpuset. */
+static void cores_meeting(const struct hwloc_api *h, hwloc_topology_t t, int depth,
+                          unsigned n, hwloc_const_bitmap_t cpuset, gov_cpuset *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; cpuset && i < n; i++) {
+        hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
+        if (core && core->cpuset && h->bitmap_intersects(core->cpuset, cpuset))
+            add_core(out, i);
+    }
+}
+
+/* Cores, by package and PU count. */
+static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth, unsigned n,
+                        gov_topo_table *out)
+{
+    hwloc_obj_t pkgs[GOV_TOPO_MAX_PACKAGES];
+
+    out->cores = n;
+    for (unsigned i = 0; i < n; i++) {
+        hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
+        hwloc_obj_t pkg = core ? ancestor_of_type(core, HWLOC_OBJ_PACKAGE) : NULL;
+        uint32_t k, pus = core && core->cpuset ? (uint32_t)h->bitmap_weight(core->cpuset) : 0;
+        if (!pus)
+            return false;
+        for (k = 0; k < out->n_packages && pkgs[k] != pkg; k++)
+            ;
+        if (k == out->n_packages) {
+            if (k == GOV_TOPO_MAX_PACKAGES)
+                return false;
+            pkgs[out->n_packages++] = pkg;
+        }
+        add_core(&out->package[k], i);
+        for (k = 0; k < out->n_pu_groups && out->pu_group[k].pus != pus; k++)
+            ;
+        if (k == out->n_pu_groups) {
+            if (k == GOV_TOPO_MAX_PU_GROUPS)
+                return false;
+            out->pu_group[out->n_pu_groups++].pus = pus;
+        }
+        add_core(&out->pu_group[k].cores, i);
+    }
+    return true;
+}
+
+/* One GPU per PCI device, however many OS devices (card, renderD) it
+ * shows, with its NUMA node and the cores close to it. */
+static void build_gpus(const struct hwloc_api *h, hwloc_topology_t t, int depth, unsigned n,
+                       gov_topo_table *out)
+{
+    hwloc_obj_t seen_pci[GOV_DESC_MAX_GPUS];
+    unsigned m = h->get_nbobjs_by_depth(t, HWLOC_TYPE_DEPTH_OS_DEVICE);
+
+    for (unsigned i = 0; i < m && out->n_gpus < GOV_DESC_MAX_GPUS; i++) {
+        hwloc_obj_t os = h->get_obj_by_depth(t, HWLOC_TYPE_DEPTH_OS_DEVICE, i);
+        hwloc_obj_t pci, anc;
+        bool dup = false;
+        uint32_t g;
+        if (!os || (os->attr->osdev.type != HWLOC_OBJ_OSDEV_GPU &&
+                    os->attr->osdev.type != HWLOC_OBJ_OSDEV_COPROC))
+            continue;
+        pci = ancestor_of_type(os, HWLOC_OBJ_PCI_DEVICE);
+        for (g = 0; g < out->n_gpus && pci; g++)
+            dup = dup || seen_pci[g] == pci;
+        if (dup)
+            continue;
+        anc = os;
+        while (anc && !anc->cpuset)
+            anc = anc->parent;
+        g = out->n_gpus++;
+        seen_pci[g] = pci;
+        out->gpu[g].numa_os = anc && anc->nodeset ? h->bitmap_first(anc->nodeset) : -1;
+        cores_meeting(h, t, depth, n, anc ? anc->cpuset : NULL, &out->gpu[g].cores);
+    }
+}
+
+static bool build(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table *out)
+{
+    int depth = h->get_type_depth(t, HWLOC_OBJ_CORE);
+    unsigned n = depth >= 0 ? h->get_nbobjs_by_depth(t, depth) : 0, m;
+
+    memset(out, 0, sizeof *out);
+    if (n == 0 || n > GOV_CPUSET_BITS || !build_cores(h, t, depth, n, out))
+        return false;
+    m = h->get_nbobjs_by_depth(t, HWLOC_TYPE_DEPTH_NUMANODE);
+    if (m > GOV_TOPO_MAX_NUMA)
+        return false;
+    for (unsigned i = 0; i < m; i++) {
+        hwloc_obj_t node = h->get_obj_by_depth(t, HWLOC_TYPE_DEPTH_NUMANODE, i);
+        if (!node)
+            return false;
+        out->numa[i].mem_bytes = node->attr->numanode.local_memory;
+        cores_meeting(h, t, depth, n, node->cpuset, &out->numa[i].cores);
+    }
+    out->n_numa = m;
+    build_gpus(h, t, depth, n, out);
+    return true;
+}
+
+int gov_topo_discover(const char *xml, gov_topo_table *out)
+{
+    struct hwloc_api h;
+    hwloc_topology_t t;
+    int rc = GOV_EIO;
+
+    memset(out, 0, sizeof *out);
+    if (!api_open(&h))
+        return GOV_ENOTSUP;
+    if (load(&h, xml, &t)) {
+        rc = build(&h, t, out) ? 0 : GOV_ERANGE;
+        h.topology_destroy(t);
+    }
+    dlclose(h.lib);
+    return rc;
+}

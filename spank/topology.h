@@ -1,0 +1,124 @@
+/*
+ * topology.h - the node's topology as the plugin needs it, kept free of
+ * Slurm symbols so that unit tests and fuzz targets link it directly.
+ *
+ * A full hwloc discovery costs milliseconds to tens of milliseconds, and
+ * loading hwloc at all makes it dlopen its plugins (GL, OpenCL, vendor GPU
+ * libraries).  So slurmd discovers the node once per boot (the plugin's
+ * slurmd context) and writes a small table into a root-owned cache
+ * directory; slurmstepd reads the table and summarises it for the step's
+ * cores without loading hwloc.  hwloc runs in slurmstepd only when the table
+ * is missing or unusable, and then rewrites it.
+ */
+#ifndef GOV_SPANK_TOPOLOGY_H
+#define GOV_SPANK_TOPOLOGY_H
+
+#include "descriptor.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GOV_TOPO_MAX_PACKAGES 64
+#define GOV_TOPO_MAX_PU_GROUPS 8
+#define GOV_TOPO_MAX_NUMA 64
+/* The table's text never gets near this; a bigger file is not ours. */
+#define GOV_TOPO_MAX_BYTES (256 * 1024)
+/* Where slurmd and slurmstepd keep the table when the site names no
+ * topology_cache: a root-owned tmpfs directory, emptied at every boot. */
+#define GOV_TOPO_DEFAULT_DIR "/run/slurm-governor"
+
+/* The node's cores in hwloc's logical order (the order in which Slurm
+ * numbers them), and which of them each package, NUMA node and GPU
+ * covers.  Big (cpusets of 1 KiB each): allocate it. */
+typedef struct gov_topo_table {
+    uint32_t cores;                              /* cores 0 .. cores-1 */
+    uint32_t n_packages;
+    gov_cpuset package[GOV_TOPO_MAX_PACKAGES];   /* a partition of the cores */
+    uint32_t n_pu_groups;
+    struct {
+        uint32_t pus;                            /* PUs of each of these cores */
+        gov_cpuset cores;
+    } pu_group[GOV_TOPO_MAX_PU_GROUPS];          /* a partition of the cores */
+    uint32_t n_numa;
+    struct {
+        uint64_t mem_bytes;
+        gov_cpuset cores;                        /* cores with PUs in it */
+    } numa[GOV_TOPO_MAX_NUMA];
+    uint32_t n_gpus;
+    struct {
+        int32_t numa_os;                         /* OS index, -1 unknown */
+        gov_cpuset cores;                        /* cores close to it */
+    } gpu[GOV_DESC_MAX_GPUS];
+} gov_topo_table;
+
+/* ---- the table (topo_table.c) --------------------------------------------- */
+
+/* Render as "governor-topology/1" text.  Returns the length, GOV_ENOSPC,
+ * or GOV_EINVAL for a table that breaks its own rules. */
+int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap);
+
+/* Parse strictly: every core in exactly one package and one PU group,
+ * every list within the cores.  Returns 0 or GOV_EPARSE. */
+int gov_topo_parse(const char *text, size_t len, gov_topo_table *out);
+
+/* The summary the descriptor carries, restricted to the step's cores;
+ * out->present stays false when none of them exists on the node. */
+void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
+                        gov_desc_topology *out);
+
+/* ---- the cache directory (topo_cache.c) ----------------------------------- */
+
+/* Open DIR for the cache, creating its last component (mode 0755) when
+ * create is set.  DIR must be an absolute path of plain names; every
+ * directory above it root-owned and writable by nobody else (or sticky, as
+ * /tmp); DIR itself root-owned and writable by nobody else.  Nothing on the
+ * way may be a symbolic link.  Returns a descriptor (O_PATH) or a negative
+ * GOV_E* with *why set to a static reason fit for a log. */
+int gov_topo_cache_open(const char *dir, bool create, const char **why);
+
+/* Read this boot's table (topology-BOOTID.v1) through dirfd: a regular
+ * file, not a link, root-owned, writable by nobody else.  Returns 0,
+ * GOV_ENOENT when there is none, or another GOV_E* with *why set. */
+int gov_topo_cache_load(int dirfd, gov_topo_table *t, const char **why);
+
+/* Write this boot's table through dirfd: a new file of a random name
+ * (O_EXCL, never following a link), mode 0644, renamed over the old one.
+ * Returns 0 or a GOV_E* with *why set. */
+int gov_topo_cache_store(int dirfd, const gov_topo_table *t, const char **why);
+
+/* ---- discovery (topo_hwloc.c) ---------------------------------------------- */
+
+/* Discover this node with hwloc (opened with dlopen; login nodes need not
+ * have it), or load xml when given (tests), into *out.  Only hwloc's own
+ * Linux, x86 and no-OS components run: vendor GPU components never start a
+ * driver.  Never touches the environment.  Returns 0 or a GOV_E*. */
+int gov_topo_discover(const char *xml, gov_topo_table *out);
+
+/* ---- both together (topology.c) -------------------------------------------- */
+
+/* What happened to the cache, for the caller's log. */
+typedef enum gov_topo_outcome {
+    GOV_TOPO_CACHED = 0,     /* read from the cache */
+    GOV_TOPO_STORED,         /* discovered, and the cache written */
+    GOV_TOPO_REPLACED,       /* the cached file was unusable: rewritten */
+    GOV_TOPO_NO_CACHE,       /* discovered; the cache could not be used */
+    GOV_TOPO_FAILED,         /* no topology at all */
+} gov_topo_outcome;
+
+typedef struct gov_topo_report {
+    gov_topo_outcome outcome;
+    const char *why;         /* static reason for NO_CACHE, REPLACED, FAILED */
+} gov_topo_report;
+
+/* slurmd, once per start: make sure this boot's table is in cache_dir
+ * (creating the directory if needed). */
+void gov_topology_prepare(const char *cache_dir, gov_topo_report *rep);
+
+/* slurmstepd, once per step: the summary for the step's cores (a Slurm
+ * core index list, parsed), from the table in cache_dir when it holds
+ * this boot's, else from a discovery that then fills the cache.  cache_dir
+ * NULL: no cache, discover. */
+void gov_topology_summarise(const char *cache_dir, const gov_cpuset *cores,
+                            gov_desc_topology *out, gov_topo_report *rep);
+
+#endif /* GOV_SPANK_TOPOLOGY_H */

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fault: the cached topology table cannot be used (garbage, a FIFO that would
+# hang a careless reader, a directory in its place).  Steps still run with a
+# topology, the table is discovered and written again where it can be, the
+# log says so, and no node drains.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+cache=$GOV_CLUSTER_DIR/gov-topo-cache
+rm -rf "$cache"
+gov_plugstack "topology_cache=$cache"
+# shellcheck disable=SC2016 # expanded in the task
+task='echo "$("$GOV_TOOL" verify --json | jq -r .status) $(eval "$GOV_PAYLOAD" | grep ^topo=)"'
+
+mark=$(log_mark)
+out=$(as_user srun --governor -n1 -w node1 bash -c "$task")
+assert_match '^verified topo=1,1,' "$out" "first step"
+file=$(find "$cache" -name 'topology-*.v1')
+[[ -f $file ]] || fail "no table was written in the cache directory"
+assert_match 'governor: node topology discovered and cached' "$(log_since "$mark")" "log"
+
+# damage KIND: puts an unusable thing at the table's name.
+damage() {
+	rm -rf "$file"
+	case $1 in
+	garbage) printf 'governor-topology/1\ncores=banana\n' >"$file" ;;
+	fifo) mkfifo -m 644 "$file" ;;
+	empty) : >"$file" ;;
+	esac
+}
+for kind in garbage fifo empty; do
+	damage "$kind"
+	mark=$(log_mark)
+	out=$(timeout 30 "$GOV_SLURM_TESTS/as_user.sh" srun --governor -n1 -w node1 bash -c "$task") ||
+		fail "a step with a $kind table did not run"
+	assert_match '^verified topo=1,1,' "$out" "step with a $kind table"
+	assert_match "governor: the cached node topology was not usable \(" "$(log_since "$mark")" "log after $kind"
+	if ! { [[ -f $file && ! -p $file ]] && grep -q '^governor-topology/1$' "$file"; }; then
+		fail "the $kind table was not replaced"
+	fi
+done
+
+# A directory where the file goes: it cannot be replaced, so the cache is
+# off for the step, which still runs.
+rm -f "$file"
+mkdir "$file"
+mark=$(log_mark)
+out=$(as_user srun --governor -n1 -w node1 bash -c "$task")
+assert_match '^verified topo=1,1,' "$out" "step with a directory as the table"
+assert_match 'governor: the topology cache is not used \(the new table cannot be written' "$(log_since "$mark")" "log"
+rmdir "$file"
+
+assert_no_drain
+assert_next_step_works
