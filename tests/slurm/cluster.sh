@@ -124,6 +124,13 @@ start_munge() {
 	chmod 600 "$key"
 	sockdir=$(dirname "$munge_socket")
 	mkdir -p "$sockdir"
+	# munged refuses a socket directory that is not its own (root's here);
+	# a munge package (re)installed meanwhile leaves it to the munge user.
+	# Nobody answers on the socket, so nobody uses it.
+	if [[ $(stat -c %u "$sockdir") != 0 ]]; then
+		log "taking $sockdir back for root (munged runs as root here)"
+		chown root:root "$sockdir"
+	fi
 	chmod 755 "$sockdir"
 	rm -f "$munge_socket" "$munge_socket.lock"
 	env "$marker" munged 9>&- --key-file="$key" --socket="$munge_socket" \
