@@ -370,6 +370,22 @@ typedef struct gov_options {
 #define GOV_UID_NONE UINT32_MAX
 /** Do not look at GOVERNOR_DESCRIPTOR at all. */
 #define GOV_OPT_NO_DESCRIPTOR 0x1u
+/**
+ * Strict mode: scheduler facts come from a verified descriptor or not at
+ * all.  Without this flag, when GOVERNOR_DESCRIPTOR is absent or does not
+ * verify, gov_snapshot_capture() falls back to the SLURM_* variables (any
+ * user can change them; .scheduler.source then says "environment").  With
+ * it, the variables are never used, and a capture without a verified
+ * descriptor fills *out all the same (host, affinity, cgroup... evidence;
+ * .scheduler.source null; .descriptor.status and .reason say what was
+ * wrong) but returns an error: GOV_ENOENT when the descriptor is absent,
+ * else the verification's reason (GOV_ESEAL, GOV_EUNTRUSTED, GOV_EBINDING,
+ * GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use it where a budget that users
+ * could have edited is worse than none: accounting, admission that must
+ * match the allocation.  Incompatible with GOV_OPT_NO_DESCRIPTOR and with
+ * a sysroot (gov_context_create() returns GOV_EINVAL).
+ */
+#define GOV_OPT_REQUIRE_DESCRIPTOR 0x2u
 
 /** Opaque: options plus state loaded once (the host topology). */
 typedef struct gov_context gov_context;
@@ -377,8 +393,10 @@ typedef struct gov_context gov_context;
 /**
  * Create a context: copies \p opts (NULL = defaults) and loads the host
  * topology once.  On success *out owns the context; release it with
- * gov_context_destroy().  Returns GOV_ENOMEM, GOV_EINVAL.  A topology that
- * cannot be loaded is not an error: the host counts become unknown.
+ * gov_context_destroy().  Returns GOV_ENOMEM, GOV_EINVAL (also for
+ * GOV_OPT_REQUIRE_DESCRIPTOR with GOV_OPT_NO_DESCRIPTOR or a sysroot other
+ * than "/").  A topology that cannot be loaded is not an error: the host
+ * counts become unknown.
  */
 int gov_context_create(const gov_options *opts, gov_context **out);
 
@@ -388,8 +406,9 @@ void gov_context_destroy(gov_context *ctx);
 /**
  * Capture a snapshot into \p out.  Reads every source of evidence once; a
  * missing or garbled source only makes its facts unknown.  Returns 0, or
- * GOV_EINVAL for NULL arguments.  Thread-safe for distinct \p out: the
- * context is not modified.
+ * GOV_EINVAL for NULL arguments; in strict mode (GOV_OPT_REQUIRE_DESCRIPTOR)
+ * also the reason there is no verified descriptor, with *out filled all the
+ * same.  Thread-safe for distinct \p out: the context is not modified.
  */
 int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out);
 

@@ -25,6 +25,10 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
         o->sysroot = a + 10;
         return 1;
     }
+    if (!strcmp(a, "--require-descriptor")) {
+        o->require_descriptor = true;
+        return 1;
+    }
     return 0;
 }
 
@@ -60,20 +64,44 @@ int gov_cmd_put_json(int rc, char **text)
     return 0;
 }
 
+void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
+{
+    memset(out, 0, sizeof *out);
+    out->sysroot = o->sysroot;
+    out->trusted_uid = GOV_UID_NONE;
+    if (o->require_descriptor)
+        out->flags |= GOV_OPT_REQUIRE_DESCRIPTOR;
+}
+
+void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap)
+{
+    if (o->require_descriptor && !snap && rc == GOV_EINVAL)
+        fprintf(stderr, "governor: --require-descriptor needs the live process, not --sysroot\n");
+    else if (o->require_descriptor && snap && snap->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+        fprintf(stderr, "governor: no verified descriptor (%s); --require-descriptor refuses "
+                "the SLURM_* variables. Run it in a step with srun --governor\n",
+                snap->descriptor.status == GOV_DESCRIPTOR_ABSENT
+                    ? "none in GOVERNOR_DESCRIPTOR" : gov_strerror(rc));
+    else
+        fprintf(stderr, "governor: cannot capture a snapshot: %s\n", gov_strerror(rc));
+}
+
 int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
 {
-    gov_options opts = { .sysroot = o->sysroot, .trusted_uid = GOV_UID_NONE };
+    gov_options opts;
     gov_context *ctx;
-    int rc = gov_context_create(&opts, &ctx);
+    int rc;
 
+    gov_cmd_options(o, &opts);
+    rc = gov_context_create(&opts, &ctx);
     if (rc) {
-        fprintf(stderr, "governor: cannot start: %s\n", gov_strerror(rc));
+        gov_cmd_capture_error(o, rc, NULL);
         return 1;
     }
     rc = gov_snapshot_capture(ctx, snap);
     gov_context_destroy(ctx);
     if (rc) {
-        fprintf(stderr, "governor: capture failed: %s\n", gov_strerror(rc));
+        gov_cmd_capture_error(o, rc, snap);
         return 1;
     }
     return 0;

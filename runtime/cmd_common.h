@@ -13,10 +13,12 @@
 typedef struct gov_cmd_opts {
     bool json;
     const char *sysroot;
+    bool require_descriptor;   /* strict mode: GOV_OPT_REQUIRE_DESCRIPTOR */
 } gov_cmd_opts;
 
-/* Consume --json / --sysroot DIR at argv[*i]; returns 1 when consumed, 0 when
- * not one of them, -1 (message printed) when --sysroot lacks its value. */
+/* Consume --json / --sysroot DIR / --require-descriptor at argv[*i];
+ * returns 1 when consumed, 0 when not one of them, -1 (message printed)
+ * when --sysroot lacks its value. */
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
 
 /* For a verb whose only options are the common ones: parse argv into o.
@@ -30,6 +32,13 @@ int gov_cmd_only_common(int argc, char **argv, const char *verb, void (*usage)(F
  * would otherwise make a plain pointer argument unreliable.  Returns 0, or
  * non-zero with a message when rendering failed. */
 int gov_cmd_put_json(int rc, char **text);
+
+/* The library options the common options ask for. */
+void gov_cmd_options(const gov_cmd_opts *o, gov_options *out);
+
+/* Say why creating a context or capturing failed (rc); in strict mode,
+ * why the descriptor was not accepted (snap may be NULL). */
+void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap);
 
 /* Create a context for o and capture one snapshot; prints a message and
  * returns non-zero on failure. */

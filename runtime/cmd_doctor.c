@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: governor doctor [--json] [--sysroot DIR]\n"
+            "usage: governor doctor [--json] [--require-descriptor] [--sysroot DIR]\n"
             "\n"
             "Audit what the kernel enforces for this process against what the scheduler\n"
             "allocated, and name the Slurm setting that would close each gap.  Run it\n"
@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "                  \"findings\":[{\"id\",\"severity\",\"resource\",\"allocation\",\n"
             "                  \"unit\",\"enforced_by\",\"summary\",\"fix\"}...],\"exit\":N}\n"
             "  --sysroot DIR   read /proc and /sys under DIR (testing)\n"
+            "  --require-descriptor  exit 3 when there is no verified descriptor, rather\n"
+            "                  than judge the SLURM_* variables\n"
             "\n"
             "Severities: ok, info, warn, error (an allocation the kernel does not enforce).\n"
             "Exit status: 0 every known allocation is enforced, 1 some allocation is not\n"

@@ -9,7 +9,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor plan [--json] [--workers N] [--sysroot DIR]\n"
+    fprintf(f, "usage: governor plan [--json] [--workers N] [--require-descriptor] [--sysroot DIR]\n"
                "  Ceilings for a workload in this allocation: CPU-bound process workers,\n"
                "  native threads per worker (OpenMP, BLAS) so that workers x threads stays\n"
                "  within capacity, and a size for I/O-bound pools.  Benchmark the real\n"

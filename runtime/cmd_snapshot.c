@@ -9,10 +9,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor snapshot [--json] [--sysroot DIR]\n"
+    fprintf(f, "usage: governor snapshot [--json] [--require-descriptor] [--sysroot DIR]\n"
                "  Show what this process may use: each layer of evidence, the effective\n"
                "  budget and the layer that binds it.  --json prints the governor.snapshot/1\n"
-               "  object (docs/snapshot.md); --sysroot reads every file under DIR.\n");
+               "  object (docs/snapshot.md); --sysroot reads every file under DIR.\n"
+               "  --require-descriptor: exit 1 instead of using the SLURM_* variables when\n"
+               "  there is no verified descriptor.\n");
 }
 
 static const char *or_dash(const char *s)

@@ -24,7 +24,7 @@ static void watch_usage(FILE *f)
 {
     fprintf(f,
             "usage: governor watch [--json] [--interval MS] [--count N] [--max-batch N]\n"
-            "                      [--sysroot DIR]\n"
+            "                      [--require-descriptor] [--sysroot DIR]\n"
             "\n"
             "Every interval (default 1000 ms), capture a snapshot, feed it to a governor\n"
             "and print its memory pressure level (green/yellow/red), batch ceiling and\n"
@@ -36,7 +36,8 @@ static void watch_usage(FILE *f)
             "  --interval MS   milliseconds between lines, %d to 1000000\n"
             "  --count N       stop after N lines (default: run until interrupted)\n"
             "  --max-batch N   the largest batch the ceiling may grow to (default 64)\n"
-            "  --sysroot DIR   read /proc and /sys under DIR (testing)\n",
+            "  --sysroot DIR   read /proc and /sys under DIR (testing)\n"
+            "  --require-descriptor  stop (exit 1) when there is no verified descriptor\n",
             WATCH_MIN_INTERVAL_MS);
 }
 
@@ -176,7 +177,7 @@ static uint64_t monotonic_ms(void)
 int gov_cmd_watch(int argc, char **argv)
 {
     struct watch_args a;
-    gov_options opts = { .trusted_uid = GOV_UID_NONE };
+    gov_options opts;
     gov_governor_options gopts = { 0 };
     gov_context *ctx = NULL;
     gov_governor *gov = NULL;
@@ -186,13 +187,13 @@ int gov_cmd_watch(int argc, char **argv)
     rc = parse_args(argc, argv, &a);
     if (rc != 0)
         return rc > 0 ? 0 : 2;
-    opts.sysroot = a.common.sysroot;
+    gov_cmd_options(&a.common, &opts);
     rc = gov_context_create(&opts, &ctx);
     gopts.max_batch = a.max_batch;
     if (rc == 0)
         rc = gov_governor_create(&gopts, &gov);
     if (rc != 0) {
-        fprintf(stderr, "governor: watch: cannot start: %s\n", gov_strerror(rc));
+        gov_cmd_capture_error(&a.common, rc, NULL);
         gov_context_destroy(ctx);
         return 1;
     }
@@ -205,8 +206,12 @@ int gov_cmd_watch(int argc, char **argv)
         if (n)
             sleep_ms(a.interval_ms);
         rc = gov_snapshot_capture(ctx, &snap);
-        if (rc == 0)
-            rc = gov_governor_pressure(gov, &snap, &ps);
+        if (rc != 0) {
+            gov_cmd_capture_error(&a.common, rc, &snap);
+            status = 1;
+            break;
+        }
+        rc = gov_governor_pressure(gov, &snap, &ps);
         if (rc == 0)
             rc = gov_governor_availability(gov, &snap, &av);
         if (rc == 0 && a.common.json)

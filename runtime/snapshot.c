@@ -43,6 +43,12 @@ int gov_context_create(const gov_options *opts, gov_context **out)
         ctx->opts = *opts;
     else
         ctx->opts.trusted_uid = GOV_UID_NONE;
+    /* Strict mode needs the live process's descriptor. */
+    if ((ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR) &&
+        ((ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR) || !is_live(ctx->opts.sysroot))) {
+        free(ctx);
+        return GOV_EINVAL;
+    }
     if (dup_opt(ctx->opts.sysroot, &ctx->sysroot) || dup_opt(ctx->opts.workdir, &ctx->workdir) ||
         dup_opt(ctx->opts.munge_socket, &ctx->munge_socket)) {
         gov_context_destroy(ctx);
@@ -120,9 +126,11 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_inventory inv;
     gov_cgroup_evidence cg;
     gov_sched_evidence env_sched, desc_sched;
+    bool strict;
 
     if (!ctx || !out)
         return GOV_EINVAL;
+    strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
     root = ctx->opts.sysroot;
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
@@ -142,12 +150,16 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_cgroup_collect(root, &cg);
     map_cgroup(&cg, out);
 
-    /* A verified descriptor outranks the variables any user can change. */
+    /* A verified descriptor outranks the variables any user can change;
+     * strict mode never falls back to them. */
     gov_slurmenv_collect(envp, &env_sched);
     memset(&desc_sched, 0, sizeof desc_sched);
     if (is_live(root) && !(ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR))
         gov_descriptor_collect(&ctx->opts, envp, &desc_sched, out);
-    map_sched(desc_sched.source == GOV_SCHED_DESCRIPTOR ? &desc_sched : &env_sched, out);
+    if (desc_sched.source == GOV_SCHED_DESCRIPTOR)
+        map_sched(&desc_sched, out);
+    else if (!strict)
+        map_sched(&env_sched, out);
 
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, out);
@@ -155,5 +167,8 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_disk_collect(ctx->opts.workdir ? ctx->opts.workdir : ".", out);
 
     gov_snapshot_resolve(out);
+    if (strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+        return out->descriptor.status == GOV_DESCRIPTOR_INVALID ? out->descriptor.reason
+                                                                : GOV_ENOENT;
     return 0;
 }

@@ -34,6 +34,7 @@ int gov_mode_parse(const char *text, gov_mode *out);
 
 typedef struct gov_spank_policy {
     bool default_on;
+    bool allow_off;                /* users may say --governor=off */
     bool profile_imposed;
     gov_profile profile;
     uint64_t mem_reserve_bytes;    /* GOV_UNKNOWN: none */
@@ -47,7 +48,8 @@ typedef struct gov_spank_policy {
     bool topology_cache_off;       /* topology_cache=off */
 } gov_spank_policy;
 
-/* The defaults: off unless asked for, no reserves, seal optional. */
+/* The defaults: off unless asked for, off allowed, no reserves, seal
+ * optional. */
 void gov_spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a
@@ -57,7 +59,9 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
                      char *err, size_t errcap);
 
 /* Whether the governor runs for a step, and the policy it seals: the site's
- * imposed profile and reserves, tightened (never loosened) by the user. */
+ * imposed profile and reserves, tightened (never loosened) by the user.  A
+ * user's "off" counts only where the site allows it (allow_off); otherwise
+ * the site's default stands. */
 bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
 

@@ -36,6 +36,13 @@ static int governor_option(int val, const char *optarg, int remote)
         slurm_error("governor: invalid --governor value; %s", GOV_MODE_HELP);
         return remote ? 0 : -1;
     }
+    /* In slurmstepd the site's default then stands (init_post_opt logs it);
+     * where a person is watching, say no at once. */
+    if (m.off && gov_state.site_ok && !gov_state.site.allow_off && !remote) {
+        slurm_error("governor: this site does not allow --governor=off (allow_off=no); "
+                    "drop the option, or give batch, interactive or threads");
+        return -1;
+    }
     gov_state.mode = m;
     gov_state.mode_ok = true;
     return 0;
@@ -92,6 +99,9 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     (void)av;
     if (local_side() || !spank_remote(sp) || !gov_state.site_ok || !gov_state.mode_ok)
         return 0;
+    if (gov_state.mode.given && gov_state.mode.off && !gov_state.site.allow_off)
+        slurm_info("governor: --governor=off reached this step although the site does not "
+                   "allow it (allow_off=no); the site's default applies");
     if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
     rc = gov_capture_step(sp, &gov_state.site, &gov_state.step);
@@ -118,6 +128,14 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
         if (gov_state.capture_failed && gov_state.site.seal_required) {
             slurm_error("governor: this site requires a sealed descriptor and the step's "
                         "allocation could not be read; ask the administrators to check slurmd's log");
+            return -1;
+        }
+        /* srun checks the value; a client that does not (a user's own
+         * plugin) must not get a task without its descriptor this way. */
+        if (!gov_state.mode_ok && gov_state.site_ok && gov_state.site.seal_required) {
+            slurm_error("governor: this step's --governor value is not valid and this site "
+                        "requires a sealed descriptor, so the task does not start; %s",
+                        GOV_MODE_HELP);
             return -1;
         }
         return 0;

@@ -6,12 +6,14 @@
 #include <string.h>
 
 #define GOV_SPANK_POLICY_KEYS \
-    "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache"
+    "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache, " \
+    "allow_off"
 
 void gov_spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
     p->profile = GOV_PROFILE_BATCH;
+    p->allow_off = true;
     p->mem_reserve_bytes = GOV_UNKNOWN;
     p->cpu_reserve_threads = GOV_UNKNOWN;
 }
@@ -106,6 +108,7 @@ static const struct policy_key policy_keys[] = {
     { "ttl", "seconds from 1 to 3600" },
     { "munge_socket", "an absolute path" },
     { "topology_cache", "an absolute directory path, or off" },
+    { "allow_off", "yes or no" },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -143,6 +146,10 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
     case 7:
         p->topology_cache_off = !strcmp(v, "off");
         return p->topology_cache_off ? 0 : parse_path(v, p->topology_cache);
+    case 8:
+        rc = parse_choice(v, "yes", "no", &b);
+        p->allow_off = b;
+        return rc;
     }
     return GOV_EPARSE;
 }
@@ -194,7 +201,7 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
 bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out)
 {
-    bool on = mode->given ? !mode->off : site->default_on;
+    bool on = mode->given && (!mode->off || site->allow_off) ? !mode->off : site->default_on;
     gov_profile user = mode->profile_set ? mode->profile : GOV_PROFILE_BATCH;
 
     memset(out, 0, sizeof *out);

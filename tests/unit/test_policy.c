@@ -28,6 +28,7 @@ static void test_defaults(void **state)
     assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
     assert_string_equal(p.munge_socket, "");
     assert_string_equal(p.topology_cache, "");
+    assert_true(p.allow_off);
 }
 
 static void test_every_key(void **state)
@@ -35,12 +36,13 @@ static void test_every_key(void **state)
     const char *argv[] = {
         "default=on", "profile=interactive", "mem_reserve=2G", "cpu_reserve=10%",
         "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
-        "topology_cache=/var/cache/slurm-governor",
+        "topology_cache=/var/cache/slurm-governor", "allow_off=no",
     };
     gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_spank_policy_parse(8, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov_spank_policy_parse(9, argv, &p, err, sizeof err), 0);
+    assert_false(p.allow_off);
     assert_true(p.default_on);
     assert_true(p.profile_imposed);
     assert_int_equal(p.profile, GOV_PROFILE_INTERACTIVE);
@@ -96,6 +98,7 @@ static void test_errors_name_the_key(void **state)
         { "munge_socket=relative/path", "munge_socket" },
         { "topology_cache=", "topology_cache" },
         { "topology_cache=Off", "topology_cache" },
+        { "allow_off=off", "allow_off" },
         { "seal", "seal" },
         { "", "''" },
     };
@@ -131,6 +134,13 @@ static void test_resolve(void **state)
     assert_false(out.threads);
     assert_int_equal(gov_mode_parse("off", &user), 0);
     assert_false(gov_spank_policy_resolve(&site, &user, &out));
+    /* allow_off=no: a user's off does not count; the site's default does. */
+    site.allow_off = false;
+    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    site.default_on = false;
+    assert_false(gov_spank_policy_resolve(&site, &user, &out));
+    site.default_on = true;
+    site.allow_off = true;
 
     /* An imposed interactive profile cannot be loosened to batch... */
     site.profile_imposed = true;

@@ -186,6 +186,54 @@ static void test_live_capture(void **state)
     assert_int_equal(gov_context_create(NULL, NULL), GOV_EINVAL);
 }
 
+/* Strict mode: without a verified descriptor the variables are not used,
+ * the snapshot is filled all the same, and the capture says why it is not
+ * what was asked for. */
+static void test_require_descriptor(void **state)
+{
+    const char *const vars[] = { "SLURM_JOB_ID=12", "SLURM_STEP_ID=0", "SLURM_NODEID=0",
+                                 "SLURM_CPUS_PER_TASK=4", "SLURM_TASKS_PER_NODE=1", NULL };
+    const char *const forged[] = { "SLURM_JOB_ID=12", "SLURM_STEP_ID=0", "SLURM_NODEID=0",
+                                   "SLURM_CPUS_PER_TASK=4", "GOVERNOR_DESCRIPTOR=MUNGE:forged:",
+                                   NULL };
+    gov_options o = { .envp = vars, .trusted_uid = GOV_UID_NONE };
+    gov_context *ctx;
+    gov_snapshot s;
+    int rc;
+
+    (void)state;
+    assert_int_equal(gov_context_create(&o, &ctx), 0);
+    assert_int_equal(gov_snapshot_capture(ctx, &s), 0);
+    assert_int_equal(s.scheduler.source, GOV_SCHED_ENVIRONMENT);
+    assert_int_equal(s.cpu.scheduler.cpus, 4);
+    gov_context_destroy(ctx);
+
+    o.flags = GOV_OPT_REQUIRE_DESCRIPTOR;
+    assert_int_equal(gov_context_create(&o, &ctx), 0);
+    assert_int_equal(gov_snapshot_capture(ctx, &s), GOV_ENOENT);
+    assert_int_equal(s.descriptor.status, GOV_DESCRIPTOR_ABSENT);
+    assert_int_equal(s.scheduler.source, GOV_SCHED_NONE);
+    assert_int_equal(s.cpu.scheduler.cpus, GOV_UNKNOWN);
+    assert_true(s.cpu.host.logical >= 1);
+    gov_context_destroy(ctx);
+
+    o.envp = forged;
+    assert_int_equal(gov_context_create(&o, &ctx), 0);
+    rc = gov_snapshot_capture(ctx, &s);
+    assert_int_equal(s.descriptor.status, GOV_DESCRIPTOR_INVALID);
+    assert_int_equal(rc, s.descriptor.reason);
+    assert_true(rc == GOV_ESEAL || rc == GOV_EMUNGE);
+    assert_int_equal(s.scheduler.source, GOV_SCHED_NONE);
+    gov_context_destroy(ctx);
+
+    /* Nothing to verify under a sysroot, or when told not to look. */
+    o.sysroot = GOV_FIXTURES "/snapshot/slurm-v1-step";
+    assert_int_equal(gov_context_create(&o, &ctx), GOV_EINVAL);
+    o.sysroot = NULL;
+    o.flags |= GOV_OPT_NO_DESCRIPTOR;
+    assert_int_equal(gov_context_create(&o, &ctx), GOV_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_page_cache_is_not_used),
         cmocka_unit_test(test_empty_root),
         cmocka_unit_test(test_live_capture),
+        cmocka_unit_test(test_require_descriptor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
