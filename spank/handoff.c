@@ -54,7 +54,7 @@ static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
                     "does not start (ask the administrators to check munged)", why);
         return -1;
     }
-    slurm_debug("governor: %s; the task runs without a descriptor", why);
+    gov_log_seal_skipped(why);
     return 0;
 }
 
@@ -80,10 +80,13 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
         return seal_failed(sp, pl, "the descriptor does not fit its size limit");
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
-    rc = gov_seal_encode(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
-                         pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len, &cred);
+    rc = gov_seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
+                          pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
+                          pl->site.munge_timeout_s * 1000, &cred);
     if (rc)
-        return seal_failed(sp, pl, "MUNGE cannot seal the descriptor");
+        return seal_failed(sp, pl, rc == GOV_ETIMEDOUT
+                                       ? "MUNGE cannot seal the descriptor (munged does not answer)"
+                                       : "MUNGE cannot seal the descriptor");
     rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);
     free(cred);
     if (rc != ESPANK_SUCCESS)

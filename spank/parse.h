@@ -31,6 +31,9 @@ typedef struct gov_mode {
 int gov_mode_parse(const char *text, gov_mode *out);
 
 #define GOV_SPANK_POLICY_PATH_MAX 256
+/* One libmunge attempt's own socket timeout: a healthy munged answers in
+ * well under a millisecond. */
+#define GOV_MUNGE_TIMEOUT_S 2
 
 typedef struct gov_spank_policy {
     bool default_on;
@@ -43,13 +46,14 @@ typedef struct gov_spank_policy {
     uint32_t cpu_reserve_pct;
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
+    uint32_t munge_timeout_s;      /* give up sealing after this */
     char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
     char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = the default */
     bool topology_cache_off;       /* topology_cache=off */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
- * optional. */
+ * optional, GOV_MUNGE_TIMEOUT_S. */
 void gov_spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a

@@ -10,6 +10,7 @@
 #include <slurm/spank.h>
 
 #include "parse.h"
+#include "seal.h"
 #include "topology.h"
 
 /* Everything the plugin knows about the current step on this node.  SPANK
@@ -47,5 +48,9 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl);
 /* handoff.c: the governor is off for this step: drop an inherited
  * descriptor so that nothing stale verifies. */
 void gov_handoff_clear(spank_t sp);
+
+/* seal_log.c: a task starts without its descriptor (seal=optional): say why
+ * at info level at most once a minute on the node, else at debug level. */
+void gov_log_seal_skipped(const char *why);
 
 #endif /* GOV_SPANK_PLUGIN_H */

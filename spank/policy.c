@@ -7,13 +7,14 @@
 
 #define GOV_SPANK_POLICY_KEYS \
     "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache, " \
-    "allow_off"
+    "allow_off, munge_timeout"
 
 void gov_spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
     p->profile = GOV_PROFILE_BATCH;
     p->allow_off = true;
+    p->munge_timeout_s = GOV_MUNGE_TIMEOUT_S;
     p->mem_reserve_bytes = GOV_UNKNOWN;
     p->cpu_reserve_threads = GOV_UNKNOWN;
 }
@@ -109,6 +110,7 @@ static const struct policy_key policy_keys[] = {
     { "munge_socket", "an absolute path" },
     { "topology_cache", "an absolute directory path, or off" },
     { "allow_off", "yes or no" },
+    { "munge_timeout", "seconds from 1 to 60" },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -150,6 +152,11 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
         rc = parse_choice(v, "yes", "no", &b);
         p->allow_off = b;
         return rc;
+    case 9:
+        if (parse_num(v, strlen(v), 60, &x) || x == 0)
+            return GOV_EPARSE;
+        p->munge_timeout_s = (uint32_t)x;
+        return 0;
     }
     return GOV_EPARSE;
 }

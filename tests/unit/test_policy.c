@@ -29,6 +29,7 @@ static void test_defaults(void **state)
     assert_string_equal(p.munge_socket, "");
     assert_string_equal(p.topology_cache, "");
     assert_true(p.allow_off);
+    assert_int_equal(p.munge_timeout_s, GOV_MUNGE_TIMEOUT_S);
 }
 
 static void test_every_key(void **state)
@@ -36,13 +37,14 @@ static void test_every_key(void **state)
     const char *argv[] = {
         "default=on", "profile=interactive", "mem_reserve=2G", "cpu_reserve=10%",
         "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
-        "topology_cache=/var/cache/slurm-governor", "allow_off=no",
+        "topology_cache=/var/cache/slurm-governor", "allow_off=no", "munge_timeout=5",
     };
     gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_spank_policy_parse(9, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov_spank_policy_parse(10, argv, &p, err, sizeof err), 0);
     assert_false(p.allow_off);
+    assert_int_equal(p.munge_timeout_s, 5);
     assert_true(p.default_on);
     assert_true(p.profile_imposed);
     assert_int_equal(p.profile, GOV_PROFILE_INTERACTIVE);
@@ -99,6 +101,8 @@ static void test_errors_name_the_key(void **state)
         { "topology_cache=", "topology_cache" },
         { "topology_cache=Off", "topology_cache" },
         { "allow_off=off", "allow_off" },
+        { "munge_timeout=0", "munge_timeout" },
+        { "munge_timeout=61", "munge_timeout" },
         { "seal", "seal" },
         { "", "''" },
     };

@@ -1,0 +1,155 @@
+/* seal_bounded.c - gov_seal_encode() with a deadline (seal.h).
+ *
+ * libmunge offers no timeout: against a daemon that accepts connections but
+ * does not answer (stopped, hung, overloaded) each munge_encode waits 2 s
+ * per attempt and makes 5, and against a socket nobody listens on it
+ * retries the connection for 2.25 s.  Every governed task of a step would
+ * wait that long.  So the call runs in a thread; at the deadline the thread
+ * is cancelled (libmunge blocks only in poll, connect, nanosleep, read and
+ * write, all cancellation points) and joined, so that no thread survives
+ * into setuid and exec, and the socket it left open is closed so that the
+ * task does not inherit it. */
+#include "seal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MUNGE_DEFAULT_SOCKET "/run/munge/munge.socket.2"
+
+struct job {
+    const char *socket;
+    uint32_t ttl_s, uid;
+    const void *payload;
+    size_t len;
+    char *cred;
+    int rc;
+    bool done;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+static void *run(void *arg)
+{
+    struct job *j = arg;
+    char *cred = NULL;
+    int rc;
+
+    rc = gov_seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred);
+    pthread_mutex_lock(&j->lock);
+    j->rc = rc;
+    j->cred = cred;
+    j->done = true;
+    pthread_cond_signal(&j->cond);
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+static void job_free(struct job *j)
+{
+    pthread_mutex_destroy(&j->lock);
+    pthread_cond_destroy(&j->cond);
+    free(j);
+}
+
+/* Whether fd is a socket the cancelled request left: one connected to the
+ * MUNGE socket, or a unix socket still unconnected, unnamed and not
+ * listening (cancelled while retrying its connection), which nobody else
+ * in a task about to exec can use. */
+static bool left_by_munge(int fd, const char *path)
+{
+    struct sockaddr_un a;
+    socklen_t len = sizeof a;
+    int listening = 0;
+    socklen_t olen = sizeof listening;
+
+    memset(&a, 0, sizeof a);
+    if (getpeername(fd, (struct sockaddr *)&a, &len) == 0)
+        return a.sun_family == AF_UNIX && !strncmp(a.sun_path, path, sizeof a.sun_path);
+    if (errno != ENOTCONN)
+        return false;
+    len = sizeof a;
+    memset(&a, 0, sizeof a);
+    return getsockname(fd, (struct sockaddr *)&a, &len) == 0 && a.sun_family == AF_UNIX &&
+           len == sizeof a.sun_family &&
+           getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &olen) == 0 && !listening;
+}
+
+static void close_munge_sockets(const char *path)
+{
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *e;
+
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != dirfd(d) && left_by_munge(fd, path))
+            close(fd);
+    }
+    closedir(d);
+}
+
+int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                     size_t len, unsigned timeout_ms, char **cred)
+{
+    struct job *j;
+    struct timespec deadline;
+    pthread_condattr_t attr;
+    pthread_t t;
+    int rc = 0;
+
+    if (!cred)
+        return GOV_EINVAL;
+    *cred = NULL;
+    j = calloc(1, sizeof *j);
+    if (!j)
+        return GOV_ENOMEM;
+    j->socket = socket;
+    j->ttl_s = ttl_s;
+    j->uid = uid;
+    j->payload = payload;
+    j->len = len;
+    pthread_mutex_init(&j->lock, NULL);
+    /* The deadline on the monotonic clock: a clock step must not stretch
+     * or cut it. */
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&j->cond, &attr);
+    pthread_condattr_destroy(&attr);
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    if (pthread_create(&t, NULL, run, j)) {
+        job_free(j);
+        return GOV_ENOMEM;
+    }
+    pthread_mutex_lock(&j->lock);
+    while (!j->done && rc == 0)
+        rc = pthread_cond_timedwait(&j->cond, &j->lock, &deadline);
+    pthread_mutex_unlock(&j->lock);
+    /* The thread takes the lock only after libmunge returned, and nothing
+     * after that is a cancellation point: a cancelled thread holds none. */
+    if (!j->done)
+        pthread_cancel(t);
+    pthread_join(t, NULL);
+    if (!j->done) {
+        close_munge_sockets(socket ? socket : MUNGE_DEFAULT_SOCKET);
+        job_free(j);
+        return GOV_ETIMEDOUT;
+    }
+    *cred = j->cred;
+    rc = j->rc;
+    job_free(j);
+    return rc;
+}

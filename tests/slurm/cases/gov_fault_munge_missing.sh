@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fault: the MUNGE socket the plugin seals through does not exist (munged
+# never started, or its socket was removed).  libmunge fails at once: with
+# seal=optional the tasks run without a descriptor and slurmd's log says why
+# at info level, once a minute at most (seal=required: gov_munge); no node
+# drains; the next step with a working socket is sealed.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+missing=$GOV_CLUSTER_DIR/run/gov-no-such.socket
+rm -f "$missing" /run/slurm-governor/seal-skipped.stamp
+# shellcheck disable=SC2016 # expanded in the task
+status='"$GOV_TOOL" verify --json | jq -r .status'
+
+gov_plugstack "munge_socket=$missing"
+mark=$(log_mark)
+t0=$SECONDS
+out=$(as_user srun --governor -N3 -n3 bash -c "$status")
+assert_eq "absent absent absent" "$(tr '\n' ' ' <<<"$out" | sed 's/ $//')" "tasks without a descriptor"
+((SECONDS - t0 <= 3)) || fail "the step took $((SECONDS - t0))s"
+log=$(log_since "$mark")
+assert_eq 1 "$(grep -c 'governor: MUNGE cannot seal the descriptor; tasks run without a descriptor (seal=optional). Check munged' <<<"$log")" \
+	"info lines for three tasks on three nodes (one node: rate-limited)"
+
+assert_no_drain
+gov_plugstack seal=required
+assert_next_step_works
