@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Fault: slurmd restarts between steps (an upgrade, a crash and restart).
+# A task that was running keeps its descriptor and still verifies after the
+# restart (slurmstepd outlives slurmd); the restarted slurmd caches the
+# node's topology again (here after its table was removed) and logs it; no
+# node drains; the next governed step verifies.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+gov_plugstack
+home=$(user_home)
+rm -f "$home/gov_restart.out"
+# shellcheck disable=SC2016 # expanded in the task
+as_user srun --governor -n1 -w node1 -o gov_restart.out bash -c '
+	echo "before $("$GOV_TOOL" verify --json | jq -r .status)"
+	sleep 4
+	echo "after $("$GOV_TOOL" verify --json | jq -r .status)"' &
+srun_pid=$!
+for ((i = 0; i < 50; i++)); do
+	grep -q '^before' "$home/gov_restart.out" 2>/dev/null && break
+	sleep 0.1
+done
+
+pidfile=$GOV_CLUSTER_DIR/run/slurmd-node1.pid
+old=$(cat "$pidfile")
+kill "$old"
+for ((i = 0; i < 50; i++)); do
+	kill -0 "$old" 2>/dev/null || break
+	sleep 0.1
+done
+rm -f /run/slurm-governor/topology-*.v1
+mark=$(log_mark)
+env GOV_CLUSTER_MARKER="$GOV_CLUSTER_DIR" SLURM_CONF="$SLURM_CONF" slurmd -f "$SLURM_CONF" -N node1
+for ((i = 0; i < 100; i++)); do
+	[[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]] && break
+	sleep 0.2
+done
+wait "$srun_pid" || fail "the step that spanned the restart failed"
+out=$(cat "$home/gov_restart.out")
+printf '%s\n' "$out"
+assert_line 'before verified' "$out" "the task before the restart"
+assert_line 'after verified' "$out" "the same task after slurmd restarted"
+assert_match 'governor: node topology discovered and cached for this boot' "$(log_since "$mark")" \
+	"the restarted slurmd's log"
+[[ -n $(find /run/slurm-governor -maxdepth 1 -name 'topology-*.v1') ]] ||
+	fail "the restarted slurmd wrote no table"
+
+assert_no_drain
+out=$(as_user srun --governor -n1 -w node1 "$GOV_TOOL" verify --json | jq -r .status)
+assert_eq verified "$out" "a step on the restarted node"
+assert_next_step_works
