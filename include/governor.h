@@ -422,17 +422,27 @@ const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
 
 /** Conservative ceilings for a workload, derived from a snapshot. */
 typedef struct gov_plan {
-    uint64_t workers;             /**< process workers (requested or CPU ceiling) */
+    uint64_t workers;             /**< process workers: the requested count, else 1 */
     uint64_t threads_per_worker;  /**< native threads each (OpenMP, BLAS), >= 1 */
     uint64_t cpu_workers;         /**< CPU-bound ceiling: snapshot effective workers */
     uint64_t io_workers;          /**< suggestion for I/O-bound pools */
     int oversubscribed;           /**< 1 when requested workers exceed the ceiling */
+    /** This process's share of the effective memory limit (the step's memory
+     *  on a node divided among its local tasks, unless allocated per task),
+     *  divided among the workers; GOV_UNKNOWN when no evidence bounds it. */
+    uint64_t memory_limit_per_worker;
+    /** The same share of the effective remaining memory; GOV_UNKNOWN. */
+    uint64_t memory_remaining_per_worker;
 } gov_plan;
 
 /**
- * Plan \p requested_workers process workers (0 = as many as the CPU ceiling)
- * so that workers x threads_per_worker stays within the effective capacity.
- * Returns 0 or GOV_EINVAL.  Thread-safe.
+ * Plan \p requested_workers process workers so that workers x
+ * threads_per_worker stays within the effective capacity and the workers
+ * share this process's memory.  0 plans one process using the whole
+ * allocation: threads_per_worker is then the CPU ceiling (what
+ * OMP_NUM_THREADS means).  A process pool passes its size; the CPU ceiling
+ * (cpu_workers) is the largest that does not oversubscribe.  Returns 0 or
+ * GOV_EINVAL.  Thread-safe.
  */
 int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
                      gov_plan *out);

@@ -22,8 +22,9 @@ static void usage(FILE *f)
                "  Run CMD with native thread pools sized to this allocation: sets\n"
                "  OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, BLIS_NUM_THREADS,\n"
                "  VECLIB_MAXIMUM_THREADS and NUMEXPR_NUM_THREADS where unset (all of them\n"
-               "  with --force), and GOVERNOR_WORKERS and GOVERNOR_THREADS_PER_WORKER, so\n"
-               "  that N process workers times their threads stays within capacity.\n"
+               "  with --force) to the threads of one process using every CPU, or of each\n"
+               "  of N process workers; GOVERNOR_WORKERS and GOVERNOR_THREADS_PER_WORKER\n"
+               "  size a pool (N, else the CPU ceiling).\n"
                "  Exit status: CMD's, or 127 when CMD cannot be run, 2 for a usage error.\n");
 }
 
@@ -41,7 +42,7 @@ int gov_cmd_run(int argc, char **argv)
     uint64_t workers = 0;
     int force = 0, verbose = 0, i;
     gov_snapshot snap;
-    gov_plan plan;
+    gov_plan plan, pool;
 
     for (i = 1; i < argc; i++) {
         int r;
@@ -88,11 +89,14 @@ int gov_cmd_run(int argc, char **argv)
     if (gov_cmd_capture(&o, &snap))
         return 1;
     gov_plan_compute(&snap, workers, &plan);
+    /* Without --workers the command is one process using every CPU; a
+     * pool it starts still finds its ceiling in GOVERNOR_WORKERS. */
+    gov_plan_compute(&snap, workers ? workers : plan.cpu_workers, &pool);
     for (size_t v = 0; v < sizeof gov_thread_vars / sizeof gov_thread_vars[0]; v++)
         if (set_count(gov_thread_vars[v], plan.threads_per_worker, force) != 0)
             goto env_failed;
-    if (set_count("GOVERNOR_WORKERS", plan.workers, 1) != 0 ||
-        set_count("GOVERNOR_THREADS_PER_WORKER", plan.threads_per_worker, 1) != 0)
+    if (set_count("GOVERNOR_WORKERS", pool.workers, 1) != 0 ||
+        set_count("GOVERNOR_THREADS_PER_WORKER", pool.threads_per_worker, 1) != 0)
         goto env_failed;
     if (plan.oversubscribed)
         fprintf(stderr, "governor: warning: %llu workers exceed the CPU ceiling of %llu\n",

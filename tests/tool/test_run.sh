@@ -19,6 +19,12 @@ check "one CPU, one thread" "threads=1 workers=1 per_worker=1" "$(taskset -c 0 "
 
 ncpu=$(nproc)
 if [ "$ncpu" -ge 2 ]; then
+  # The default is one process using every CPU; a pool still learns its
+  # ceiling from GOVERNOR_WORKERS, one thread per worker.
+  check "one process gets both CPUs" "threads=2 workers=2 per_worker=1" \
+    "$(taskset -c 0,1 "$gov" run -- "$omp")"
+  # GNU nproc reads OMP_NUM_THREADS: it must not be undersubscribed.
+  check "nproc sees both CPUs" 2 "$(taskset -c 0,1 "$gov" run -- nproc)"
   check "one worker gets both CPUs" "threads=2 workers=1 per_worker=2" \
     "$(taskset -c 0,1 "$gov" run --workers 1 -- "$omp")"
   check "two workers share two CPUs" "threads=1 workers=2 per_worker=1" \

@@ -52,6 +52,8 @@ class Plan(Structure):
         ("cpu_workers", c_uint64),
         ("io_workers", c_uint64),
         ("oversubscribed", c_int),
+        ("memory_limit_per_worker", c_uint64),
+        ("memory_remaining_per_worker", c_uint64),
     ]
 
 
