@@ -448,6 +448,111 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
                      gov_plan *out);
 
 /* ------------------------------------------------------------------------ */
+/** \name Environment for a command (`governor run`)                        */
+/* ------------------------------------------------------------------------ */
+/*
+ * Runtimes size their thread pools and heaps from what they can see: many
+ * count the host's CPUs and memory, not the allocation.  gov_runenv_compute()
+ * decides, from a snapshot and an environment, which variable each runtime
+ * reads gets which value and why (docs/runtimes.md lists them with the
+ * runtime and version that reads each).  It only decides: applying the
+ * changes (setenv) is the caller's.  A variable the user set is kept unless
+ * GOV_RUNENV_FORCE; NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to,
+ * never replaced.
+ */
+
+/** What became of one setting. */
+typedef enum gov_runenv_action {
+    GOV_RUNENV_SET = 0,   /**< set to the plan's figure */
+    GOV_RUNENV_KEEP,      /**< the user's own setting stays */
+    GOV_RUNENV_SKIP,      /**< left alone (see the reason) */
+} gov_runenv_action;
+
+/** Why; gov_runenv_reason_text() says it in a sentence. */
+typedef enum gov_runenv_reason {
+    GOV_RUNENV_PLANNED = 0,     /**< SET: it was unset */
+    GOV_RUNENV_REPLACED,        /**< SET: it held what an earlier run or the plugin
+                                     exported (GOVERNOR_THREADS) */
+    GOV_RUNENV_FORCED,          /**< SET: the user's value replaced (GOV_RUNENV_FORCE) */
+    GOV_RUNENV_POOL,            /**< SET: a GOVERNOR_* pool figure, always set */
+    GOV_RUNENV_MARKER,          /**< SET: GOVERNOR_THREADS, the thread figure exported */
+    GOV_RUNENV_USER,            /**< KEEP: the user set it */
+    GOV_RUNENV_USER_HEAP,       /**< KEEP: the user's -Xmx / -XX:MaxHeapSize sizes the heap */
+    GOV_RUNENV_MEMORY_UNKNOWN,  /**< SKIP: no evidence of the memory budget */
+    GOV_RUNENV_NO_ALLOCATION,   /**< SKIP: only the host bounds memory */
+    GOV_RUNENV_RUNTIME_SEES,    /**< SKIP: the JVM reads the same bound from the kernel */
+    GOV_RUNENV_TOO_SMALL,       /**< SKIP: less than 1 MiB per worker */
+} gov_runenv_reason;
+
+/** One decision: a variable, or one option inside an option variable. */
+typedef struct gov_runenv_entry {
+    const char *name;        /**< the variable (static storage) */
+    const char *option;      /**< the option inside it ("--max-old-space-size"),
+                                  NULL for a plain value (static storage) */
+    const char *runtime;     /**< who reads it, from which version (static storage) */
+    gov_runenv_action action;
+    gov_runenv_reason reason;
+    /** SET: what was set ("2", "460MiB", "--max-old-space-size=384");
+     *  KEEP: the user's own setting of this knob, cut to fit; SKIP: "". */
+    char setting[48];
+    uint64_t planned;        /**< the plan's figure: a count, or bytes for memory
+                                  knobs; GOV_UNKNOWN when none applies */
+    uint64_t user;           /**< KEEP: the user's figure in the same unit,
+                                  GOV_UNKNOWN when it is not a number ("auto") */
+    int exceeds;             /**< KEEP: 1 when user > planned */
+    int bytes;               /**< 1: planned, user and basis count bytes; 0: CPUs
+                                  or threads */
+    /** Memory knobs: the per-worker share the figure derives from (bytes).
+     *  SKIP for RUNTIME_SEES: what the JVM reads itself (CPUs or bytes).
+     *  Else GOV_UNKNOWN. */
+    uint64_t basis;
+} gov_runenv_entry;
+
+/** One change to the environment: value NULL means unset NAME. */
+typedef struct gov_runenv_var {
+    const char *name;        /**< static storage */
+    char *value;             /**< owned by the gov_runenv */
+} gov_runenv_var;
+
+/** The decisions for one command; release with gov_runenv_free(). */
+typedef struct gov_runenv {
+    gov_plan plan;           /**< the command's own plan (one process, or the
+                                  requested workers) */
+    gov_plan pool;           /**< the GOVERNOR_* figures for a process pool: the
+                                  requested workers, else the CPU ceiling */
+    gov_runenv_entry *entries; /**< every knob, in a fixed order */
+    size_t count;
+    gov_runenv_var *vars;    /**< the changes to apply, in order; each NAME once */
+    size_t nvars;
+} gov_runenv;
+
+/** Replace the user's own settings too. */
+#define GOV_RUNENV_FORCE 0x1u
+
+/**
+ * Decide the environment of a command that runs \p requested_workers
+ * process workers (0: one process using the whole allocation) in the
+ * allocation \p snap describes.  \p envp is the command's current
+ * environment, a NULL-terminated "NAME=value" array (NULL: an empty one); it
+ * is only read.  \p flags: GOV_RUNENV_FORCE or 0.  On success *out is a
+ * gov_runenv the caller releases with gov_runenv_free(); it holds copies,
+ * nothing points into \p envp.  Returns 0, GOV_EINVAL (NULL snap or out,
+ * unknown flags) or GOV_ENOMEM.  Pure: reads no files and no process
+ * state.  Thread-safe.
+ */
+int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
+                       const char *const *envp, unsigned flags, gov_runenv **out);
+
+/** Release a gov_runenv (NULL is allowed). */
+void gov_runenv_free(gov_runenv *env);
+
+/** Stable names: "set", "keep", "skip"; "planned", "replaced", ... (JSON). */
+const char *gov_runenv_action_name(gov_runenv_action a);
+const char *gov_runenv_reason_name(gov_runenv_reason r);
+/** A sentence explaining a reason, for people. */
+const char *gov_runenv_reason_text(gov_runenv_reason r);
+
+/* ------------------------------------------------------------------------ */
 /** \name Governor: admission, reservations, pressure                       */
 /* ------------------------------------------------------------------------ */
 /*
