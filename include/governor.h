@@ -166,8 +166,9 @@ typedef enum gov_descriptor_status {
 /** Where PSI figures come from. */
 typedef enum gov_pressure_source {
     GOV_PRESSURE_SOURCE_NONE = 0,
-    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's v2 cgroup *.pressure */
-    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure */
+    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's non-root v2 cgroup *.pressure */
+    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure, or the v2 root cgroup's
+                                       (system-wide: a hybrid host) */
 } gov_pressure_source;
 
 /** Slurm step kinds that the plugin and the snapshot treat deliberately. */
@@ -276,8 +277,21 @@ typedef struct gov_snapshot {
             gov_limit_status status;
             uint64_t limit_bytes;     /**< memory.max / limit_in_bytes, min over chain */
             uint64_t high_bytes;      /**< memory.high, min over chain (v2 only) */
-            uint64_t current_bytes;   /**< usage of the process's own cgroup */
-            uint64_t remaining_bytes; /**< min over chain of limit - usage */
+            /** Raw usage (page cache included) of the level that binds: the
+             *  one that sets remaining_bytes, else planning_remaining_bytes,
+             *  else the process's own cgroup. */
+            uint64_t current_bytes;
+            /** That level's working set: usage minus its reclaimable
+             *  inactive file cache (v2 inactive_file, v1 total_inactive_file);
+             *  the usage itself when memory.stat does not say. */
+            uint64_t working_set_bytes;
+            /** Distance to the OOM point: min over levels with a hard limit
+             *  (memory.max, v1 limit_in_bytes, hierarchical_memory_limit) of
+             *  that limit minus that level's working set. */
+            uint64_t remaining_bytes;
+            /** The same with memory.high as a bound too (min(max, high) minus
+             *  working set): what the effective remaining plans with. */
+            uint64_t planning_remaining_bytes;
         } cgroup;
         struct {
             uint64_t limit_bytes;     /**< the step's memory on this node */

@@ -85,6 +85,29 @@ static void print_cpu(const gov_snapshot *s)
     free(list);
 }
 
+/* Usage split into working set and reclaimable cache, so that a person sees
+ * why "remaining" is more than the limit minus the usage. */
+static void print_cgroup_usage(const gov_snapshot *s, const char *source)
+{
+    uint64_t used = s->memory.cgroup.current_bytes, ws = s->memory.cgroup.working_set_bytes;
+    char a[64], b[64], v[256];
+
+    gov_fmt_bytes(used, a, sizeof a);
+    row("cgroup usage", a, source);
+    gov_fmt_bytes(ws, a, sizeof a);
+    gov_fmt_bytes(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
+                  sizeof b);
+    snprintf(v, sizeof v, "%s, cache %s", a, b);
+    row("working set", v, "usage minus inactive file cache");
+    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
+    if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
+        snprintf(v, sizeof v, "%s to max, %s to high", a, b);
+    else
+        snprintf(v, sizeof v, "%s to the hard limit", a);
+    row("cgroup remaining", v, "limit minus working set");
+}
+
 static void print_memory(const gov_snapshot *s)
 {
     char a[64], b[64], c[64], v[256];
@@ -103,10 +126,9 @@ static void print_memory(const gov_snapshot *s)
     gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
     snprintf(v, sizeof v, "max %s, high %s", a, b);
     row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
-    gov_fmt_bytes(s->memory.cgroup.current_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, b, sizeof b);
-    snprintf(v, sizeof v, "used %s, remaining %s", a, b);
-    row("cgroup usage", v, s->memory.cgroup.version ? c : "no cgroup found");
+    if (s->memory.cgroup.version)
+        snprintf(c, sizeof c, "cgroup v%d (page cache included)", s->memory.cgroup.version);
+    print_cgroup_usage(s, s->memory.cgroup.version ? c : "no cgroup found");
 
     gov_fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
     gov_fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);

@@ -20,6 +20,11 @@
 /* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
 void gov_snapshot_clear(gov_snapshot *s);
 
+/* The profile without a site policy (docs/governor.md "Profiles"): batch
+ * inside a scheduler allocation, which is the job's own; the seed's
+ * interactive outside any scheduler, where the host is shared. */
+gov_profile gov_default_profile(const gov_snapshot *s);
+
 /* ---- file access under a root (sysroot.c) ------------------------------ */
 
 /* Read ROOT/PATH (PATH absolute) into buf (NUL-terminated), at most cap-1
@@ -92,10 +97,14 @@ typedef struct gov_cgroup_evidence {
 
     int memory_version;
     gov_limit_status memory_status;
-    uint64_t limit_bytes, high_bytes, current_bytes, remaining_bytes;
+    uint64_t limit_bytes, high_bytes;
+    uint64_t current_bytes, working_set_bytes; /* of the level that binds */
+    uint64_t remaining_bytes;          /* min of hard limit - working set */
+    uint64_t planning_remaining_bytes; /* min of min(max, high) - working set */
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
+    bool pressure_dir_is_root;  /* the hierarchy's root: system-wide figures */
     char pressure_dir[2048];    /* absolute path as seen inside root, without
                                  * the root prefix (read with gov_read_file(root,
                                  * ...) like every other file); never printed */
@@ -113,6 +122,11 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
  * for any page size counts as unlimited. */
 int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
                        bool *unlimited);
+/* The value of "KEY VALUE\n" in a memory.stat (v1 or v2): *val points into
+ * text, *vlen bytes up to the newline.  Only complete lines count, so a
+ * truncated read never yields a cut-off number.  Returns 0 or GOV_ENOENT. */
+int gov_memory_stat_find(const char *text, size_t len, const char *key,
+                         const char **val, size_t *vlen);
 
 /* ---- Slurm facts (slurmenv.c; descriptor.c fills the same struct) -------- */
 

@@ -1,5 +1,6 @@
 /* governor_budget.c - the budget a snapshot and the policies allow, and the
  * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
+#include "evidence.h"
 #include "governor_internal.h"
 
 static uint64_t min_known(uint64_t a, uint64_t b)
@@ -27,10 +28,11 @@ static uint64_t pct_of(uint64_t whole, uint32_t pct)
 }
 
 /* The site may impose a profile; the caller may only choose the stricter
- * one.  Without a site policy the seed's default, interactive, applies. */
-static gov_profile pick_profile(const gov_site_policy *site, const gov_policy *caller)
+ * one.  Without a site policy the default rule applies. */
+static gov_profile pick_profile(const gov_snapshot *snap, const gov_policy *caller)
 {
-    gov_profile base = site->present ? site->profile : GOV_PROFILE_INTERACTIVE;
+    const gov_site_policy *site = &snap->policy;
+    gov_profile base = site->present ? site->profile : gov_default_profile(snap);
 
     if (site->present && site->profile_imposed) {
         if (caller->profile_set && caller->profile == GOV_PROFILE_INTERACTIVE)
@@ -74,7 +76,7 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
         ? workers : (snap->cpu.host.logical ? snap->cpu.host.logical : GOV_UNKNOWN);
     out->observed_free = min_known(min_known(snap->memory.host.available_bytes, physical),
                                    min_known(snap->memory.effective.remaining_bytes, limit));
-    out->profile = pick_profile(site, caller);
+    out->profile = pick_profile(snap, caller);
     out->ram_reserve = reserve_of(out->detected_ram, out->profile,
                                   site->mem_reserve_bytes, site->mem_reserve_pct,
                                   site->present, caller->mem_reserve_bytes,

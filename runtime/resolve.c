@@ -38,7 +38,9 @@ void gov_snapshot_clear(gov_snapshot *s)
     s->memory.cgroup.limit_bytes = GOV_UNKNOWN;
     s->memory.cgroup.high_bytes = GOV_UNKNOWN;
     s->memory.cgroup.current_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.working_set_bytes = GOV_UNKNOWN;
     s->memory.cgroup.remaining_bytes = GOV_UNKNOWN;
+    s->memory.cgroup.planning_remaining_bytes = GOV_UNKNOWN;
     s->memory.scheduler.limit_bytes = GOV_UNKNOWN;
     s->memory.scheduler.per_task_bytes = GOV_UNKNOWN;
     s->memory.effective.limit_bytes = GOV_UNKNOWN;
@@ -167,11 +169,13 @@ static void resolve_memory(gov_snapshot *s)
     s->memory.effective.limit_bytes = limit;
     s->memory.effective.binding = binding;
 
-    take_u(&remaining, &unused, s->memory.cgroup.remaining_bytes, GOV_LAYER_CGROUP);
+    /* Remaining is measured against the working set: the kernel reclaims
+     * clean inactive file cache before it would OOM-kill (DESIGN.md). */
+    take_u(&remaining, &unused, s->memory.cgroup.planning_remaining_bytes, GOV_LAYER_CGROUP);
     if (sched != GOV_UNKNOWN) {
-        /* The scheduler bound has no usage of its own; the cgroup's usage,
-         * when known, is part of what the allocation already holds. */
-        uint64_t used = s->memory.cgroup.current_bytes;
+        /* The scheduler bound has no usage of its own; the binding cgroup
+         * level's working set, when known, is what the allocation holds. */
+        uint64_t used = s->memory.cgroup.working_set_bytes;
         uint64_t left = used == GOV_UNKNOWN ? sched : (used >= sched ? 0 : sched - used);
         take_u(&remaining, &unused, left, GOV_LAYER_SCHEDULER);
     }
@@ -208,10 +212,17 @@ static void resolve_enforcement(gov_snapshot *s)
     }
 }
 
+gov_profile gov_default_profile(const gov_snapshot *s)
+{
+    return s->scheduler.source != GOV_SCHED_NONE ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+}
+
 void gov_snapshot_resolve(gov_snapshot *snap)
 {
     if (!snap)
         return;
+    if (!snap->policy.present)
+        snap->policy.profile = gov_default_profile(snap);
     resolve_cpu(snap);
     resolve_memory(snap);
     resolve_enforcement(snap);

@@ -90,7 +90,9 @@ static void map_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
     s->memory.cgroup.limit_bytes = cg->limit_bytes;
     s->memory.cgroup.high_bytes = cg->high_bytes;
     s->memory.cgroup.current_bytes = cg->current_bytes;
+    s->memory.cgroup.working_set_bytes = cg->working_set_bytes;
     s->memory.cgroup.remaining_bytes = cg->remaining_bytes;
+    s->memory.cgroup.planning_remaining_bytes = cg->planning_remaining_bytes;
 }
 
 static void map_sched(const gov_sched_evidence *e, gov_snapshot *s)

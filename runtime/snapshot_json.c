@@ -121,7 +121,9 @@ static void put_memory(gov_jw *w, const gov_snapshot *s)
     gov_jw_u64(w, "limit_bytes", s->memory.cgroup.limit_bytes);
     gov_jw_u64(w, "high_bytes", s->memory.cgroup.high_bytes);
     gov_jw_u64(w, "current_bytes", s->memory.cgroup.current_bytes);
+    gov_jw_u64(w, "working_set_bytes", s->memory.cgroup.working_set_bytes);
     gov_jw_u64(w, "remaining_bytes", s->memory.cgroup.remaining_bytes);
+    gov_jw_u64(w, "planning_remaining_bytes", s->memory.cgroup.planning_remaining_bytes);
     gov_jw_object_end(w);
 
     gov_jw_object_begin(w, "scheduler");

@@ -46,3 +46,15 @@ assert_idle() {
 gov_snapshot_ready() {
 	"$GOV_TOOL" snapshot --json >/dev/null 2>&1
 }
+
+# gov_python_copy: copies the Python binding and the built library where the
+# test user can read them; prints the directory (PYTHONPATH; the library is
+# DIR/libgovernor.so, for GOVERNOR_LIBRARY).
+gov_python_copy() {
+	local py=$GOV_CLUSTER_DIR/python
+	rm -rf "$py" && mkdir -p "$py"
+	cp -r "$GOV_SRC_DIR/contrib/python/governor" "$py/"
+	cp -L "$GOV_BUILD_DIR/runtime/libgovernor.so" "$py/libgovernor.so"
+	chmod -R a+rX "$py"
+	printf '%s\n' "$py"
+}

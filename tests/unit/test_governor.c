@@ -133,6 +133,26 @@ static void test_interactive_reserve_16gib(void **state)
     gov_governor_destroy(g);
 }
 
+/* The default profile follows the snapshot: outside any scheduler the
+ * interactive one (above); inside an allocation, sealed or from the
+ * variables, batch, because the allocation is the job's own. */
+static void test_default_profile_in_allocation(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    gov_availability a;
+
+    for (int src = GOV_SCHED_DESCRIPTOR; src <= GOV_SCHED_ENVIRONMENT; src++) {
+        s.scheduler.source = (gov_sched_source)src;
+        assert_int_equal(gov_governor_availability(g, &s, &a), 0);
+        assert_int_equal(a.profile, GOV_PROFILE_BATCH);
+        assert_int_equal(a.ram_reserve_bytes, 0);
+        assert_int_equal(a.threads_reserve, 0);
+    }
+    gov_governor_destroy(g);
+}
+
 /* Batch keeps no reserve. */
 static void test_batch_profile_keeps_none(void **state)
 {
@@ -680,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_unknown_memavailable_falls_back),
         cmocka_unit_test(test_no_ram_bound_waits),
         cmocka_unit_test(test_interactive_reserve_16gib),
+        cmocka_unit_test(test_default_profile_in_allocation),
         cmocka_unit_test(test_batch_profile_keeps_none),
         cmocka_unit_test(test_detected_is_effective_in_allocation),
         cmocka_unit_test(test_site_policy_caller_tightens_only),

@@ -139,11 +139,15 @@ static void test_memory_high_below_max(void **state)
     s.memory.cgroup.limit_bytes = 8 * GiB;
     s.memory.cgroup.high_bytes = 6 * GiB;
     s.memory.cgroup.current_bytes = 1 * GiB;
-    s.memory.cgroup.remaining_bytes = 5 * GiB;
+    s.memory.cgroup.working_set_bytes = 1 * GiB;
+    s.memory.cgroup.remaining_bytes = 7 * GiB;
+    s.memory.cgroup.planning_remaining_bytes = 5 * GiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.limit_bytes, 6 * GiB);
     assert_int_equal(s.memory.effective.binding, GOV_LAYER_CGROUP);
+    /* high plans; the distance to the OOM point stays the cgroup's own. */
     assert_int_equal(s.memory.effective.remaining_bytes, 5 * GiB);
+    assert_int_equal(s.memory.cgroup.remaining_bytes, 7 * GiB);
 }
 
 static void test_scheduler_memory(void **state)
@@ -178,7 +182,9 @@ static void test_slurm_step_limit_enforced(void **state)
     s.scheduler.mem_per_node_bytes = 200 * MiB;
     s.memory.cgroup.limit_bytes = 200 * MiB;
     s.memory.cgroup.current_bytes = 50 * MiB;
+    s.memory.cgroup.working_set_bytes = 50 * MiB;
     s.memory.cgroup.remaining_bytes = 150 * MiB;
+    s.memory.cgroup.planning_remaining_bytes = 150 * MiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.enforcement.memory, GOV_ENFORCED);
     assert_int_equal(s.memory.effective.limit_bytes, 200 * MiB);
@@ -197,18 +203,25 @@ static void test_high_does_not_enforce(void **state)
     assert_int_equal(s.enforcement.memory, GOV_NOT_ENFORCED);
 }
 
-static void test_scheduler_remaining_uses_cgroup_usage(void **state)
+/* The scheduler's bound has no usage of its own: what the step holds is
+ * the cgroup's working set, not its page cache. */
+static void test_scheduler_remaining_uses_working_set(void **state)
 {
     gov_snapshot s = host_only();
 
     s.scheduler.source = GOV_SCHED_ENVIRONMENT;
     s.scheduler.mem_per_node_bytes = 1 * GiB;
-    s.memory.cgroup.current_bytes = 300 * MiB;
+    s.memory.cgroup.current_bytes = 900 * MiB;
+    s.memory.cgroup.working_set_bytes = 300 * MiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.remaining_bytes, 1 * GiB - 300 * MiB);
-    s.memory.cgroup.current_bytes = 2 * GiB;
+    s.memory.cgroup.working_set_bytes = 2 * GiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.remaining_bytes, 0);
+    /* No usage evidence: the whole bound. */
+    s.memory.cgroup.current_bytes = s.memory.cgroup.working_set_bytes = GOV_UNKNOWN;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.effective.remaining_bytes, 1 * GiB);
 }
 
 static void test_no_scheduler_ignores_its_fields(void **state)
@@ -250,7 +263,7 @@ int main(void)
         cmocka_unit_test(test_scheduler_memory),
         cmocka_unit_test(test_slurm_step_limit_enforced),
         cmocka_unit_test(test_high_does_not_enforce),
-        cmocka_unit_test(test_scheduler_remaining_uses_cgroup_usage),
+        cmocka_unit_test(test_scheduler_remaining_uses_working_set),
         cmocka_unit_test(test_no_scheduler_ignores_its_fields),
         cmocka_unit_test(test_overflow_saturates),
     };

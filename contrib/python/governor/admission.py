@@ -118,7 +118,8 @@ class Decision:
 @dataclass(frozen=True)
 class Policy:
     """What the caller asks of policy (gov_policy): it can only tighten the
-    site's.  ``profile=None`` keeps the site's (interactive without one);
+    site's.  ``profile=None`` keeps the site's, and without one the default
+    (batch inside a scheduler allocation, interactive outside any);
     ``None`` reserves mean none."""
 
     profile: Profile | None = None
