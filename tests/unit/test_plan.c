@@ -113,6 +113,7 @@ static gov_snapshot with_memory(uint64_t limit, uint64_t remaining)
     s.memory.cgroup.status = GOV_LIMIT_LIMITED;
     s.memory.cgroup.limit_bytes = limit;
     s.memory.cgroup.remaining_bytes = remaining;
+    s.memory.cgroup.planning_remaining_bytes = remaining;
     gov_snapshot_resolve(&s);
     return s;
 }

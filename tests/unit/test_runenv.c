@@ -24,6 +24,7 @@ static gov_snapshot alloc(void)
     s.memory.cgroup.status = GOV_LIMIT_LIMITED;
     s.memory.cgroup.limit_bytes = 512 * MIB;
     s.memory.cgroup.remaining_bytes = 500 * MIB;
+    s.memory.cgroup.planning_remaining_bytes = 500 * MIB;
     gov_snapshot_resolve(&s);
     return s;
 }
@@ -220,7 +221,9 @@ static void test_node_heap_sizes(void **state)
         gov_snapshot s = alloc();
         gov_runenv *env;
 
-        s.memory.cgroup.limit_bytes = s.memory.cgroup.remaining_bytes = cases[i].share_mib * MIB;
+        s.memory.cgroup.limit_bytes = cases[i].share_mib * MIB;
+        s.memory.cgroup.remaining_bytes = s.memory.cgroup.planning_remaining_bytes =
+            cases[i].share_mib * MIB;
         gov_snapshot_resolve(&s);
         env = compute(&s, 0, NULL, 0);
         assert_string_equal(var(env, "NODE_OPTIONS"), cases[i].opt);
@@ -314,6 +317,7 @@ static void test_hints_within_the_limit(void **state)
 
             s.memory.cgroup.limit_bytes = limits[i];
             s.memory.cgroup.remaining_bytes = limits[i] / 2;
+            s.memory.cgroup.planning_remaining_bytes = limits[i] / 2;
             s.scheduler.source = GOV_SCHED_DESCRIPTOR;
             s.scheduler.mem_per_node_bytes = limits[i] / 2;
             gov_snapshot_resolve(&s);
