@@ -150,6 +150,15 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
 int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
                            uint64_t *out);
 
+/* GPUs of the step on this node from slurmstepd's variables: the entries of
+ * SLURM_STEP_GPUS ("0,1"; "" or "none": 0), else SLURM_GPUS_ON_NODE; at most
+ * 1024, else GOV_UNKNOWN (any user can export either). */
+uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
+
+/* SLURM_GPUS_PER_TASK, "[type:]count" or a comma list of them ("a100:1,
+ * v100:1"): the sum, at most 1024; GOV_UNKNOWN when malformed or NULL. */
+uint64_t gov_slurm_gpus_per_task(const char *value);
+
 /* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
 int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 
