@@ -147,6 +147,7 @@ typedef enum gov_layer {
     GOV_LAYER_QUOTA,
     GOV_LAYER_CGROUP,    /**< memory.max / memory.high / v1 limits */
     GOV_LAYER_SCHEDULER,
+    GOV_LAYER_DEVICES,   /**< a device cgroup (GPU enforcement only) */
 } gov_layer;
 
 /** Where the scheduler facts come from. */

@@ -273,6 +273,7 @@ const char *gov_layer_name(gov_layer l)
     case GOV_LAYER_QUOTA: return "quota";
     case GOV_LAYER_CGROUP: return "cgroup";
     case GOV_LAYER_SCHEDULER: return "scheduler";
+    case GOV_LAYER_DEVICES: return "devices";
     default: return NULL;
     }
 }
