@@ -3,8 +3,8 @@
  *     (the values themselves are never kept: they can hold GPU UUIDs);
  *   management/driver visibility: /proc/driver/nvidia/gpus, DRM cards;
  *   device permission: /dev/nvidiaN, /dev/kfd, /dev/dri/renderD*;
- * and the one GPU the governor may use: the lowest-numbered DRM card, with
- * its VRAM read from that same card.  Candidates are not usable devices:
+ * and the one GPU the governor may use: the lowest-numbered DRM card that
+ * no device cgroup denies, with its VRAM read from that same card.  Candidates are not usable devices:
  * runtime and workload compatibility are not this file's to judge. */
 #include "evidence.h"
 
@@ -275,6 +275,20 @@ static bool intel_integrated(const char *root, uint64_t card)
            strcmp(slot, "0000:00:02.0") == 0;
 }
 
+/* Whether a device cgroup denies this process card N (through its render
+ * node, else its primary node): such a card is outside the allocation. */
+static bool card_denied(const char *root, uint64_t card)
+{
+    uint64_t minor = card_render_minor(root, card);
+    char name[32];
+
+    if (minor != GOV_UNKNOWN)
+        snprintf(name, sizeof name, "renderD%llu", (unsigned long long)minor);
+    else
+        snprintf(name, sizeof name, "card%llu", (unsigned long long)card);
+    return dev_access(root, "/dev/dri", name) == DEV_DENIED;
+}
+
 static void drm_cards(const char *root, gov_snapshot *out)
 {
     DIR *d = open_dir(root, "/sys/class/drm");
@@ -286,11 +300,12 @@ static void drm_cards(const char *root, gov_snapshot *out)
         return;
     }
     out->accel.amd_gpus = 0;
-    /* "cardN" only: connectors ("card0-DP-1") are not devices. */
+    /* "cardN" only: connectors ("card0-DP-1") are not devices.  The
+     * governor's card is the lowest one the allocation leaves usable. */
     while ((e = readdir(d))) {
         if (!numbered(e->d_name, "card", &num) || num > INT32_MAX)
             continue;
-        if (num < lowest)
+        if (num < lowest && !card_denied(root, num))
             lowest = num;
         if (card_attr(root, num, "vendor", &vendor) == 0 && vendor == VENDOR_AMD)
             out->accel.amd_gpus++;
