@@ -145,6 +145,13 @@ start_munge() {
 	chmod 600 "$key"
 	sockdir=$(dirname "$munge_socket")
 	mkdir -p "$sockdir"
+	# munged run as root refuses a socket directory that root does not own
+	# ("Socket is insecure"); Debian's munge package leaves /run/munge to the
+	# munge user. No daemon answers there (checked above), so it is ours.
+	if [[ $(stat -c %u "$sockdir") != 0 ]]; then
+		log "taking $sockdir for root (no MUNGE daemon answers there)"
+		chown root:root "$sockdir"
+	fi
 	chmod 755 "$sockdir"
 	rm -f "$munge_socket" "$munge_socket.lock"
 	env "$marker" munged 9>&- --key-file="$key" --socket="$munge_socket" \
