@@ -147,6 +147,7 @@ typedef enum gov_layer {
     GOV_LAYER_QUOTA,
     GOV_LAYER_CGROUP,    /**< memory.max / memory.high / v1 limits */
     GOV_LAYER_SCHEDULER,
+    GOV_LAYER_DEVICES,   /**< a device cgroup (GPU enforcement only) */
 } gov_layer;
 
 /** Where the scheduler facts come from. */
@@ -235,7 +236,10 @@ typedef struct gov_snapshot {
         uint64_t mem_per_cpu_bytes;
         uint64_t gpus_on_node;
         uint64_t gpus_per_task;
-        int gpus_verified;         /**< 1 when GPU facts come from gres evidence */
+        /** 1 when gpus_on_node is sealed and confirmed by the kernel: the
+         *  plugin counted, as root in the task's device cgroup, exactly the
+         *  grant of slurmstepd's variables (docs/descriptor.md). */
+        int gpus_verified;
     } scheduler;
 
     struct {
@@ -319,10 +323,17 @@ typedef struct gov_snapshot {
         uint64_t nvidia_gpus;        /**< /proc/driver/nvidia/gpus entries */
         uint64_t nvidia_dev_nodes;   /**< /dev/nvidiaN nodes */
         uint64_t nvidia_dev_usable;  /**< of those, openable read-write */
+        uint64_t nvidia_dev_denied;  /**< of those, refused by a device cgroup (EPERM) */
         uint64_t amd_gpus;           /**< DRM cards with an AMD vendor id */
         int kfd_usable;              /**< /dev/kfd openable: 1, 0, -1 unknown */
         uint64_t drm_render_nodes;   /**< /dev/dri/renderD* */
         uint64_t drm_render_usable;
+        uint64_t drm_render_denied;  /**< refused by a device cgroup (EPERM) */
+        /** The process's device cgroup: 1 when it is confined to a v1
+         *  devices cgroup below the root (Slurm's ConstrainDevices), 0 when
+         *  it sits in the root one, -1 unknown (v2 filters are eBPF
+         *  programs, not readable; a denied device still proves one). */
+        int devices_confined;
         /* The one GPU the governor may use: the lowest-numbered DRM card. */
         int gpu_index;               /**< card number, -1 when none */
         uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
@@ -341,6 +352,7 @@ typedef struct gov_snapshot {
     struct {
         gov_enforcement cpu;
         gov_enforcement memory;
+        gov_enforcement gpu;
     } enforcement;
 
     gov_site_policy policy;

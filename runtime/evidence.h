@@ -105,12 +105,17 @@ typedef struct gov_cgroup_evidence {
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
     bool pressure_dir_is_root;  /* the hierarchy's root: system-wide figures */
+
+    int devices_confined;       /* v1 devices cgroup below the root: 1, 0, -1 */
     char pressure_dir[2048];    /* absolute path as seen inside root, without
                                  * the root prefix (read with gov_read_file(root,
                                  * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
 void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);
+
+/* Only devices_confined, for slurmstepd (reads no limit files). */
+int gov_cgroup_devices_confined(const char *root);
 
 /* Per-file parsers (exposed for tests and fuzzing). */
 int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
@@ -150,6 +155,15 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
 int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
                            uint64_t *out);
 
+/* GPUs of the step on this node from slurmstepd's variables: the entries of
+ * SLURM_STEP_GPUS ("0,1"; "" or "none": 0), else SLURM_GPUS_ON_NODE; at most
+ * 1024, else GOV_UNKNOWN (any user can export either). */
+uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
+
+/* SLURM_GPUS_PER_TASK, "[type:]count" or a comma list of them ("a100:1,
+ * v100:1"): the sum, at most 1024; GOV_UNKNOWN when malformed or NULL. */
+uint64_t gov_slurm_gpus_per_task(const char *value);
+
 /* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
 int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 
@@ -157,6 +171,39 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 const char *gov_env_get(const char *const *envp, const char *name);
 
 /* ---- accelerators (accel.c) ---------------------------------------------- */
+
+/* GPU device nodes of one kind and what access(R_OK | W_OK) says of each:
+ * usable, or denied by a device cgroup (EPERM); the rest are refused by
+ * file modes.  GOV_UNKNOWN when the directory or a node cannot be judged. */
+typedef struct gov_gpu_nodes {
+    uint64_t total, usable, denied;
+} gov_gpu_nodes;
+
+/* ROOT/DIR/PREFIX<digits> ("/dev", "nvidia"). */
+void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
+                         gov_gpu_nodes *out);
+
+/* NVIDIA /dev/nvidiaN and DRM render nodes /dev/dri/renderD*. */
+void gov_gpu_devices_count(const char *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
+
+/* ---- GPU rules (gpu_rules.c) --------------------------------------------- */
+
+/* The nodes that stand for GPUs: NVIDIA's when the node has any, else the
+ * DRM render nodes (AMD, Intel). */
+const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render);
+
+/* What the plugin seals, from the grant in slurmstepd's variables
+ * (GOV_UNKNOWN: none written) and the GPU nodes counted as root in the
+ * task's device cgroup (confined: gov_cgroup_devices_confined).  Verified
+ * when a device allowlist admits exactly the grant; *gpus_on_node is then
+ * the kernel's count, else the variables' (maybe GOV_UNKNOWN). */
+void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
+                  uint64_t *gpus_on_node, bool *verified);
+
+/* DESIGN's rule: enforced when a device allowlist leaves the process at
+ * most its grant (or the node has no GPU node at all), not_enforced when the
+ * grant is known and nothing holds, unknown without a grant. */
+gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
 void gov_accel_collect(const char *root, const char *const *envp,
                        gov_snapshot *out);

@@ -90,7 +90,10 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
     out->thread_capacity = out->detected_threads == GOV_UNKNOWN
         ? GOV_UNKNOWN : sub_sat(out->detected_threads, out->thread_reserve);
     out->io_capacity = io_slots;
-    out->gpu_capacity = snap->accel.gpu_index >= 0 ? 1 : 0;
+    /* A verified grant of none outranks a card the node happens to show (a
+     * display GPU no device cgroup lists, say). */
+    out->gpu_capacity = snap->accel.gpu_index >= 0 &&
+                        !(snap->scheduler.gpus_verified && snap->scheduler.gpus_on_node == 0);
     out->gpu_unified = snap->accel.gpu_unified == 1;
     out->gpu_total = out->gpu_capacity && !out->gpu_unified
         ? snap->accel.gpu_vram_total_bytes : GOV_UNKNOWN;

@@ -57,10 +57,13 @@ void gov_snapshot_clear(gov_snapshot *s)
     s->accel.nvidia_gpus = GOV_UNKNOWN;
     s->accel.nvidia_dev_nodes = GOV_UNKNOWN;
     s->accel.nvidia_dev_usable = GOV_UNKNOWN;
+    s->accel.nvidia_dev_denied = GOV_UNKNOWN;
     s->accel.amd_gpus = GOV_UNKNOWN;
     s->accel.kfd_usable = -1;
     s->accel.drm_render_nodes = GOV_UNKNOWN;
     s->accel.drm_render_usable = GOV_UNKNOWN;
+    s->accel.drm_render_denied = GOV_UNKNOWN;
+    s->accel.devices_confined = -1;
     s->accel.gpu_index = -1;
     s->accel.gpu_unified = -1;
     s->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
@@ -185,6 +188,20 @@ static void resolve_memory(gov_snapshot *s)
     s->memory.effective.remaining_bytes = remaining;
 }
 
+/* GPUs: the process's own view of the device nodes, against the grant. */
+static void resolve_gpu_enforcement(gov_snapshot *s)
+{
+    gov_gpu_nodes nvidia = { s->accel.nvidia_dev_nodes, s->accel.nvidia_dev_usable,
+                             s->accel.nvidia_dev_denied };
+    gov_gpu_nodes render = { s->accel.drm_render_nodes, s->accel.drm_render_usable,
+                             s->accel.drm_render_denied };
+    uint64_t grant = s->scheduler.source == GOV_SCHED_NONE ? GOV_UNKNOWN
+                                                           : s->scheduler.gpus_on_node;
+
+    s->enforcement.gpu = gov_gpu_enforcement(grant, gov_gpu_kind(&nvidia, &render),
+                                             s->accel.devices_confined);
+}
+
 static void resolve_enforcement(gov_snapshot *s)
 {
     uint64_t cpus = s->cpu.scheduler.cpus;
@@ -202,6 +219,7 @@ static void resolve_enforcement(gov_snapshot *s)
                      s->cpu.cgroup.quota_cores <= (double)cpus);
         s->enforcement.cpu = held ? GOV_ENFORCED : GOV_NOT_ENFORCED;
     }
+    resolve_gpu_enforcement(s);
     if (mem == GOV_UNKNOWN) {
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
     } else {
@@ -255,6 +273,7 @@ const char *gov_layer_name(gov_layer l)
     case GOV_LAYER_QUOTA: return "quota";
     case GOV_LAYER_CGROUP: return "cgroup";
     case GOV_LAYER_SCHEDULER: return "scheduler";
+    case GOV_LAYER_DEVICES: return "devices";
     default: return NULL;
     }
 }

@@ -152,6 +152,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, out);
     gov_accel_collect(root, envp, out);
+    out->accel.devices_confined = cg.devices_confined;
     gov_disk_collect(ctx->opts.workdir ? ctx->opts.workdir : ".", out);
 
     gov_snapshot_resolve(out);

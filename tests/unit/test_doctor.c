@@ -350,6 +350,80 @@ static void test_cpu_allocation_unknown(void **state)
     expect_fix(expect(&r, "cpu.allocation_unknown", GOV_DOCTOR_INFO, "cpu"), "--governor");
 }
 
+/* ---- GPUs -------------------------------------------------------------- */
+
+/* A 4-GPU node (NVIDIA device nodes) and a grant of 2 in the step. */
+static void gpu_node(gov_snapshot *s, uint64_t usable, uint64_t denied, int confined)
+{
+    s->scheduler.gpus_on_node = 2;
+    s->accel.nvidia_dev_nodes = 4;
+    s->accel.nvidia_dev_usable = usable;
+    s->accel.nvidia_dev_denied = denied;
+    s->accel.drm_render_nodes = 0;
+    s->accel.devices_confined = confined;
+}
+
+static void test_gpu_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    gpu_node(&s, 2, 2, 1);
+    s.scheduler.gpus_verified = 1;
+    r = examine(&s);
+    f = expect(&r, "gpu.enforced", GOV_DOCTOR_OK, "gpu");
+    assert_int_equal(f->allocation, 2);
+    assert_string_equal(gov_doctor_unit(f), "gpus");
+    assert_non_null(strstr(f->summary, "verified"));
+    held(f, "devices");
+}
+
+static void test_gpu_not_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    gpu_node(&s, 4, 0, 0);      /* ConstrainDevices=no: all four open */
+    r = examine(&s);
+    f = expect(&r, "gpu.not_enforced", GOV_DOCTOR_ERROR, "gpu");
+    expect_fix(f, "ConstrainDevices=yes");
+    held(f, "none");
+    assert_int_equal(r.exit_status, 1);
+    /* A whole-node grant with no device cgroup: nothing more to open, but
+     * nothing enforces it either. */
+    gpu_node(&s, 4, 0, 0);
+    s.scheduler.gpus_on_node = 4;
+    r = examine(&s);
+    expect_fix(expect(&r, "gpu.not_enforced", GOV_DOCTOR_WARN, "gpu"), "ConstrainDevices=yes");
+}
+
+static void test_gpu_quiet_without_gpus(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.scheduler.gpus_on_node = 0;
+    s.scheduler.gpus_verified = 1;
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = s.accel.nvidia_dev_denied = 0;
+    s.accel.drm_render_nodes = s.accel.drm_render_usable = s.accel.drm_render_denied = 0;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.enforced"));
+    assert_null(find(&r, "gpu.not_enforced"));
+    assert_null(find(&r, "gpu.allocation_unknown"));
+    /* GPUs on the node but no grant known. */
+    s.scheduler.gpus_on_node = GOV_UNKNOWN;
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = 4;
+    r = examine(&s);
+    expect(&r, "gpu.allocation_unknown", GOV_DOCTOR_INFO, "gpu");
+}
+
 /* ---- memory ------------------------------------------------------------ */
 
 static void test_memory_enforced(void **state)
@@ -556,6 +630,9 @@ int main(void)
         cmocka_unit_test(test_cpu_not_enforced),
         cmocka_unit_test(test_cpu_unconfirmed),
         cmocka_unit_test(test_cpu_allocation_unknown),
+        cmocka_unit_test(test_gpu_enforced),
+        cmocka_unit_test(test_gpu_not_enforced),
+        cmocka_unit_test(test_gpu_quiet_without_gpus),
         cmocka_unit_test(test_memory_enforced),
         cmocka_unit_test(test_memory_per_task_allocation),
         cmocka_unit_test(test_memory_not_enforced),

@@ -509,6 +509,16 @@ static void test_gpu_one_device(void **state)
     assert_int_equal(d.reason, GOV_REASON_GPU);
     assert_int_equal(gov_governor_release(g, r), 0);
 
+    /* A verified grant of no GPU outranks the card the node shows. */
+    s.scheduler.gpus_verified = 1;
+    s.scheduler.gpus_on_node = 0;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_REJECT);
+    assert_int_equal(d.reason, GOV_REASON_GPU);
+    s.scheduler.gpus_on_node = 2;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_ADMIT);
+
     /* Card memory not enough, or unknown: WAIT; bigger than the card: REJECT. */
     e.fixed_bytes = 2 * GIB;
     assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);

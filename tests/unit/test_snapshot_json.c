@@ -34,7 +34,7 @@ static void test_unknown_is_null(void **state)
     assert_non_null(strstr(j, "\"cgroup\":{\"version\":null"));
     assert_non_null(strstr(j, "\"quota_cores\":null,\"quota_status\":\"unknown\""));
     assert_non_null(strstr(j, "\"effective\":{\"capacity_cores\":null,\"workers\":null,\"binding\":null}"));
-    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"memory\":\"unknown\"}"));
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"memory\":\"unknown\",\"gpu\":\"unknown\"}"));
     assert_non_null(strstr(j, "\"pressure\":{\"source\":null,\"cpu\":{\"some_avg10\":null}"));
     free(j);
 }
