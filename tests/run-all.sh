@@ -87,7 +87,7 @@ debs() {
 }
 
 e2e() {
-	bash tests/slurm/run.sh --build "$out/plain"
+	GOV_RUNTIME_PROBES=$out/runtimes bash tests/slurm/run.sh --build "$out/plain"
 }
 
 bench() {
