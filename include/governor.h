@@ -398,6 +398,16 @@ int gov_context_create(const gov_options *opts, gov_context **out);
 void gov_context_destroy(gov_context *ctx);
 
 /**
+ * Initialise a snapshot on the stack (or anywhere): every count and byte
+ * quantity GOV_UNKNOWN, every fraction NaN, every tri-state -1, every enum
+ * at its "none" value, captured_ns 0.  Use it, never memset, before filling
+ * a synthetic snapshot: a zeroed gov_snapshot says "0 bytes of RAM, 0
+ * threads", which the governor REJECTs for ever, while unknown makes work
+ * WAIT (ram_unknown).  gov_snapshot_capture() starts from it.  Thread-safe.
+ */
+void gov_snapshot_init(gov_snapshot *snap);
+
+/**
  * Capture a snapshot into \p out.  Reads every source of evidence once; a
  * missing or garbled source only makes its facts unknown.  Returns 0, or
  * GOV_EINVAL for NULL arguments.  Thread-safe for distinct \p out: the
@@ -432,15 +442,21 @@ int gov_snapshot_new(gov_snapshot **out);
 /** Release a snapshot from gov_snapshot_new() (NULL is allowed). */
 void gov_snapshot_free(gov_snapshot *snap);
 
-/** Stable JSON names of the enums above ("limited", "cgroup", ...). */
+/**
+ * Stable names of the enums above, as the JSON prints them ("limited",
+ * "cgroup", ...): static strings, thread-safe.  One rule for all of them: a
+ * value outside its enum gives NULL, and so do the "none" members that the
+ * JSON prints as null (GOV_LAYER_NONE, GOV_SCHED_NONE,
+ * GOV_PRESSURE_SOURCE_NONE, GOV_STEP_UNKNOWN).
+ */
 const char *gov_limit_status_name(gov_limit_status s);
 const char *gov_enforcement_name(gov_enforcement e);
 const char *gov_layer_name(gov_layer l);
-const char *gov_sched_source_name(gov_sched_source s);   /* NULL for NONE */
+const char *gov_sched_source_name(gov_sched_source s);
 const char *gov_descriptor_status_name(gov_descriptor_status s);
-const char *gov_pressure_source_name(gov_pressure_source s); /* NULL for NONE */
+const char *gov_pressure_source_name(gov_pressure_source s);
 const char *gov_profile_name(gov_profile p);
-const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
+const char *gov_step_kind_name(gov_step_kind k);
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */
@@ -752,7 +768,8 @@ int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
 int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
                           gov_pressure_state *out);
 
-/** Stable names: "green", "admit", "stale_snapshot"...  Static strings. */
+/** Stable names: "green", "admit", "stale_snapshot"...  Static strings;
+ *  NULL for a value outside the enum (the rule of the snapshot's names). */
 const char *gov_pressure_level_name(gov_pressure_level l);
 const char *gov_verdict_name(gov_verdict v);
 const char *gov_reason_name(gov_reason r);

@@ -17,9 +17,6 @@
 
 /* ---- snapshot (resolve.c) ---------------------------------------------- */
 
-/* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
-void gov_snapshot_clear(gov_snapshot *s);
-
 /* The profile without a site policy (docs/governor.md "Profiles"): batch
  * inside a scheduler allocation, which is the job's own; the seed's
  * interactive outside any scheduler, where the host is shared. */

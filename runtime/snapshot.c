@@ -126,7 +126,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     root = ctx->opts.sysroot;
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
-    gov_snapshot_clear(out);
+    gov_snapshot_init(out);
     out->captured_ns = monotonic_ns();
 
     gov_inventory_collect(ctx->topo, root, &inv);

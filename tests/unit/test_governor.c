@@ -695,14 +695,6 @@ static void test_wait_for_change(void **state)
     gov_governor_destroy(a.g);
 }
 
-static void test_names(void **state)
-{
-    assert_string_equal(gov_pressure_level_name(GOV_RED), "red");
-    assert_string_equal(gov_verdict_name(GOV_WAIT), "wait");
-    assert_string_equal(gov_reason_name(GOV_REASON_BATCH_CEILING), "batch_ceiling");
-    assert_string_equal(gov_reason_name((gov_reason)999), "unknown");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,7 +719,6 @@ int main(void)
         cmocka_unit_test(test_history_fifo_and_unknown_peak),
         cmocka_unit_test(test_adaptive_batch_conservative),
         cmocka_unit_test(test_wait_for_change),
-        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
