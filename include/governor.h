@@ -33,9 +33,22 @@
 extern "C" {
 #endif
 
+/** The version this header describes; gov_version() says which library runs. */
 #define GOV_VERSION_MAJOR 0
 #define GOV_VERSION_MINOR 1
 #define GOV_VERSION_PATCH 0
+#define GOV_VERSION_HEX \
+    ((GOV_VERSION_MAJOR << 16) | (GOV_VERSION_MINOR << 8) | GOV_VERSION_PATCH)
+
+/**
+ * The version of the library loaded at run time, as GOV_VERSION_HEX spells
+ * it: compare with the macro to detect a program built against another
+ * header.  Thread-safe.
+ */
+unsigned gov_version(void);
+
+/** The same as "MAJOR.MINOR.PATCH": a static string.  Thread-safe. */
+const char *gov_version_string(void);
 
 /** The JSON schema name printed in every snapshot. */
 #define GOV_SNAPSHOT_SCHEMA "governor.snapshot/1"
@@ -47,26 +60,36 @@ extern "C" {
 /** \name Errors                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* System errors keep their errno value, negated (libuv style). */
-#define GOV_EINVAL    (-EINVAL)    /**< an argument is out of its domain */
-#define GOV_ENOMEM    (-ENOMEM)    /**< allocation failed */
-#define GOV_ENOENT    (-ENOENT)    /**< a file or variable is absent */
-#define GOV_EACCES    (-EACCES)    /**< permission denied */
-#define GOV_EIO       (-EIO)       /**< a read failed */
-#define GOV_ERANGE    (-ERANGE)    /**< a value does not fit its type */
-#define GOV_ENOSPC    (-ENOSPC)    /**< an output buffer is too small */
-#define GOV_ETIMEDOUT (-ETIMEDOUT) /**< a wait ran out of time */
-#define GOV_EALREADY  (-EALREADY)  /**< a reservation was already released */
-#define GOV_ENOTSUP   (-ENOTSUP)   /**< built without the needed support */
-#define GOV_EOVERFLOW (-EOVERFLOW) /**< an identifier space is exhausted */
+/**
+ * Every error code, once: XX(NAME, value, text).  GOV_<NAME> is the code,
+ * gov_err_name() returns "<NAME>" and gov_strerror() the text.  System
+ * errors keep their errno value, negated (libuv style); the project's own
+ * live above the errno range.
+ */
+#define GOV_ERRNO_MAP(XX)                                                           \
+    XX(EINVAL, -EINVAL, "invalid argument")                                          \
+    XX(ENOMEM, -ENOMEM, "out of memory")                                             \
+    XX(ENOENT, -ENOENT, "not found")                                                 \
+    XX(EACCES, -EACCES, "permission denied")                                         \
+    XX(EIO, -EIO, "input/output error")                                              \
+    XX(ERANGE, -ERANGE, "value out of range")                                        \
+    XX(ENOSPC, -ENOSPC, "buffer too small")                                          \
+    XX(ETIMEDOUT, -ETIMEDOUT, "timed out")                                           \
+    XX(EALREADY, -EALREADY, "reservation already released")                         \
+    XX(ENOTSUP, -ENOTSUP, "not supported by this build")                            \
+    XX(EOVERFLOW, -EOVERFLOW, "identifier space exhausted")                          \
+    XX(EPARSE, -4001, "malformed input")                                             \
+    XX(ESEAL, -4002, "the descriptor's MUNGE seal does not verify")                 \
+    XX(EUNTRUSTED, -4003, "the descriptor was sealed by an untrusted user")         \
+    XX(EBINDING, -4004, "the descriptor belongs to another job, step, node or user") \
+    XX(EVERSION, -4005, "the descriptor's version is not understood")               \
+    XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")
 
-/* Project errors live above the errno range. */
-#define GOV_EPARSE    (-4001) /**< text does not follow its grammar */
-#define GOV_ESEAL     (-4002) /**< the MUNGE seal does not verify */
-#define GOV_EUNTRUSTED (-4003) /**< sealed by a uid that is not trusted */
-#define GOV_EBINDING  (-4004) /**< descriptor bound to another job/step/node/uid */
-#define GOV_EVERSION  (-4005) /**< descriptor version not understood */
-#define GOV_EMUNGE    (-4006) /**< MUNGE itself failed (daemon unreachable...) */
+enum {
+#define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
+    GOV_ERRNO_MAP(GOV_ERR_CODE_)
+#undef GOV_ERR_CODE_
+};
 
 /**
  * Name an error code.  Returns a static, human-readable string for any int,
@@ -79,6 +102,13 @@ const char *gov_strerror(int err);
  * logs.  Static string; "UNKNOWN" for unknown codes.  Thread-safe.
  */
 const char *gov_err_name(int err);
+
+/**
+ * Every error code of GOV_ERRNO_MAP, in its order, for bindings that mirror
+ * them (the Python binding builds its ErrorCode from it): a static array of
+ * *count codes.  Thread-safe.
+ */
+const int *gov_err_codes(size_t *count);
 
 /* ------------------------------------------------------------------------ */
 /** \name Unknown values                                                    */

@@ -169,6 +169,8 @@ _P = c_void_p  # opaque pointers: gov_context *, gov_snapshot *, gov_governor *
 _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_strerror": (c_char_p, [c_int]),
     "gov_err_name": (c_char_p, [c_int]),
+    "gov_err_codes": (POINTER(c_int), [POINTER(c_size_t)]),
+    "gov_version_string": (c_char_p, []),
     "gov_context_create": (c_int, [POINTER(Options), POINTER(_P)]),
     "gov_context_destroy": (None, [_P]),
     "gov_snapshot_new": (c_int, [POINTER(_P)]),
