@@ -526,6 +526,18 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
  * any time on the same governor, except gov_governor_destroy(), which must
  * not race with any other call on that governor.
  *
+ * What the governor reads of a snapshot (docs/governor.md): RAM from
+ * memory.host.total_bytes ("physical RAM"), memory.host.available_bytes
+ * (MemAvailable) and memory.effective.limit_bytes / .remaining_bytes
+ * ("detected RAM" is the smaller of physical RAM and the effective limit);
+ * CPU threads from cpu.effective.workers, else cpu.host.logical ("logical
+ * threads"); pressure.cpu_some_avg10, .memory_some_avg10 and the swap
+ * counters; the GPU from accel.gpu_index, .gpu_vram_total_bytes,
+ * .gpu_vram_used_bytes, .gpu_unified and scheduler.gpus_verified /
+ * .gpus_on_node; the site policy from policy (when policy.present), else the
+ * default profile from scheduler.source; and captured_ns.  Start a synthetic
+ * snapshot with gov_snapshot_init(): unknown is WAIT, zero is REJECT.
+ *
  * Snapshots: a snapshot is valid for a decision while its age (governor
  * clock minus captured_ns) is at most GOV_SNAPSHOT_MAX_AGE_NS, inclusive.  An
  * older snapshot, or one captured in the governor clock's future, yields
@@ -557,6 +569,25 @@ typedef enum gov_pressure_level {
     GOV_YELLOW,
     GOV_RED,
 } gov_pressure_level;
+
+/**
+ * Why the batch ceiling is where it is (gov_decision, gov_pressure_state).
+ * The ceiling starts at 1 and grows only with observations: snapshots newer
+ * than any seen before.  A client that presents the same snapshot again and
+ * again stays at 1 (GOV_CEILING_GROWING with no new observation).
+ */
+typedef enum gov_ceiling_reason {
+    GOV_CEILING_NO_OBSERVATION = 0, /**< no valid snapshot observed yet */
+    GOV_CEILING_GROWING,     /**< GREEN: doubles after every GOV_RECOVERY_STEP
+                                  healthy observations of newer snapshots */
+    GOV_CEILING_LARGEST,     /**< at the largest batch_max seen (or max_batch):
+                                  it cannot grow further */
+    GOV_CEILING_PRESSURE,    /**< YELLOW or RED: held at 1 while the level
+                                  recovers (GOV_RECOVERY_STEP healthy
+                                  observations per level) */
+    GOV_CEILING_RAM_UNKNOWN, /**< the last observation knew no RAM bound: it
+                                  counted neither as healthy nor as pressure */
+} gov_ceiling_reason;
 
 /** What a decision says. */
 typedef enum gov_verdict {
@@ -609,6 +640,16 @@ typedef struct gov_decision {
     uint64_t ram_bytes;         /**< RAM the batch needs (ADMIT), else 0 */
     gov_pressure_level pressure;/**< level after this decision's observation */
     uint64_t ceiling;           /**< batch ceiling after it */
+    gov_ceiling_reason ceiling_reason; /**< why the ceiling is there */
+    /** For every verdict, so that a WAIT or REJECT shows its shortfall:
+     *  the bytes per item the governor planned with (the estimate's, raised
+     *  by history), the RAM the smallest batch considered needs (batch_min,
+     *  or the items asked for), and the RAM free for new work at the
+     *  decision (GOV_UNKNOWN when no RAM bound is known or the snapshot was
+     *  not valid). */
+    uint64_t bytes_per_item;
+    uint64_t ram_needed_bytes;
+    uint64_t ram_free_bytes;
 } gov_decision;
 
 /** An opaque reservation handle: a plain value, id 0 means "none". */
@@ -666,6 +707,7 @@ typedef struct gov_availability {
 typedef struct gov_pressure_state {
     gov_pressure_level level;
     uint64_t ceiling;            /**< largest batch admitted now, >= 1 */
+    gov_ceiling_reason ceiling_reason;
     uint32_t healthy_streak;     /**< consecutive healthy observations (saturates) */
     uint32_t swap_streak;        /**< consecutive swap-activity deltas (saturates) */
     uint64_t observations;       /**< snapshots observed (saturates) */
@@ -720,7 +762,9 @@ int gov_governor_set_policy(gov_governor *gov, const gov_policy *policy);
 /**
  * Decide whether \p est can be admitted now against \p snap, without
  * reserving anything.  The batch is the largest one that fits: at most
- * batch_max, the ceiling and what RAM allows.  Returns 0 with *out filled
+ * batch_max, the ceiling and what RAM allows.  The ceiling starts at 1 and
+ * grows only as newer snapshots are observed (out->ceiling_reason says why
+ * it is where it is): capture a fresh snapshot for each decision.  Returns 0 with *out filled
  * (for any verdict), or GOV_EINVAL (NULL argument, batch_min 0 or above
  * batch_max).  Observes \p snap (see above).  Thread-safe.
  */
@@ -803,6 +847,7 @@ int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
 const char *gov_pressure_level_name(gov_pressure_level l);
 const char *gov_verdict_name(gov_verdict v);
 const char *gov_reason_name(gov_reason r);
+const char *gov_ceiling_reason_name(gov_ceiling_reason c);
 
 #ifdef __cplusplus
 }

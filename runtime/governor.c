@@ -175,6 +175,10 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     if (stale != GOV_REASON_NONE) {
         out->verdict = GOV_WAIT;
         out->reason = stale;
+        out->bytes_per_item = gov_history_per_item(&gov->history, est);
+        out->ram_needed_bytes = gov_batch_bytes(est->fixed_bytes, out->bytes_per_item,
+                                                want ? want : est->batch_min);
+        out->ram_free_bytes = GOV_UNKNOWN;
     } else {
         gov_pressure_note_batch_max(&gov->pressure, est->batch_max);
         gov_budget_compute(snap, &gov->policy, gov->io_slots, &budget);
@@ -210,6 +214,7 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     }
     out->pressure = gov->pressure.level;
     out->ceiling = gov->pressure.ceiling;
+    out->ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure);
 unlock:
     pthread_mutex_unlock(&gov->lock);
     return rc;
@@ -390,6 +395,7 @@ int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
     *out = (gov_pressure_state){
         .level = gov->pressure.level,
         .ceiling = gov->pressure.ceiling,
+        .ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure),
         .healthy_streak = gov->pressure.healthy_streak,
         .swap_streak = gov->pressure.swap_streak,
         .observations = gov->pressure.observations,

@@ -132,3 +132,15 @@ const char *gov_reason_name(gov_reason r)
     };
     return NAME_OF(names, r);
 }
+
+const char *gov_ceiling_reason_name(gov_ceiling_reason c)
+{
+    static const char *const names[] = {
+        [GOV_CEILING_NO_OBSERVATION] = "no_observation",
+        [GOV_CEILING_GROWING] = "growing",
+        [GOV_CEILING_LARGEST] = "largest",
+        [GOV_CEILING_PRESSURE] = "pressure",
+        [GOV_CEILING_RAM_UNKNOWN] = "ram_unknown",
+    };
+    return NAME_OF(names, c);
+}

@@ -22,6 +22,7 @@ static void test_members(void **state)
     assert_string_equal(gov_pressure_level_name(GOV_RED), "red");
     assert_string_equal(gov_verdict_name(GOV_WAIT), "wait");
     assert_string_equal(gov_reason_name(GOV_REASON_BATCH_CEILING), "batch_ceiling");
+    assert_string_equal(gov_ceiling_reason_name(GOV_CEILING_GROWING), "growing");
 }
 
 /* The JSON prints these as null. */
@@ -46,6 +47,7 @@ static void test_outside(void **state)
     assert_null(gov_pressure_level_name((gov_pressure_level)3));
     assert_null(gov_verdict_name((gov_verdict)3));
     assert_null(gov_reason_name((gov_reason)999));
+    assert_null(gov_ceiling_reason_name((gov_ceiling_reason)5));
 }
 
 int main(void)

@@ -18,14 +18,14 @@ else the dynamic loader's search (ctypes.util.find_library("governor")).
 from __future__ import annotations
 
 from ._lib import LIBRARY_ENV
-from .admission import (Availability, Decision, Estimate, Governor, Policy, PressureLevel,
-                        PressureState, Profile, Reason, Reservation, Verdict)
+from .admission import (Availability, CeilingReason, Decision, Estimate, Governor, Policy,
+                        PressureLevel, PressureState, Profile, Reason, Reservation, Verdict)
 from .errors import GovernorError, LibraryNotFoundError
 from .snapshot import SCHEMA, Context, PlanResult, Record, Snapshot, plan, snapshot
 
 __all__ = [
     "LIBRARY_ENV", "SCHEMA",
-    "Availability", "Context", "Decision", "Estimate", "Governor", "GovernorError",
+    "Availability", "CeilingReason", "Context", "Decision", "Estimate", "Governor", "GovernorError",
     "LibraryNotFoundError", "PlanResult", "Policy", "PressureLevel", "PressureState",
     "Profile", "Reason", "Record", "Reservation", "Snapshot", "Verdict",
     "error_codes", "plan", "snapshot", "strerror", "version",

@@ -81,6 +81,10 @@ class Decision(Structure):
         ("ram_bytes", c_uint64),
         ("pressure", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
+        ("bytes_per_item", c_uint64),
+        ("ram_needed_bytes", c_uint64),
+        ("ram_free_bytes", c_uint64),
     ]
 
 
@@ -144,6 +148,7 @@ class PressureState(Structure):
     _fields_ = [
         ("level", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
         ("healthy_streak", c_uint32),
         ("swap_streak", c_uint32),
         ("observations", c_uint64),
@@ -196,6 +201,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_pressure_level_name": (c_char_p, [c_int]),
     "gov_verdict_name": (c_char_p, [c_int]),
     "gov_reason_name": (c_char_p, [c_int]),
+    "gov_ceiling_reason_name": (c_char_p, [c_int]),
     "gov_profile_name": (c_char_p, [c_int]),
 }
 
