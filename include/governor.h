@@ -663,8 +663,9 @@ typedef struct gov_reservation {
  * reserve used is the largest of the profile's, the site's and the caller's.
  */
 typedef struct gov_policy {
-    int profile_set;               /**< 0: use the site's profile, or
-                                        interactive without a site policy */
+    int profile_set;               /**< 0: use the site's profile, else the
+                                        default (batch inside a scheduler
+                                        allocation, interactive outside) */
     gov_profile profile;           /**< ignored when the site imposes one,
                                         unless it is the stricter interactive */
     uint64_t mem_reserve_bytes;    /**< extra absolute RAM reserve, GOV_UNKNOWN = none */

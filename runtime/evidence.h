@@ -33,6 +33,10 @@ int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
 /* Build ROOT/PATH into out (cap bytes).  Returns 0 or GOV_ENOSPC. */
 int gov_path_join(const char *root, const char *path, char *out, size_t cap);
 
+/* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
+ * governor's default clock. */
+uint64_t gov_monotonic_ns(void);
+
 /* Parse one unsigned decimal integer, surrounding white space allowed.
  * Returns 0, GOV_EPARSE, GOV_ERANGE. */
 int gov_parse_u64(const char *text, size_t len, uint64_t *out);
@@ -142,6 +146,17 @@ typedef struct gov_sched_evidence {
     uint64_t gpus_on_node, gpus_per_task;
     bool gpus_verified;
 } gov_sched_evidence;
+
+/* Slurm's step ids (slurm.h, part of its protocol), kept here so that the
+ * runtime and the plugin's parsers need no Slurm header. */
+#define GOV_STEP_MAX_NORMAL_ID UINT64_C(0xfffffff0)
+#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
+#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
+#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
+
+/* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
+ * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
+gov_step_kind gov_step_kind_of(uint64_t step_id);
 
 /* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
 void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);

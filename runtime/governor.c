@@ -3,6 +3,7 @@
  * the generation counter.  The rules live in governor_budget.c and
  * governor_pressure.c; docs/governor.md states them. */
 #define _GNU_SOURCE
+#include "evidence.h"
 #include "governor_internal.h"
 
 #include <pthread.h>
@@ -27,13 +28,10 @@ struct gov_governor {
     unsigned waiters;            /* threads in wait_for_change */
 };
 
-static uint64_t monotonic_ns(void *arg)
+static uint64_t default_clock(void *arg)
 {
-    struct timespec ts;
-
     (void)arg;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return gov_monotonic_ns();
 }
 
 static void bump(gov_governor *gov)
@@ -57,7 +55,7 @@ int gov_governor_create(const gov_governor_options *opts, gov_governor **out)
     gov = calloc(1, sizeof *gov);
     if (!gov)
         return GOV_ENOMEM;
-    gov->clock = o.clock ? o.clock : monotonic_ns;
+    gov->clock = o.clock ? o.clock : default_clock;
     gov->clock_arg = o.clock_arg;
     gov->first_id = gov->next_id = o.first_reservation_id ? o.first_reservation_id : 1;
     gov->io_slots = o.io_slots ? o.io_slots : GOV_DEFAULT_IO_SLOTS;
