@@ -212,7 +212,7 @@ const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nod
 void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
                   uint64_t *gpus_on_node, bool *verified);
 
-/* DESIGN's rule: enforced when a device allowlist leaves the process at
+/* docs/snapshot.md's rule: enforced when a device allowlist leaves the process at
  * most its grant (or the node has no GPU node at all), not_enforced when the
  * grant is known and nothing holds, unknown without a grant. */
 gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
