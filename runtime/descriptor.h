@@ -15,11 +15,6 @@
 #define GOV_DESC_MAX_BYTES 2048
 #define GOV_DESC_MAX_NUMA 16
 #define GOV_DESC_MAX_GPUS 16
-/* Slurm's pseudo step ids (slurm.h), kept here so that the runtime does
- * not need Slurm's headers. */
-#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
-#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
-#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
 
 /* The site policy as sealed: what a user may tighten, never loosen. */
 typedef struct gov_desc_policy {

@@ -17,9 +17,6 @@
 
 /* ---- snapshot (resolve.c) ---------------------------------------------- */
 
-/* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
-void gov_snapshot_clear(gov_snapshot *s);
-
 /* The profile without a site policy (docs/governor.md "Profiles"): batch
  * inside a scheduler allocation, which is the job's own; the seed's
  * interactive outside any scheduler, where the host is shared. */
@@ -35,6 +32,10 @@ int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
 
 /* Build ROOT/PATH into out (cap bytes).  Returns 0 or GOV_ENOSPC. */
 int gov_path_join(const char *root, const char *path, char *out, size_t cap);
+
+/* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
+ * governor's default clock. */
+uint64_t gov_monotonic_ns(void);
 
 /* Parse one unsigned decimal integer, surrounding white space allowed.
  * Returns 0, GOV_EPARSE, GOV_ERANGE. */
@@ -146,6 +147,17 @@ typedef struct gov_sched_evidence {
     bool gpus_verified;
 } gov_sched_evidence;
 
+/* Slurm's step ids (slurm.h, part of its protocol), kept here so that the
+ * runtime and the plugin's parsers need no Slurm header. */
+#define GOV_STEP_MAX_NORMAL_ID UINT64_C(0xfffffff0)
+#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
+#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
+#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
+
+/* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
+ * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
+gov_step_kind gov_step_kind_of(uint64_t step_id);
+
 /* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
 void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
 
@@ -200,7 +212,7 @@ const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nod
 void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
                   uint64_t *gpus_on_node, bool *verified);
 
-/* DESIGN's rule: enforced when a device allowlist leaves the process at
+/* docs/snapshot.md's rule: enforced when a device allowlist leaves the process at
  * most its grant (or the node has no GPU node at all), not_enforced when the
  * grant is known and nothing holds, unknown without a grant. */
 gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);

@@ -163,6 +163,9 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     uint64_t free_ram, free_threads, free_gpu, hi, n;
 
     out->batch = out->threads = out->ram_bytes = 0;
+    out->bytes_per_item = per_item;
+    out->ram_needed_bytes = need;
+    out->ram_free_bytes = gov_budget_free_ram(b, u);
 
     /* Never: the estimate exceeds the whole budget, even with nothing held. */
     if (est->gpu_slots > b->gpu_capacity)
@@ -192,7 +195,7 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     if (lo > ceiling)
         return verdict(out, GOV_WAIT, GOV_REASON_BATCH_CEILING);
 
-    free_ram = gov_budget_free_ram(b, u);
+    free_ram = out->ram_free_bytes;
     free_gpu = gov_budget_free_gpu_bytes(b, u);
     if (need) {
         if (free_ram == GOV_UNKNOWN)

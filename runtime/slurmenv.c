@@ -9,12 +9,6 @@
 
 #include <string.h>
 
-/* Step ids from Slurm 22.05 slurm.h; they are part of Slurm's protocol. */
-#define SLURM_MAX_NORMAL_STEP_ID UINT64_C(0xfffffff0)
-#define SLURM_EXTERN_CONT        UINT64_C(0xfffffffc)
-#define SLURM_BATCH_SCRIPT       UINT64_C(0xfffffffb)
-#define SLURM_INTERACTIVE_STEP   UINT64_C(0xfffffffa)
-
 /* Bounds: Slurm keeps ids and counts in 32-bit fields (per-node task and
  * CPU counts in 16-bit ones); a CPU count must also fit a gov_cpuset. */
 #define MAX_ID          UINT64_C(0xffffffff)
@@ -239,6 +233,22 @@ static uint64_t env_list_at(const char *value, uint64_t index)
     return n;
 }
 
+gov_step_kind gov_step_kind_of(uint64_t step_id)
+{
+    if (step_id <= GOV_STEP_MAX_NORMAL_ID)
+        return GOV_STEP_NORMAL;
+    switch (step_id) {
+    case GOV_STEP_BATCH_ID:
+        return GOV_STEP_BATCH;
+    case GOV_STEP_EXTERN_ID:
+        return GOV_STEP_EXTERN;
+    case GOV_STEP_INTERACTIVE_ID:
+        return GOV_STEP_INTERACTIVE;
+    default:
+        return GOV_STEP_UNKNOWN;
+    }
+}
+
 /* Step kind from the step id; a batch script has no SLURM_STEP_ID (22.05's
  * slurmstepd exports it only for ids that are non-negative as an int) but
  * sbatch marks its environment with ENVIRONMENT=BATCH. */
@@ -247,21 +257,17 @@ static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
     const char *batch;
 
     if (gov_env_get(envp, "SLURM_STEP_ID") || gov_env_get(envp, "SLURM_STEPID")) {
+        gov_step_kind kind;
+
         *step_id = env_count2(envp, "SLURM_STEP_ID", "SLURM_STEPID", 0, MAX_ID);
-        if (*step_id <= SLURM_MAX_NORMAL_STEP_ID)
-            return GOV_STEP_NORMAL;
-        if (*step_id == SLURM_BATCH_SCRIPT)
-            return GOV_STEP_BATCH;
-        if (*step_id == SLURM_EXTERN_CONT)
-            return GOV_STEP_EXTERN;
-        if (*step_id == SLURM_INTERACTIVE_STEP)
-            return GOV_STEP_INTERACTIVE;
-        *step_id = GOV_UNKNOWN;
-        return GOV_STEP_UNKNOWN;
+        kind = gov_step_kind_of(*step_id);
+        if (kind == GOV_STEP_UNKNOWN)
+            *step_id = GOV_UNKNOWN;
+        return kind;
     }
     batch = gov_env_get(envp, "ENVIRONMENT");
     if (batch && strcmp(batch, "BATCH") == 0) {
-        *step_id = SLURM_BATCH_SCRIPT;
+        *step_id = GOV_STEP_BATCH_ID;
         return GOV_STEP_BATCH;
     }
     *step_id = GOV_UNKNOWN; /* e.g. salloc's shell: an allocation, no step */

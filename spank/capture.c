@@ -12,20 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gov_step_kind kind_of(uint32_t step_id)
-{
-    switch ((uint64_t)step_id) {
-    case GOV_STEP_BATCH_ID:
-        return GOV_STEP_BATCH;
-    case GOV_STEP_EXTERN_ID:
-        return GOV_STEP_EXTERN;
-    case GOV_STEP_INTERACTIVE_ID:
-        return GOV_STEP_INTERACTIVE;
-    default:
-        return GOV_STEP_NORMAL;
-    }
-}
-
 static uint64_t u32_item(spank_t sp, spank_item_t item)
 {
     uint32_t v = 0;
@@ -77,7 +63,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
         spank_get_item(sp, S_JOB_NODEID, &node) != ESPANK_SUCCESS ||
         spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
         return GOV_EIO;
-    d->step_kind = kind_of(step_id);
+    d->step_kind = gov_step_kind_of(step_id);
     if (d->step_kind == GOV_STEP_EXTERN)
         return GOV_ENOENT;
     d->job_id = job_id;

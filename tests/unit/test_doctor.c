@@ -20,7 +20,7 @@ static gov_snapshot in_step(gov_sched_source source)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 8;
     s.memory.host.total_bytes = 16 * GiB;
     s.memory.host.available_bytes = 12 * GiB;
@@ -133,7 +133,7 @@ static void test_exit_0_when_nothing_is_known(void **state)
     gov_doctor_report r;
 
     (void)state;
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     r = examine(&s);
     assert_int_equal(r.exit_status, 0);
 }
@@ -144,7 +144,7 @@ static void test_null_arguments(void **state)
     gov_doctor_report r;
 
     (void)state;
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     assert_int_equal(gov_doctor_examine(NULL, &r), GOV_EINVAL);
     assert_int_equal(gov_doctor_examine(&s, NULL), GOV_EINVAL);
 }

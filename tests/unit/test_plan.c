@@ -11,7 +11,7 @@ static gov_snapshot with_capacity(double cap)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.cgroup.quota_cores = cap;
     gov_snapshot_resolve(&s);
     return s;
@@ -85,7 +85,7 @@ static void test_unknown_capacity_plans_one(void **state)
     gov_snapshot s;
     gov_plan p;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
     assert_int_equal(p.workers, 1);

@@ -16,7 +16,7 @@ static gov_snapshot host_only(void)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 16;
     s.memory.host.total_bytes = 64 * GiB;
     s.memory.host.available_bytes = 60 * GiB;
@@ -27,7 +27,7 @@ static void test_nothing_known(void **state)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     assert_true(isnan(s.cpu.effective.capacity_cores));
     assert_int_equal(s.cpu.effective.workers, GOV_UNKNOWN);

@@ -258,6 +258,19 @@ static void test_gpu_counts_bounded(void **state)
     }
 }
 
+/* One reading of step ids for the plugin (the credential's) and the
+ * variables (SLURM_STEP_ID). */
+static void test_step_kind_of(void **state)
+{
+    assert_int_equal(gov_step_kind_of(0), GOV_STEP_NORMAL);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_MAX_NORMAL_ID), GOV_STEP_NORMAL);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_BATCH_ID), GOV_STEP_BATCH);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_EXTERN_ID), GOV_STEP_EXTERN);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_INTERACTIVE_ID), GOV_STEP_INTERACTIVE);
+    assert_int_equal(gov_step_kind_of(0xfffffffd), GOV_STEP_UNKNOWN);    /* pending */
+    assert_int_equal(gov_step_kind_of(GOV_UNKNOWN), GOV_STEP_UNKNOWN);
+}
+
 static void test_batch_step(void **state)
 {
     /* sbatch -N2 -n8 -c2: the script's environment has no SLURM_STEP_ID;
@@ -412,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_memory_per_cpu_needs_cpus_per_task),
         cmocka_unit_test(test_gpus),
         cmocka_unit_test(test_gpu_counts_bounded),
+        cmocka_unit_test(test_step_kind_of),
         cmocka_unit_test(test_batch_step),
         cmocka_unit_test(test_step_kinds),
         cmocka_unit_test(test_interactive_step_holds_the_node),

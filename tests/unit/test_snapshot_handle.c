@@ -23,7 +23,7 @@ static void test_new_is_unknown(void **state)
     assert_int_equal(h->memory.effective.limit_bytes, GOV_UNKNOWN);
     assert_int_equal(h->accel.gpu_index, -1);
     /* The same JSON as a snapshot cleared in place. */
-    gov_snapshot_clear(&cleared);
+    gov_snapshot_init(&cleared);
     assert_int_equal(gov_snapshot_json(h, &a, NULL), 0);
     assert_int_equal(gov_snapshot_json(&cleared, &b, NULL), 0);
     assert_string_equal(a, b);

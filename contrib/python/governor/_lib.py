@@ -83,6 +83,10 @@ class Decision(Structure):
         ("ram_bytes", c_uint64),
         ("pressure", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
+        ("bytes_per_item", c_uint64),
+        ("ram_needed_bytes", c_uint64),
+        ("ram_free_bytes", c_uint64),
     ]
 
 
@@ -146,6 +150,7 @@ class PressureState(Structure):
     _fields_ = [
         ("level", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
         ("healthy_streak", c_uint32),
         ("swap_streak", c_uint32),
         ("observations", c_uint64),
@@ -171,6 +176,8 @@ _P = c_void_p  # opaque pointers: gov_context *, gov_snapshot *, gov_governor *
 _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_strerror": (c_char_p, [c_int]),
     "gov_err_name": (c_char_p, [c_int]),
+    "gov_err_codes": (POINTER(c_int), [POINTER(c_size_t)]),
+    "gov_version_string": (c_char_p, []),
     "gov_context_create": (c_int, [POINTER(Options), POINTER(_P)]),
     "gov_context_destroy": (None, [_P]),
     "gov_snapshot_new": (c_int, [POINTER(_P)]),
@@ -196,6 +203,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_pressure_level_name": (c_char_p, [c_int]),
     "gov_verdict_name": (c_char_p, [c_int]),
     "gov_reason_name": (c_char_p, [c_int]),
+    "gov_ceiling_reason_name": (c_char_p, [c_int]),
     "gov_profile_name": (c_char_p, [c_int]),
 }
 
