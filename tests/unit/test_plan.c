@@ -108,7 +108,7 @@ static gov_snapshot with_memory(uint64_t limit, uint64_t remaining)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.cgroup.quota_cores = 4.0;
     s.memory.cgroup.status = GOV_LIMIT_LIMITED;
     s.memory.cgroup.limit_bytes = limit;

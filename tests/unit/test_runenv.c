@@ -15,7 +15,7 @@ static gov_snapshot alloc(void)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.affinity.count = 2;
     s.cpu.host.logical = 8;
     s.memory.host.total_bytes = 16384 * MIB;
@@ -279,7 +279,7 @@ static void test_memory_hints_need_an_allocation(void **state)
     gov_runenv *env;
 
     /* Only the host: a laptop or an unconstrained node. */
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.affinity.count = 2;
     s.memory.host.total_bytes = 16384 * MIB;
     s.memory.host.available_bytes = 12000 * MIB;
@@ -294,7 +294,7 @@ static void test_memory_hints_need_an_allocation(void **state)
     gov_runenv_free(env);
 
     /* Nothing at all: no hint, and an inherited pool figure goes. */
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     env = compute(&s, 0, envp, 0);
     assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_MEMORY_UNKNOWN);
