@@ -1,9 +1,29 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* A sysroot that is not a directory would read as "nothing known" and exit
+ * 0 with an all-unknown answer: say so instead. */
+static int set_sysroot(gov_cmd_opts *o, const char *dir)
+{
+    struct stat st;
+
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "governor: --sysroot %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "governor: --sysroot %s: not a directory\n", dir);
+        return -1;
+    }
+    o->sysroot = dir;
+    return 1;
+}
 
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
 {
@@ -18,13 +38,10 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
             fprintf(stderr, "governor: --sysroot needs a directory\n");
             return -1;
         }
-        o->sysroot = argv[++*i];
-        return 1;
+        return set_sysroot(o, argv[++*i]);
     }
-    if (!strncmp(a, "--sysroot=", 10)) {
-        o->sysroot = a + 10;
-        return 1;
-    }
+    if (!strncmp(a, "--sysroot=", 10))
+        return set_sysroot(o, a + 10);
     return 0;
 }
 
