@@ -15,7 +15,7 @@ import functools
 import os
 from ctypes import (POINTER, Structure, c_char_p, c_int, c_size_t,
                     c_uint, c_uint32, c_uint64, c_void_p)
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Self
 
 from .errors import GovernorError, LibraryNotFoundError
 
@@ -288,3 +288,23 @@ def uint(value: int | None, bits: int, what: str, *, none: int | None = None) ->
         raise ValueError(f"{what} must be between 0 and {2**bits - 1}")
     return value
 
+
+
+class Owner:
+    """Owns one library object in ``_ptr``: ``close()`` releases it once, and
+    a ``with`` block or garbage collection closes it too."""
+
+    _ptr: c_void_p | None
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_ptr", None):
+            self.close()

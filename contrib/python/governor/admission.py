@@ -231,7 +231,7 @@ class Reservation:
         return f"Reservation(id={self.id}, decision={self.decision!r})"
 
 
-class Governor:
+class Governor(_lib.Owner):
     """A governor (gov_governor): it alone owns this process's budgets.
 
     Each call that needs a snapshot takes one, or captures a fresh one from
@@ -272,16 +272,6 @@ class Governor:
         if self._own_context and self._context is not None:
             self._context.close()
             self._context = None
-
-    def __enter__(self) -> Governor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", None):
-            self.close()
 
     def _gov(self) -> c_void_p:
         if not self._ptr:

@@ -158,7 +158,7 @@ def _envp(env: Env) -> Any:
     return (c_char_p * (len(entries) + 1))(*entries, None)
 
 
-class Context:
+class Context(_lib.Owner):
     """A capture context (gov_context): options plus the host topology, loaded
     once.  Capturing from one context is cheaper than calling snapshot() in
     a loop.
@@ -203,16 +203,6 @@ class Context:
         ptr, self._ptr = self._ptr, None
         if ptr:
             _lib.lib().gov_context_destroy(ptr)
-
-    def __enter__(self) -> Context:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", None):
-            self.close()
 
 
 def _capture(sysroot: PathLike | None, env: Env | None, **options: Any) -> Snapshot:
