@@ -15,7 +15,7 @@ import functools
 import os
 from ctypes import (POINTER, Structure, c_char_p, c_int, c_size_t,
                     c_uint, c_uint32, c_uint64, c_void_p)
-from typing import Any, Callable, NoReturn, Self
+from typing import Any, Callable, NoReturn, TypeVar
 
 from .errors import GovernorError, LibraryNotFoundError
 
@@ -290,6 +290,9 @@ def uint(value: int | None, bits: int, what: str, *, none: int | None = None) ->
 
 
 
+_Owner = TypeVar("_Owner", bound="Owner")
+
+
 class Owner:
     """Owns one library object in ``_ptr``: ``close()`` releases it once, and
     a ``with`` block or garbage collection closes it too."""
@@ -299,7 +302,7 @@ class Owner:
     def close(self) -> None:
         raise NotImplementedError
 
-    def __enter__(self) -> Self:
+    def __enter__(self: _Owner) -> _Owner:
         return self
 
     def __exit__(self, *exc: object) -> None:
