@@ -695,6 +695,24 @@ static void collect_pressure_dir(const char *root, const cg_text *t,
     }
 }
 
+/* ---- devices ------------------------------------------------------------- */
+
+/* v1 only: the devices controller's cgroup below the root means a device
+ * allowlist (Slurm's ConstrainDevices); the root cgroup allows every
+ * device.  v2 keeps device rules in eBPF programs that an unprivileged
+ * process cannot list, so there it stays unknown. */
+static int devices_confined(const cg_text *t)
+{
+    char path[DIR_CAP];
+    cg_loc loc;
+
+    memset(&loc, 0, sizeof loc);
+    if (gov_proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
+        !find_mount(t, 1, "devices", path, &loc))
+        return -1;
+    return strcmp(path, "/") != 0;
+}
+
 /* ---- the collector ------------------------------------------------------- */
 
 /* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
@@ -734,6 +752,7 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
     out->limit_bytes = out->high_bytes = GOV_UNKNOWN;
     out->current_bytes = out->working_set_bytes = GOV_UNKNOWN;
     out->remaining_bytes = out->planning_remaining_bytes = GOV_UNKNOWN;
+    out->devices_confined = -1;
 
     t = calloc(1, sizeof *t);
     if (!t)
@@ -751,7 +770,21 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
         out->cpu_version = cpu.version ? cpu.version : cpuset.version;
         out->memory_version = mem.version;
         collect_pressure_dir(root, t, out);
+        out->devices_confined = devices_confined(t);
     }
     free(t->mountinfo);
     free(t);
+}
+
+int gov_cgroup_devices_confined(const char *root)
+{
+    cg_text *t = calloc(1, sizeof *t);
+    int confined = -1;
+
+    if (t && read_texts(root, t))
+        confined = devices_confined(t);
+    if (t)
+        free(t->mountinfo);
+    free(t);
+    return confined;
 }

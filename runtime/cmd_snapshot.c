@@ -153,6 +153,23 @@ static void pct(double v, char *buf, size_t cap)
         snprintf(buf, cap, "-");
 }
 
+/* The GPU device nodes that stand for GPUs here, and what the kernel lets
+ * this process do with them. */
+static void print_gpu_nodes(const gov_snapshot *s)
+{
+    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+    char a[64], b[64], c[64], v[256];
+
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
+    snprintf(v, sizeof v, "%s %s: %s usable, %s denied", a, nvidia ? "nvidia" : "render", b, c);
+    row("device nodes", v,
+        s->accel.devices_confined == 1   ? "device cgroup"
+        : s->accel.devices_confined == 0 ? "no device cgroup"
+                                         : "kernel: access()");
+}
+
 static void print_rest(const gov_snapshot *s)
 {
     char a[64], b[64], c[64], v[256];
@@ -170,8 +187,11 @@ static void print_rest(const gov_snapshot *s)
     gov_fmt_count(s->accel.drm_render_nodes, c, sizeof c);
     snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
     row("candidates", v, "driver and device files");
+    print_gpu_nodes(s);
     gov_fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
-    row("scheduler", a, s->scheduler.gpus_verified ? "gres" : "unverified");
+    row("scheduler", a, s->scheduler.gpus_verified ? "verified: the device cgroup admits exactly these"
+                                                   : "unverified");
+    row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
 
     printf("DISK (working filesystem)\n");
     gov_fmt_bytes(s->disk.capacity_bytes, a, sizeof a);

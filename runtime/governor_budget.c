@@ -90,7 +90,10 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
     out->thread_capacity = out->detected_threads == GOV_UNKNOWN
         ? GOV_UNKNOWN : sub_sat(out->detected_threads, out->thread_reserve);
     out->io_capacity = io_slots;
-    out->gpu_capacity = snap->accel.gpu_index >= 0 ? 1 : 0;
+    /* A verified grant of none outranks a card the node happens to show (a
+     * display GPU no device cgroup lists, say). */
+    out->gpu_capacity = snap->accel.gpu_index >= 0 &&
+                        !(snap->scheduler.gpus_verified && snap->scheduler.gpus_on_node == 0);
     out->gpu_unified = snap->accel.gpu_unified == 1;
     out->gpu_total = out->gpu_capacity && !out->gpu_unified
         ? snap->accel.gpu_vram_total_bytes : GOV_UNKNOWN;
@@ -160,6 +163,9 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     uint64_t free_ram, free_threads, free_gpu, hi, n;
 
     out->batch = out->threads = out->ram_bytes = 0;
+    out->bytes_per_item = per_item;
+    out->ram_needed_bytes = need;
+    out->ram_free_bytes = gov_budget_free_ram(b, u);
 
     /* Never: the estimate exceeds the whole budget, even with nothing held. */
     if (est->gpu_slots > b->gpu_capacity)
@@ -189,7 +195,7 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     if (lo > ceiling)
         return verdict(out, GOV_WAIT, GOV_REASON_BATCH_CEILING);
 
-    free_ram = gov_budget_free_ram(b, u);
+    free_ram = out->ram_free_bytes;
     free_gpu = gov_budget_free_gpu_bytes(b, u);
     if (need) {
         if (free_ram == GOV_UNKNOWN)

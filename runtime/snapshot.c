@@ -5,7 +5,6 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern char **environ;
 
@@ -76,14 +75,6 @@ void gov_context_destroy(gov_context *ctx)
     free(ctx);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 static void map_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
 {
     s->cpu.cgroup.version = cg->cpu_version;
@@ -134,8 +125,8 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     root = ctx->opts.sysroot;
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
-    gov_snapshot_clear(out);
-    out->captured_ns = monotonic_ns();
+    gov_snapshot_init(out);
+    out->captured_ns = gov_monotonic_ns();
 
     gov_inventory_collect(ctx->topo, root, &inv);
     out->cpu.host.logical = inv.logical;
@@ -164,6 +155,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, out);
     gov_accel_collect(root, envp, out);
+    out->accel.devices_confined = cg.devices_confined;
     gov_disk_collect(ctx->opts.workdir ? ctx->opts.workdir : ".", out);
 
     gov_snapshot_resolve(out);

@@ -10,6 +10,11 @@ packages=(
   python3 python3-pytest jq strace iproute2 procps
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm
+  # Real runtimes that `governor run` sizes (tests/runtimes, the Python
+  # binding's pool example): Debian's own, so every machine tests the same.
+  golang-go nodejs default-jdk-headless cargo librust-rayon-dev
+  python3-numpy python3-threadpoolctl libopenblas0-pthread
+  python3-joblib python3-dask python3-distributed
 )
 
 missing=()

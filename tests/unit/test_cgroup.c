@@ -426,6 +426,28 @@ static void test_v2_parent_cache(void **state)
     check("v2-parent-cache", &x);
 }
 
+/* The devices controller: a v1 cgroup below the root is a device allowlist
+ * (Slurm's ConstrainDevices); the root allows all; v2 filters cannot be
+ * read, and nothing at all is unknown. */
+static void test_devices_confined(void **state)
+{
+    static const struct { const char *layout; int confined; } cases[] = {
+        { "slurm-v1", 1 },       /* devices:/slurm/uid_1000/job_5/step_0/task_0 */
+        { "hybrid-host", 0 },    /* devices:/ */
+        { "slurm-v2", -1 },
+        { "does-not-exist", -1 },
+    };
+    char root[1024];
+    gov_cgroup_evidence ev;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(root, sizeof root, "%s/cgroup/%s", GOV_FIXTURES, cases[i].layout);
+        gov_cgroup_collect(root, &ev);
+        assert_int_equal(ev.devices_confined, cases[i].confined);
+        assert_int_equal(gov_cgroup_devices_confined(root), cases[i].confined);
+    }
+}
+
 /* No /proc/self files at all: nothing is known, nothing is unlimited. */
 static void test_no_proc(void **state)
 {
@@ -467,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_slurm_v2_page_cache),
         cmocka_unit_test(test_slurm_v2_page_cache_no_stat),
         cmocka_unit_test(test_v2_parent_cache),
+        cmocka_unit_test(test_devices_confined),
         cmocka_unit_test(test_no_proc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

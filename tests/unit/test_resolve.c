@@ -16,7 +16,7 @@ static gov_snapshot host_only(void)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 16;
     s.memory.host.total_bytes = 64 * GiB;
     s.memory.host.available_bytes = 60 * GiB;
@@ -27,7 +27,7 @@ static void test_nothing_known(void **state)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     assert_true(isnan(s.cpu.effective.capacity_cores));
     assert_int_equal(s.cpu.effective.workers, GOV_UNKNOWN);
@@ -224,6 +224,37 @@ static void test_scheduler_remaining_uses_working_set(void **state)
     assert_int_equal(s.memory.effective.remaining_bytes, 1 * GiB);
 }
 
+/* GPUs: the grant against the process's own view of the GPU nodes. */
+static void test_gpu_enforcement(void **state)
+{
+    gov_snapshot s = host_only();
+
+    s.accel.nvidia_dev_nodes = 6;
+    s.accel.nvidia_dev_usable = 2;
+    s.accel.nvidia_dev_denied = 4;
+    s.accel.drm_render_nodes = 0;
+    s.accel.devices_confined = 1;
+    s.scheduler.gpus_on_node = 2;
+    gov_snapshot_resolve(&s);
+    /* No scheduler: no grant to compare with, whatever the fields say. */
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCEMENT_UNKNOWN);
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
+    s.accel.nvidia_dev_usable = 6;
+    s.accel.nvidia_dev_denied = 0;
+    s.accel.devices_confined = 0;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_NOT_ENFORCED);
+    /* Render nodes stand for the GPUs when there is no NVIDIA node. */
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = 0;
+    s.accel.drm_render_nodes = 4;
+    s.accel.drm_render_usable = 2;
+    s.accel.drm_render_denied = 2;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
+}
+
 static void test_no_scheduler_ignores_its_fields(void **state)
 {
     gov_snapshot s = host_only();
@@ -264,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_slurm_step_limit_enforced),
         cmocka_unit_test(test_high_does_not_enforce),
         cmocka_unit_test(test_scheduler_remaining_uses_working_set),
+        cmocka_unit_test(test_gpu_enforcement),
         cmocka_unit_test(test_no_scheduler_ignores_its_fields),
         cmocka_unit_test(test_overflow_saturates),
     };

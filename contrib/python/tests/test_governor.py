@@ -247,9 +247,21 @@ def test_enums_match_the_library() -> None:
     for enum_type, name_of in ((Verdict, lib.gov_verdict_name),
                                (Reason, lib.gov_reason_name),
                                (governor.PressureLevel, lib.gov_pressure_level_name),
-                               (governor.Profile, lib.gov_profile_name)):
+                               (governor.Profile, lib.gov_profile_name),
+                               (governor.CeilingReason, lib.gov_ceiling_reason_name)):
         for member in enum_type:
             assert _lib.text(name_of(member.value)) == member.name.lower()
+        # One past the last member has no name in the library either.
+        assert name_of(max(enum_type) + 1) is None
+
+
+def test_decision_shows_what_was_needed(gov: Governor) -> None:
+    free = gov.availability().ram_bytes
+    d = gov.decide(Estimate(fixed_bytes=free + 1, cpu_threads=0))
+    assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
+    assert (d.ram_needed_bytes, d.ram_free_bytes) == (free + 1, free)
+    # batch_max 1 (the default): the ceiling is already as large as it gets.
+    assert d.ceiling_reason == governor.CeilingReason.LARGEST
 
 
 def test_threads_never_overcommit(gov: Governor) -> None:

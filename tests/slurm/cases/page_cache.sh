@@ -51,7 +51,8 @@ with governor.Context() as ctx, governor.Governor(ctx) as g:
     snap = ctx.snapshot()
     free = g.availability(snap).ram_bytes
     d = g.decide(governor.Estimate(fixed_bytes=free), snap)
-    print(\"python\", free, d.verdict.name, d.ram_bytes, g.pressure(snap).level.name)
+    print(\"python\", free, d.verdict.name, d.reason.name, d.ram_needed_bytes,
+          d.ram_free_bytes, g.pressure(snap).level.name)
 "
 rm -f "$f" "$f.json"
 '
@@ -76,6 +77,11 @@ diff=$((remaining > ws ? remaining - ws : ws - remaining))
 	fail "effective remaining $effective (cgroup remaining $remaining)"
 ((current - wset > 200 << 20)) || fail "usage $current, working set $wset: no cache shown"
 assert_eq '["green","batch"]' "$(get watch)" "governor watch"
-read -r free verdict held level < <(get python)
+read -r free verdict reason needed ram_free level < <(get python)
 ((free > 250 << 20)) || fail "the Python governor's free RAM is $free"
-assert_eq "ADMIT $free GREEN" "$verdict $held $level" "the Python governor admits the remaining"
+# A batch of all that remains fits its RAM.  PSI gates every new admission
+# on a busy machine (CPU some avg10 >= 20 %), which is not what this case is
+# about: such a WAIT still reports what was needed and what was free.
+assert_eq "$free $free GREEN" "$needed $ram_free $level" "the Python governor's view of the batch"
+[[ "$verdict $reason" == "ADMIT NONE" || $reason == CPU_PRESSURE || $reason == MEMORY_PRESSURE ]] ||
+	fail "the Python governor does not admit the remaining: $verdict $reason"
