@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,13 +23,15 @@ bool gov_note_due(int dirfd, const char *name, unsigned period_s)
     fd = openat(dirfd, file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     if (fd < 0)
         return true;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    /* Check and stamp under the file's lock: tasks that fail together
+     * (every task of a step when munged is down) must not all log. */
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || flock(fd, LOCK_EX) || fstat(fd, &st)) {
         close(fd);
         return true;
     }
     clock_gettime(CLOCK_REALTIME, &now);
-    /* An empty file was created just now by this call or a racing one: its
-     * first byte marks a stamp that has been used. */
+    /* An empty file was created just now and nobody used it yet: its first
+     * byte marks a stamp that has been used. */
     due = st.st_size == 0 || now.tv_sec < st.st_mtime ||
           now.tv_sec - st.st_mtime >= (time_t)period_s;
     if (due) {
@@ -38,6 +41,6 @@ bool gov_note_due(int dirfd, const char *name, unsigned period_s)
         }
         futimens(fd, NULL);
     }
-    close(fd);
+    close(fd);   /* releases the lock */
     return due;
 }

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,6 +147,18 @@ static void test_note_due(void **state)
     assert_false(gov_note_due(fd, "munge", 60));
     assert_true(gov_note_due(fd, "munge", 0));
     assert_true(gov_note_due(fd, "other", 60));
+    /* Tasks that fail together: one of them logs. */
+    {
+        int due = 0, status;
+        for (int i = 0; i < 8; i++)
+            if (fork() == 0)
+                _exit(gov_note_due(fd, "together", 60) ? 1 : 0);
+        for (int i = 0; i < 8; i++) {
+            assert_true(wait(&status) > 0);
+            due += WIFEXITED(status) && WEXITSTATUS(status) == 1;
+        }
+        assert_int_equal(due, 1);
+    }
     /* No directory: no limit. */
     assert_true(gov_note_due(-1, "munge", 60));
     /* A link at the stamp's name is neither followed nor written through. */
