@@ -110,7 +110,7 @@ static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
     return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
 }
 
-void gov_capture_gpus(spank_t sp, gov_descriptor *d)
+void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
 {
     char step[1024], node[32], per_task[256], visible[1024];
     gov_gpu_nodes nvidia, render;
@@ -128,10 +128,25 @@ void gov_capture_gpus(spank_t sp, gov_descriptor *d)
     v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
     d->gpus_visible = v ? gov_visible_count(v) : GOV_UNKNOWN;
     /* This runs as root in the task's device cgroup: root passes every
-     * file mode, so what it cannot open is what the cgroup denies. */
-    gov_gpu_devices_count(NULL, &nvidia, &render);
+     * file mode, so what it cannot open is what the cgroup denies.  A node
+     * without GPU device nodes has nothing to scan or confine. */
+    if (nodes_absent) {
+        memset(&nvidia, 0, sizeof nvidia);
+        render = nvidia;
+    } else {
+        gov_gpu_devices_count(NULL, &nvidia, &render);
+    }
     dev = gov_gpu_kind(&nvidia, &render);
     d->gpus_usable = dev->usable;
-    gov_gpu_seal(grant, dev, gov_cgroup_devices_confined(NULL), &d->gpus_on_node,
-                 &d->gpus_verified);
+    gov_gpu_seal(grant, dev, dev->total && dev->total != GOV_UNKNOWN
+                                 ? gov_cgroup_devices_confined(NULL) : 0,
+                 &d->gpus_on_node, &d->gpus_verified);
+}
+
+bool gov_capture_gpu_nodes_absent(void)
+{
+    gov_gpu_nodes nvidia, render;
+
+    gov_gpu_devices_count(NULL, &nvidia, &render);
+    return nvidia.total == 0 && render.total == 0;
 }

@@ -73,7 +73,7 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     if (gov_proc_start_read(NULL, 0, &ppid, &d.pid_start))
         return seal_failed(sp, pl, "cannot read the task's start time");
     d.created = (uint64_t)time(NULL);
-    gov_capture_gpus(sp, &d);
+    gov_capture_gpus(sp, pl->gpu_nodes_absent, &d);
     len = gov_descriptor_encode(&d, text, sizeof text);
     if (len < 0)
         return seal_failed(sp, pl, "the descriptor does not fit its size limit");

@@ -113,6 +113,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         return 0;
     }
     gov_state.step.policy = pol;
+    gov_state.gpu_nodes_absent = gov_capture_gpu_nodes_absent();
     gov_state.active = true;
     return 0;
 }

@@ -22,6 +22,7 @@ typedef struct gov_plugin {
     bool mode_ok;          /* the last --governor value parsed */
     bool active;           /* capture done; seal for each task */
     bool capture_failed;   /* on for the step, but its facts were unreadable */
+    bool gpu_nodes_absent; /* the node has no GPU device node at all */
     gov_descriptor step;   /* step-level facts from capture.c */
 } gov_plugin;
 
@@ -29,10 +30,15 @@ typedef struct gov_plugin {
  * once per step and node).  Returns 0 or a GOV_E* code. */
 int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out);
 
-/* capture.c: the task's GPU facts: the grant in slurmstepd's variables,
- * checked against the GPU device nodes the task's device cgroup lets root
- * open (task_init_privileged, euid 0). */
-void gov_capture_gpus(spank_t sp, gov_descriptor *d);
+/* capture.c: the task's GPU facts: the grant slurmstepd wrote, checked
+ * against the device nodes the task's cgroup lets root open; nodes_absent
+ * (gov_capture_gpu_nodes_absent, once per step) skips the scan. */
+void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d);
+
+/* capture.c: whether the node has no /dev/nvidiaN and no
+ * /dev/dri/renderDN at all: read once per step, so that tasks on the many
+ * nodes without GPUs do not scan /dev each. */
+bool gov_capture_gpu_nodes_absent(void);
 
 /* node_topology.c: slurmd's start: put this boot's topology table into
  * the site's cache directory (topology.h), logging what went wrong. */
