@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "topology.h"
@@ -144,6 +145,47 @@ static void test_discovery_leaves_environment(void **state)
     assert_null(getenv("HWLOC_PLUGINS_BLACKLIST"));
     assert_null(getenv("HWLOC_COMPONENTS"));
     free(t);
+}
+
+/* Only hwloc's own linux, x86 and no_os components run a discovery: with
+ * HWLOC_COMPONENTS_VERBOSE (in a child, whose stderr is a file) hwloc
+ * names what it excluded and what it enabled. */
+static void test_discovery_components(void **state)
+{
+    char path[] = "/tmp/gov-hwloc-XXXXXX", log[8192];
+    const char *final, *p;
+    size_t len;
+    pid_t child;
+    int fd, status;
+
+    (void)state;
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    child = fork();
+    if (child == 0) {
+        gov_topo_table *t = malloc(sizeof *t);
+        dup2(fd, 2);
+        setenv("HWLOC_COMPONENTS_VERBOSE", "1", 1);
+        _exit(t && gov_topo_discover(NULL, t) == 0 ? 0 : 1);
+    }
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(fd);
+    assert_int_equal(gov_read_file(NULL, path, log, sizeof log, &len), 0);
+    unlink(path);
+    /* Debian's hwloc builds synthetic in: it is excluded by name. */
+    assert_non_null(strstr(log, "Blacklisting component `synthetic`"));
+    final = strstr(log, "Final list of enabled discovery components: ");
+    assert_non_null(final);
+    final += strlen("Final list of enabled discovery components: ");
+    for (p = final; *p && *p != '\n';) {
+        size_t n = strcspn(p, "(");
+        assert_true((n == 5 && !strncmp(p, "linux", 5)) || (n == 3 && !strncmp(p, "x86", 3)) ||
+                    (n == 5 && !strncmp(p, "no_os", 5)));
+        p += strcspn(p, ",\n");
+        if (*p == ',')
+            p++;
+    }
 }
 
 /* ---- the cache as root --------------------------------------------------- */
@@ -395,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_table_text),
         cmocka_unit_test(test_table_strict),
         cmocka_unit_test(test_discovery_leaves_environment),
+        cmocka_unit_test(test_discovery_components),
         cmocka_unit_test_setup_teardown(test_cache_round_trip, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_links_not_followed, cache_setup,
                                         cache_teardown),
