@@ -5,8 +5,11 @@
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
 #   5. install into a staging tree, man pages, the dist tarball, .deb packages
-#   6. end-to-end tests on a real throwaway Slurm cluster
-#   7. benchmarks (figures only, never pass/fail on speed)
+#   6. end-to-end tests on a real throwaway Slurm 22.05 cluster (the host's)
+#   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
+#      the build (warnings as errors) and unit tests, then the same
+#      end-to-end suite
+#   8. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,6 +87,18 @@ e2e() {
 	bash tests/slurm/run.sh --build "$out/plain"
 }
 
+# The plugin is built per Slurm series: against 24.11's spank.h inside its
+# root, where the unit tests run again on trixie's hwloc and MUNGE.
+build_2411() {
+	rm -rf "$out/slurm-24.11"
+	bash tests/slurm/chroot.sh run --series 24.11 --bind "$out" \
+		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs' _ "$out/slurm-24.11"
+}
+
+e2e_2411() {
+	bash tests/slurm/run.sh --slurm 24.11 --build "$out/slurm-24.11"
+}
+
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
 		bash tests/bench/launch.sh --build "$out/plain" --runs 30
@@ -97,7 +112,9 @@ main() {
 	stage "Python binding" python_binding
 	stage "install, man pages, dist tarball" install_checks
 	stage "Debian packages" debs
-	stage "end-to-end on a local Slurm cluster" e2e
+	stage "end-to-end on a local Slurm 22.05 cluster" e2e
+	stage "Slurm 24.11 root: build and unit tests" build_2411
+	stage "end-to-end on a local Slurm 24.11 cluster" e2e_2411
 	stage "benchmarks" bench
 
 	if ((failed)); then
