@@ -10,6 +10,7 @@ packages=(
   python3 python3-pytest jq strace iproute2 procps
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm
+  dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel
   mmdebstrap
 )
 
