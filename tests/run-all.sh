@@ -4,7 +4,8 @@
 #   2. build and run the unit and tool tests
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
-#   5. install into a staging tree, man pages, the dist tarball, .deb packages
+#   5. install into a staging tree, man pages, the dist tarball, .deb and
+#      .rpm packages
 #   6. end-to-end tests on a real throwaway Slurm 22.05 cluster (the host's)
 #   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
 #      the build (warnings as errors) and unit tests, then the same
@@ -83,6 +84,10 @@ debs() {
 	bash tests/install/test_deb.sh
 }
 
+rpms() {
+	bash tests/install/test_rpm.sh "$out/plain"
+}
+
 e2e() {
 	bash tests/slurm/run.sh --build "$out/plain"
 }
@@ -112,6 +117,7 @@ main() {
 	stage "Python binding" python_binding
 	stage "install, man pages, dist tarball" install_checks
 	stage "Debian packages" debs
+	stage "RPM packages (Debian's rpmbuild)" rpms
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
 	stage "Slurm 24.11 root: build and unit tests" build_2411
 	stage "end-to-end on a local Slurm 24.11 cluster" e2e_2411
