@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-/* Step ids from Slurm 22.05 slurm.h; they are part of Slurm's protocol. */
+/* Step ids from slurm.h (the same in 22.05 and 24.11); they are part of
+ * Slurm's protocol. */
 #define SLURM_MAX_NORMAL_STEP_ID UINT64_C(0xfffffff0)
 #define SLURM_EXTERN_CONT        UINT64_C(0xfffffffc)
 #define SLURM_BATCH_SCRIPT       UINT64_C(0xfffffffb)

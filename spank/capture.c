@@ -104,9 +104,11 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     d->step_mem_mib = mem_item(sp, S_STEP_ALLOC_MEM);
     d->job_cores = cores_item(sp, S_JOB_ALLOC_CORES, &job_cores);
     d->step_cores = cores_item(sp, S_STEP_ALLOC_CORES, &step_cores);
-    /* The variable only says that memory was requested per CPU (sbatch and
-     * salloc export it, srun alone does not); believe it when it agrees
-     * with the credential's total for this node. */
+    /* The variable only says that memory was requested per CPU: sbatch and
+     * salloc export it, and from Slurm 24.11 on srun does too for a step it
+     * allocates itself (22.05's does not). In a step of an allocation it is
+     * the allocation's figure, not the step's: believe it only when it
+     * agrees with the credential's total for this node. */
     per_cpu = env_u64(sp, "SLURM_MEM_PER_CPU");
     if (per_cpu != GOV_UNKNOWN && per_cpu && d->cpus_on_node != GOV_UNKNOWN &&
         d->step_mem_mib != GOV_UNKNOWN && per_cpu <= d->step_mem_mib &&
@@ -140,7 +142,7 @@ void gov_capture_gpus(spank_t sp, gov_descriptor *d)
     d->gpus_on_node = step != GOV_UNKNOWN ? step : env_u64(sp, "SLURM_GPUS_ON_NODE");
     d->gpus_per_task = env_u64(sp, "SLURM_GPUS_PER_TASK");
     d->gpus_visible = env_items(sp, "CUDA_VISIBLE_DEVICES");
-    /* Slurm 22.05 gives SPANK no GRES item: these variables are whatever
-     * slurmstepd or, without gres/gpu, the user left there. */
+    /* Slurm 22.05 and 24.11 give SPANK no GRES item: these variables are
+     * whatever slurmstepd or, without gres/gpu, the user left there. */
     d->gpus_verified = false;
 }
