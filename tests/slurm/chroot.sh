@@ -98,10 +98,12 @@ owner_alive() {
 }
 
 stop_view() { # STATE: the cluster first (its cgroups), then the rest
-	local st=$1 m=$1/root d i
+	local st=$1 m=$1/root d i tree
 	[[ -d $st ]] || return 0
-	if [[ -f $st/cluster && -x $m/bin/sh ]] && mountpoint -q "$m$src"; then
-		chroot "$m" /usr/bin/env PATH="$path" bash "$src/tests/slurm/cluster.sh" stop \
+	# The view's own source tree: a reaped view may come from another one.
+	tree=$(cat "$st/src" 2>/dev/null) || tree=
+	if [[ -f $st/cluster && -n $tree ]] && mountpoint -q "$m$tree"; then
+		chroot "$m" /usr/bin/env PATH="$path" bash "$tree/tests/slurm/cluster.sh" stop \
 			--dir "$(<"$st/cluster")" || true
 	fi
 	kill_inside "$m"
@@ -140,6 +142,7 @@ start_view() { # OWNER_PID
 	mkdir -p "$state"/{upper,work,root}
 	trap 'stop_view "$state"' EXIT
 	printf '%s %s\n' "$1" "$(proc_stat "$1" | cut -d' ' -f2)" >"$state/owner"
+	printf '%s\n' "$src" >"$state/src"
 	[[ -n $cluster_dir ]] && printf '%s\n' "$cluster_dir" >"$state/cluster"
 	mount -t overlay overlay -o "lowerdir=$root,upperdir=$state/upper,workdir=$state/work" "$merged"
 	for d in proc sys dev; do
