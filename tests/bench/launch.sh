@@ -34,7 +34,7 @@ chmod 700 "$dir/topology"
 [[ -n $plugin_args ]] || plugin_args="topology_cache=$dir/topology"
 
 trap '"$slurm/cluster.sh" stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
-"$slurm/cluster.sh" start --dir "$dir" --nodes 1 --plugin "$plugin" --plugin-args "$plugin_args"
+"$slurm/cluster.sh" start --dir "$dir" --nodes 1 --plugin "$plugin" --plugin-args "$plugin_args" --wait 300
 eval "$("$slurm/cluster.sh" env --dir "$dir")"
 export GOV_CLUSTER_DIR=$dir
 

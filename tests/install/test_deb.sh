@@ -125,7 +125,7 @@ fi
 # user gets a descriptor that the installed tool verifies.
 cluster=$src/tests/slurm/cluster.sh
 chmod 755 "$work"
-if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" 2>&1); then
+if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" --wait 300 2>&1); then
 	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
 		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 governor verify 2>&1)
 	if [[ $out == *verified* ]]; then
