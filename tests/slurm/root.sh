@@ -57,7 +57,7 @@ tmp=$cache/.build-$series-$key
 rm -rf "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 t0=$SECONDS
-echo "root.sh: building a Debian $suite root for Slurm $series (about a minute, 130 MB download)" >&2
+echo "root.sh: building a Debian $suite root for Slurm $series (under a minute here; about 130 MB downloaded)" >&2
 log=$cache/.build-$series-$key.log
 if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
 	--include="$(
