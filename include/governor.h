@@ -33,9 +33,22 @@
 extern "C" {
 #endif
 
+/** The version this header describes; gov_version() says which library runs. */
 #define GOV_VERSION_MAJOR 0
 #define GOV_VERSION_MINOR 1
 #define GOV_VERSION_PATCH 0
+#define GOV_VERSION_HEX \
+    ((GOV_VERSION_MAJOR << 16) | (GOV_VERSION_MINOR << 8) | GOV_VERSION_PATCH)
+
+/**
+ * The version of the library loaded at run time, as GOV_VERSION_HEX spells
+ * it: compare with the macro to detect a program built against another
+ * header.  Thread-safe.
+ */
+unsigned gov_version(void);
+
+/** The same as "MAJOR.MINOR.PATCH": a static string.  Thread-safe. */
+const char *gov_version_string(void);
 
 /** The JSON schema name printed in every snapshot. */
 #define GOV_SNAPSHOT_SCHEMA "governor.snapshot/1"
@@ -47,26 +60,36 @@ extern "C" {
 /** \name Errors                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* System errors keep their errno value, negated (libuv style). */
-#define GOV_EINVAL    (-EINVAL)    /**< an argument is out of its domain */
-#define GOV_ENOMEM    (-ENOMEM)    /**< allocation failed */
-#define GOV_ENOENT    (-ENOENT)    /**< a file or variable is absent */
-#define GOV_EACCES    (-EACCES)    /**< permission denied */
-#define GOV_EIO       (-EIO)       /**< a read failed */
-#define GOV_ERANGE    (-ERANGE)    /**< a value does not fit its type */
-#define GOV_ENOSPC    (-ENOSPC)    /**< an output buffer is too small */
-#define GOV_ETIMEDOUT (-ETIMEDOUT) /**< a wait ran out of time */
-#define GOV_EALREADY  (-EALREADY)  /**< a reservation was already released */
-#define GOV_ENOTSUP   (-ENOTSUP)   /**< built without the needed support */
-#define GOV_EOVERFLOW (-EOVERFLOW) /**< an identifier space is exhausted */
+/**
+ * Every error code, once: XX(NAME, value, text).  GOV_<NAME> is the code,
+ * gov_err_name() returns "<NAME>" and gov_strerror() the text.  System
+ * errors keep their errno value, negated (libuv style); the project's own
+ * live above the errno range.
+ */
+#define GOV_ERRNO_MAP(XX)                                                           \
+    XX(EINVAL, -EINVAL, "invalid argument")                                          \
+    XX(ENOMEM, -ENOMEM, "out of memory")                                             \
+    XX(ENOENT, -ENOENT, "not found")                                                 \
+    XX(EACCES, -EACCES, "permission denied")                                         \
+    XX(EIO, -EIO, "input/output error")                                              \
+    XX(ERANGE, -ERANGE, "value out of range")                                        \
+    XX(ENOSPC, -ENOSPC, "buffer too small")                                          \
+    XX(ETIMEDOUT, -ETIMEDOUT, "timed out")                                           \
+    XX(EALREADY, -EALREADY, "reservation already released")                         \
+    XX(ENOTSUP, -ENOTSUP, "not supported by this build")                            \
+    XX(EOVERFLOW, -EOVERFLOW, "identifier space exhausted")                          \
+    XX(EPARSE, -4001, "malformed input")                                             \
+    XX(ESEAL, -4002, "the descriptor's MUNGE seal does not verify")                 \
+    XX(EUNTRUSTED, -4003, "the descriptor was sealed by an untrusted user")         \
+    XX(EBINDING, -4004, "the descriptor belongs to another job, step, node or user") \
+    XX(EVERSION, -4005, "the descriptor's version is not understood")               \
+    XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")
 
-/* Project errors live above the errno range. */
-#define GOV_EPARSE    (-4001) /**< text does not follow its grammar */
-#define GOV_ESEAL     (-4002) /**< the MUNGE seal does not verify */
-#define GOV_EUNTRUSTED (-4003) /**< sealed by a uid that is not trusted */
-#define GOV_EBINDING  (-4004) /**< descriptor bound to another job/step/node/uid */
-#define GOV_EVERSION  (-4005) /**< descriptor version not understood */
-#define GOV_EMUNGE    (-4006) /**< MUNGE itself failed (daemon unreachable...) */
+enum {
+#define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
+    GOV_ERRNO_MAP(GOV_ERR_CODE_)
+#undef GOV_ERR_CODE_
+};
 
 /**
  * Name an error code.  Returns a static, human-readable string for any int,
@@ -79,6 +102,13 @@ const char *gov_strerror(int err);
  * logs.  Static string; "UNKNOWN" for unknown codes.  Thread-safe.
  */
 const char *gov_err_name(int err);
+
+/**
+ * Every error code of GOV_ERRNO_MAP, in its order, for bindings that mirror
+ * them (the Python binding builds its ErrorCode from it): a static array of
+ * *count codes.  Thread-safe.
+ */
+const int *gov_err_codes(size_t *count);
 
 /* ------------------------------------------------------------------------ */
 /** \name Unknown values                                                    */
@@ -147,6 +177,7 @@ typedef enum gov_layer {
     GOV_LAYER_QUOTA,
     GOV_LAYER_CGROUP,    /**< memory.max / memory.high / v1 limits */
     GOV_LAYER_SCHEDULER,
+    GOV_LAYER_DEVICES,   /**< a device cgroup (GPU enforcement only) */
 } gov_layer;
 
 /** Where the scheduler facts come from. */
@@ -166,8 +197,9 @@ typedef enum gov_descriptor_status {
 /** Where PSI figures come from. */
 typedef enum gov_pressure_source {
     GOV_PRESSURE_SOURCE_NONE = 0,
-    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's v2 cgroup *.pressure */
-    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure */
+    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's non-root v2 cgroup *.pressure */
+    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure, or the v2 root cgroup's
+                                       (system-wide: a hybrid host) */
 } gov_pressure_source;
 
 /** Slurm step kinds that the plugin and the snapshot treat deliberately. */
@@ -234,7 +266,10 @@ typedef struct gov_snapshot {
         uint64_t mem_per_cpu_bytes;
         uint64_t gpus_on_node;
         uint64_t gpus_per_task;
-        int gpus_verified;         /**< 1 when GPU facts come from gres evidence */
+        /** 1 when gpus_on_node is sealed and confirmed by the kernel: the
+         *  plugin counted, as root in the task's device cgroup, exactly the
+         *  grant of slurmstepd's variables (docs/descriptor.md). */
+        int gpus_verified;
     } scheduler;
 
     struct {
@@ -276,8 +311,21 @@ typedef struct gov_snapshot {
             gov_limit_status status;
             uint64_t limit_bytes;     /**< memory.max / limit_in_bytes, min over chain */
             uint64_t high_bytes;      /**< memory.high, min over chain (v2 only) */
-            uint64_t current_bytes;   /**< usage of the process's own cgroup */
-            uint64_t remaining_bytes; /**< min over chain of limit - usage */
+            /** Raw usage (page cache included) of the level that binds: the
+             *  one that sets remaining_bytes, else planning_remaining_bytes,
+             *  else the process's own cgroup. */
+            uint64_t current_bytes;
+            /** That level's working set: usage minus its reclaimable
+             *  inactive file cache (v2 inactive_file, v1 total_inactive_file);
+             *  the usage itself when memory.stat does not say. */
+            uint64_t working_set_bytes;
+            /** Distance to the OOM point: min over levels with a hard limit
+             *  (memory.max, v1 limit_in_bytes, hierarchical_memory_limit) of
+             *  that limit minus that level's working set. */
+            uint64_t remaining_bytes;
+            /** The same with memory.high as a bound too (min(max, high) minus
+             *  working set): what the effective remaining plans with. */
+            uint64_t planning_remaining_bytes;
         } cgroup;
         struct {
             uint64_t limit_bytes;     /**< the step's memory on this node */
@@ -305,10 +353,17 @@ typedef struct gov_snapshot {
         uint64_t nvidia_gpus;        /**< /proc/driver/nvidia/gpus entries */
         uint64_t nvidia_dev_nodes;   /**< /dev/nvidiaN nodes */
         uint64_t nvidia_dev_usable;  /**< of those, openable read-write */
+        uint64_t nvidia_dev_denied;  /**< of those, refused by a device cgroup (EPERM) */
         uint64_t amd_gpus;           /**< DRM cards with an AMD vendor id */
         int kfd_usable;              /**< /dev/kfd openable: 1, 0, -1 unknown */
         uint64_t drm_render_nodes;   /**< /dev/dri/renderD* */
         uint64_t drm_render_usable;
+        uint64_t drm_render_denied;  /**< refused by a device cgroup (EPERM) */
+        /** The process's device cgroup: 1 when it is confined to a v1
+         *  devices cgroup below the root (Slurm's ConstrainDevices), 0 when
+         *  it sits in the root one, -1 unknown (v2 filters are eBPF
+         *  programs, not readable; a denied device still proves one). */
+        int devices_confined;
         /* The one GPU the governor may use: the lowest-numbered DRM card. */
         int gpu_index;               /**< card number, -1 when none */
         uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
@@ -327,6 +382,7 @@ typedef struct gov_snapshot {
     struct {
         gov_enforcement cpu;
         gov_enforcement memory;
+        gov_enforcement gpu;
     } enforcement;
 
     gov_site_policy policy;
@@ -372,6 +428,16 @@ int gov_context_create(const gov_options *opts, gov_context **out);
 void gov_context_destroy(gov_context *ctx);
 
 /**
+ * Initialise a snapshot on the stack (or anywhere): every count and byte
+ * quantity GOV_UNKNOWN, every fraction NaN, every tri-state -1, every enum
+ * at its "none" value, captured_ns 0.  Use it, never memset, before filling
+ * a synthetic snapshot: a zeroed gov_snapshot says "0 bytes of RAM, 0
+ * threads", which the governor REJECTs for ever, while unknown makes work
+ * WAIT (ram_unknown).  gov_snapshot_capture() starts from it.  Thread-safe.
+ */
+void gov_snapshot_init(gov_snapshot *snap);
+
+/**
  * Capture a snapshot into \p out.  Reads every source of evidence once; a
  * missing or garbled source only makes its facts unknown.  Returns 0, or
  * GOV_EINVAL for NULL arguments.  Thread-safe for distinct \p out: the
@@ -406,15 +472,21 @@ int gov_snapshot_new(gov_snapshot **out);
 /** Release a snapshot from gov_snapshot_new() (NULL is allowed). */
 void gov_snapshot_free(gov_snapshot *snap);
 
-/** Stable JSON names of the enums above ("limited", "cgroup", ...). */
+/**
+ * Stable names of the enums above, as the JSON prints them ("limited",
+ * "cgroup", ...): static strings, thread-safe.  One rule for all of them: a
+ * value outside its enum gives NULL, and so do the "none" members that the
+ * JSON prints as null (GOV_LAYER_NONE, GOV_SCHED_NONE,
+ * GOV_PRESSURE_SOURCE_NONE, GOV_STEP_UNKNOWN).
+ */
 const char *gov_limit_status_name(gov_limit_status s);
 const char *gov_enforcement_name(gov_enforcement e);
 const char *gov_layer_name(gov_layer l);
-const char *gov_sched_source_name(gov_sched_source s);   /* NULL for NONE */
+const char *gov_sched_source_name(gov_sched_source s);
 const char *gov_descriptor_status_name(gov_descriptor_status s);
-const char *gov_pressure_source_name(gov_pressure_source s); /* NULL for NONE */
+const char *gov_pressure_source_name(gov_pressure_source s);
 const char *gov_profile_name(gov_profile p);
-const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
+const char *gov_step_kind_name(gov_step_kind k);
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */
@@ -422,20 +494,135 @@ const char *gov_step_kind_name(gov_step_kind k);       /* NULL for UNKNOWN */
 
 /** Conservative ceilings for a workload, derived from a snapshot. */
 typedef struct gov_plan {
-    uint64_t workers;             /**< process workers (requested or CPU ceiling) */
+    uint64_t workers;             /**< process workers: the requested count, else 1 */
     uint64_t threads_per_worker;  /**< native threads each (OpenMP, BLAS), >= 1 */
     uint64_t cpu_workers;         /**< CPU-bound ceiling: snapshot effective workers */
     uint64_t io_workers;          /**< suggestion for I/O-bound pools */
     int oversubscribed;           /**< 1 when requested workers exceed the ceiling */
+    /** This process's share of the effective memory limit (the step's memory
+     *  on a node divided among its local tasks, unless allocated per task),
+     *  divided among the workers; GOV_UNKNOWN when no evidence bounds it. */
+    uint64_t memory_limit_per_worker;
+    /** The same share of the effective remaining memory; GOV_UNKNOWN. */
+    uint64_t memory_remaining_per_worker;
 } gov_plan;
 
 /**
- * Plan \p requested_workers process workers (0 = as many as the CPU ceiling)
- * so that workers x threads_per_worker stays within the effective capacity.
- * Returns 0 or GOV_EINVAL.  Thread-safe.
+ * Plan \p requested_workers process workers so that workers x
+ * threads_per_worker stays within the effective capacity and the workers
+ * share this process's memory.  0 plans one process using the whole
+ * allocation: threads_per_worker is then the CPU ceiling (what
+ * OMP_NUM_THREADS means).  A process pool passes its size; the CPU ceiling
+ * (cpu_workers) is the largest that does not oversubscribe.  Returns 0 or
+ * GOV_EINVAL.  Thread-safe.
  */
 int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
                      gov_plan *out);
+
+/* ------------------------------------------------------------------------ */
+/** \name Environment for a command (`governor run`)                        */
+/* ------------------------------------------------------------------------ */
+/*
+ * Runtimes size their thread pools and heaps from what they can see: many
+ * count the host's CPUs and memory, not the allocation.  gov_runenv_compute()
+ * decides, from a snapshot and an environment, which variable each runtime
+ * reads gets which value and why (docs/runtimes.md lists them with the
+ * runtime and version that reads each).  It only decides: applying the
+ * changes (setenv) is the caller's.  A variable the user set is kept unless
+ * GOV_RUNENV_FORCE; NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to,
+ * never replaced.
+ */
+
+/** What became of one setting. */
+typedef enum gov_runenv_action {
+    GOV_RUNENV_SET = 0,   /**< set to the plan's figure */
+    GOV_RUNENV_KEEP,      /**< the user's own setting stays */
+    GOV_RUNENV_SKIP,      /**< left alone (see the reason) */
+} gov_runenv_action;
+
+/** Why; gov_runenv_reason_text() says it in a sentence. */
+typedef enum gov_runenv_reason {
+    GOV_RUNENV_PLANNED = 0,     /**< SET: it was unset */
+    GOV_RUNENV_REPLACED,        /**< SET: it held what an earlier run or the plugin
+                                     exported (GOVERNOR_THREADS) */
+    GOV_RUNENV_FORCED,          /**< SET: the user's value replaced (GOV_RUNENV_FORCE) */
+    GOV_RUNENV_POOL,            /**< SET: a GOVERNOR_* pool figure, always set */
+    GOV_RUNENV_MARKER,          /**< SET: GOVERNOR_THREADS, the thread figure exported */
+    GOV_RUNENV_USER,            /**< KEEP: the user set it */
+    GOV_RUNENV_USER_HEAP,       /**< KEEP: the user's -Xmx / -XX:MaxHeapSize sizes the heap */
+    GOV_RUNENV_MEMORY_UNKNOWN,  /**< SKIP: no evidence of the memory budget */
+    GOV_RUNENV_NO_ALLOCATION,   /**< SKIP: only the host bounds memory */
+    GOV_RUNENV_RUNTIME_SEES,    /**< SKIP: the JVM reads the same bound from the kernel */
+    GOV_RUNENV_TOO_SMALL,       /**< SKIP: less than 1 MiB per worker */
+} gov_runenv_reason;
+
+/** One decision: a variable, or one option inside an option variable. */
+typedef struct gov_runenv_entry {
+    const char *name;        /**< the variable (static storage) */
+    const char *option;      /**< the option inside it ("--max-old-space-size"),
+                                  NULL for a plain value (static storage) */
+    const char *runtime;     /**< who reads it, from which version (static storage) */
+    gov_runenv_action action;
+    gov_runenv_reason reason;
+    /** SET: what was set ("2", "460MiB", "--max-old-space-size=384");
+     *  KEEP: the user's own setting of this knob, cut to fit; SKIP: "". */
+    char setting[48];
+    uint64_t planned;        /**< the plan's figure: a count, or bytes for memory
+                                  knobs; GOV_UNKNOWN when none applies */
+    uint64_t user;           /**< KEEP: the user's figure in the same unit,
+                                  GOV_UNKNOWN when it is not a number ("auto") */
+    int exceeds;             /**< KEEP: 1 when user > planned */
+    int bytes;               /**< 1: planned, user and basis count bytes; 0: CPUs
+                                  or threads */
+    /** Memory knobs: the per-worker share the figure derives from (bytes).
+     *  SKIP for RUNTIME_SEES: what the JVM reads itself (CPUs or bytes).
+     *  Else GOV_UNKNOWN. */
+    uint64_t basis;
+} gov_runenv_entry;
+
+/** One change to the environment: value NULL means unset NAME. */
+typedef struct gov_runenv_var {
+    const char *name;        /**< static storage */
+    char *value;             /**< owned by the gov_runenv */
+} gov_runenv_var;
+
+/** The decisions for one command; release with gov_runenv_free(). */
+typedef struct gov_runenv {
+    gov_plan plan;           /**< the command's own plan (one process, or the
+                                  requested workers) */
+    gov_plan pool;           /**< the GOVERNOR_* figures for a process pool: the
+                                  requested workers, else the CPU ceiling */
+    gov_runenv_entry *entries; /**< every knob, in a fixed order */
+    size_t count;
+    gov_runenv_var *vars;    /**< the changes to apply, in order; each NAME once */
+    size_t nvars;
+} gov_runenv;
+
+/** Replace the user's own settings too. */
+#define GOV_RUNENV_FORCE 0x1u
+
+/**
+ * Decide the environment of a command that runs \p requested_workers
+ * process workers (0: one process using the whole allocation) in the
+ * allocation \p snap describes.  \p envp is the command's current
+ * environment, a NULL-terminated "NAME=value" array (NULL: an empty one); it
+ * is only read.  \p flags: GOV_RUNENV_FORCE or 0.  On success *out is a
+ * gov_runenv the caller releases with gov_runenv_free(); it holds copies,
+ * nothing points into \p envp.  Returns 0, GOV_EINVAL (NULL snap or out,
+ * unknown flags) or GOV_ENOMEM.  Pure: reads no files and no process
+ * state.  Thread-safe.
+ */
+int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
+                       const char *const *envp, unsigned flags, gov_runenv **out);
+
+/** Release a gov_runenv (NULL is allowed). */
+void gov_runenv_free(gov_runenv *env);
+
+/** Stable names: "set", "keep", "skip"; "planned", "replaced", ... (JSON). */
+const char *gov_runenv_action_name(gov_runenv_action a);
+const char *gov_runenv_reason_name(gov_runenv_reason r);
+/** A sentence explaining a reason, for people. */
+const char *gov_runenv_reason_text(gov_runenv_reason r);
 
 /* ------------------------------------------------------------------------ */
 /** \name Governor: admission, reservations, pressure                       */
@@ -453,6 +640,18 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
  * Thread safety: every gov_governor_* call may be made from any thread at
  * any time on the same governor, except gov_governor_destroy(), which must
  * not race with any other call on that governor.
+ *
+ * What the governor reads of a snapshot (docs/governor.md): RAM from
+ * memory.host.total_bytes ("physical RAM"), memory.host.available_bytes
+ * (MemAvailable) and memory.effective.limit_bytes / .remaining_bytes
+ * ("detected RAM" is the smaller of physical RAM and the effective limit);
+ * CPU threads from cpu.effective.workers, else cpu.host.logical ("logical
+ * threads"); pressure.cpu_some_avg10, .memory_some_avg10 and the swap
+ * counters; the GPU from accel.gpu_index, .gpu_vram_total_bytes,
+ * .gpu_vram_used_bytes, .gpu_unified and scheduler.gpus_verified /
+ * .gpus_on_node; the site policy from policy (when policy.present), else the
+ * default profile from scheduler.source; and captured_ns.  Start a synthetic
+ * snapshot with gov_snapshot_init(): unknown is WAIT, zero is REJECT.
  *
  * Snapshots: a snapshot is valid for a decision while its age (governor
  * clock minus captured_ns) is at most GOV_SNAPSHOT_MAX_AGE_NS, inclusive.  An
@@ -485,6 +684,25 @@ typedef enum gov_pressure_level {
     GOV_YELLOW,
     GOV_RED,
 } gov_pressure_level;
+
+/**
+ * Why the batch ceiling is where it is (gov_decision, gov_pressure_state).
+ * The ceiling starts at 1 and grows only with observations: snapshots newer
+ * than any seen before.  A client that presents the same snapshot again and
+ * again stays at 1 (GOV_CEILING_GROWING with no new observation).
+ */
+typedef enum gov_ceiling_reason {
+    GOV_CEILING_NO_OBSERVATION = 0, /**< no valid snapshot observed yet */
+    GOV_CEILING_GROWING,     /**< GREEN: doubles after every GOV_RECOVERY_STEP
+                                  healthy observations of newer snapshots */
+    GOV_CEILING_LARGEST,     /**< at the largest batch_max seen (or max_batch):
+                                  it cannot grow further */
+    GOV_CEILING_PRESSURE,    /**< YELLOW or RED: held at 1 while the level
+                                  recovers (GOV_RECOVERY_STEP healthy
+                                  observations per level) */
+    GOV_CEILING_RAM_UNKNOWN, /**< the last observation knew no RAM bound: it
+                                  counted neither as healthy nor as pressure */
+} gov_ceiling_reason;
 
 /** What a decision says. */
 typedef enum gov_verdict {
@@ -537,6 +755,16 @@ typedef struct gov_decision {
     uint64_t ram_bytes;         /**< RAM the batch needs (ADMIT), else 0 */
     gov_pressure_level pressure;/**< level after this decision's observation */
     uint64_t ceiling;           /**< batch ceiling after it */
+    gov_ceiling_reason ceiling_reason; /**< why the ceiling is there */
+    /** For every verdict, so that a WAIT or REJECT shows its shortfall:
+     *  the bytes per item the governor planned with (the estimate's, raised
+     *  by history), the RAM the smallest batch considered needs (batch_min,
+     *  or the items asked for), and the RAM free for new work at the
+     *  decision (GOV_UNKNOWN when no RAM bound is known or the snapshot was
+     *  not valid). */
+    uint64_t bytes_per_item;
+    uint64_t ram_needed_bytes;
+    uint64_t ram_free_bytes;
 } gov_decision;
 
 /** An opaque reservation handle: a plain value, id 0 means "none". */
@@ -550,8 +778,9 @@ typedef struct gov_reservation {
  * reserve used is the largest of the profile's, the site's and the caller's.
  */
 typedef struct gov_policy {
-    int profile_set;               /**< 0: use the site's profile, or
-                                        interactive without a site policy */
+    int profile_set;               /**< 0: use the site's profile, else the
+                                        default (batch inside a scheduler
+                                        allocation, interactive outside) */
     gov_profile profile;           /**< ignored when the site imposes one,
                                         unless it is the stricter interactive */
     uint64_t mem_reserve_bytes;    /**< extra absolute RAM reserve, GOV_UNKNOWN = none */
@@ -594,6 +823,7 @@ typedef struct gov_availability {
 typedef struct gov_pressure_state {
     gov_pressure_level level;
     uint64_t ceiling;            /**< largest batch admitted now, >= 1 */
+    gov_ceiling_reason ceiling_reason;
     uint32_t healthy_streak;     /**< consecutive healthy observations (saturates) */
     uint32_t swap_streak;        /**< consecutive swap-activity deltas (saturates) */
     uint64_t observations;       /**< snapshots observed (saturates) */
@@ -648,7 +878,9 @@ int gov_governor_set_policy(gov_governor *gov, const gov_policy *policy);
 /**
  * Decide whether \p est can be admitted now against \p snap, without
  * reserving anything.  The batch is the largest one that fits: at most
- * batch_max, the ceiling and what RAM allows.  Returns 0 with *out filled
+ * batch_max, the ceiling and what RAM allows.  The ceiling starts at 1 and
+ * grows only as newer snapshots are observed (out->ceiling_reason says why
+ * it is where it is): capture a fresh snapshot for each decision.  Returns 0 with *out filled
  * (for any verdict), or GOV_EINVAL (NULL argument, batch_min 0 or above
  * batch_max).  Observes \p snap (see above).  Thread-safe.
  */
@@ -726,10 +958,12 @@ int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
 int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
                           gov_pressure_state *out);
 
-/** Stable names: "green", "admit", "stale_snapshot"...  Static strings. */
+/** Stable names: "green", "admit", "stale_snapshot"...  Static strings;
+ *  NULL for a value outside the enum (the rule of the snapshot's names). */
 const char *gov_pressure_level_name(gov_pressure_level l);
 const char *gov_verdict_name(gov_verdict v);
 const char *gov_reason_name(gov_reason r);
+const char *gov_ceiling_reason_name(gov_ceiling_reason c);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,8 @@
  *     (the values themselves are never kept: they can hold GPU UUIDs);
  *   management/driver visibility: /proc/driver/nvidia/gpus, DRM cards;
  *   device permission: /dev/nvidiaN, /dev/kfd, /dev/dri/renderD*;
- * and the one GPU the governor may use: the lowest-numbered DRM card, with
- * its VRAM read from that same card.  Candidates are not usable devices:
+ * and the one GPU the governor may use: the lowest-numbered DRM card that
+ * no device cgroup denies, with its VRAM read from that same card.  Candidates are not usable devices:
  * runtime and workload compatibility are not this file's to judge. */
 #include "evidence.h"
 
@@ -70,52 +70,72 @@ static DIR *open_dir(const char *root, const char *path)
     return opendir(full);
 }
 
-/* Readable and writable by this process (permission only, no open). */
-static int rw_access(const char *root, const char *dir, const char *name)
+/* What access(R_OK | W_OK) says of a device node (permission only, no
+ * open, so no driver is woken).  A device cgroup (v1 devices.deny, v2's
+ * eBPF filter) refuses with EPERM, whoever asks; file modes refuse with
+ * EACCES, and never root. */
+enum dev_access { DEV_USABLE, DEV_REFUSED, DEV_DENIED, DEV_UNKNOWN };
+
+static enum dev_access dev_access(const char *root, const char *dir, const char *name)
 {
     char rel[1024], full[4096];
 
     if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel ||
         gov_path_join(root, rel, full, sizeof full))
-        return -1;
+        return DEV_UNKNOWN;
     if (access(full, R_OK | W_OK) == 0)
-        return 1;
-    return errno == EACCES || errno == ENOENT || errno == EROFS ||
-           errno == EPERM ? 0 : -1;
+        return DEV_USABLE;
+    if (errno == EPERM)
+        return DEV_DENIED;
+    return errno == EACCES || errno == ENOENT || errno == EROFS ? DEV_REFUSED : DEV_UNKNOWN;
 }
 
-/* Count PREFIX<digits> entries of DIR (and how many are read-write
- * accessible).  A missing directory is zero devices; an unreadable one is
- * unknown. */
-static void count_nodes(const char *root, const char *dir, const char *prefix,
-                        uint64_t *total, uint64_t *usable)
+static int rw_access(const char *root, const char *dir, const char *name)
+{
+    enum dev_access a = dev_access(root, dir, name);
+
+    return a == DEV_UNKNOWN ? -1 : a == DEV_USABLE;
+}
+
+void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
+                         gov_gpu_nodes *out)
 {
     DIR *d = open_dir(root, dir);
     struct dirent *e;
     uint64_t num;
 
+    /* A missing directory is zero devices; an unreadable one is unknown. */
     if (!d) {
-        *total = errno == ENOENT ? 0 : GOV_UNKNOWN;
-        if (usable)
-            *usable = *total;
+        out->total = out->usable = out->denied = errno == ENOENT ? 0 : GOV_UNKNOWN;
         return;
     }
-    *total = 0;
-    if (usable)
-        *usable = 0;
+    out->total = out->usable = out->denied = 0;
     while ((e = readdir(d))) {
         if (!numbered(e->d_name, prefix, &num))
             continue;
-        (*total)++;
-        if (usable && *usable != GOV_UNKNOWN) {
-            int ok = rw_access(root, dir, e->d_name);
-            if (ok < 0)
-                *usable = GOV_UNKNOWN;
-            else
-                *usable += (uint64_t)ok;
+        out->total++;
+        switch (dev_access(root, dir, e->d_name)) {
+        case DEV_USABLE:
+            out->usable++;
+            break;
+        case DEV_DENIED:
+            out->denied++;
+            break;
+        case DEV_REFUSED:
+            break;
+        case DEV_UNKNOWN:
+            out->usable = out->denied = GOV_UNKNOWN;
+            closedir(d);
+            return;
         }
     }
     closedir(d);
+}
+
+void gov_gpu_devices_count(const char *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
+{
+    gov_gpu_nodes_count(root, "/dev", "nvidia", nvidia);
+    gov_gpu_nodes_count(root, "/dev/dri", "renderD", render);
 }
 
 static uint64_t count_entries(const char *root, const char *dir)
@@ -255,6 +275,20 @@ static bool intel_integrated(const char *root, uint64_t card)
            strcmp(slot, "0000:00:02.0") == 0;
 }
 
+/* Whether a device cgroup denies this process card N (through its render
+ * node, else its primary node): such a card is outside the allocation. */
+static bool card_denied(const char *root, uint64_t card)
+{
+    uint64_t minor = card_render_minor(root, card);
+    char name[32];
+
+    if (minor != GOV_UNKNOWN)
+        snprintf(name, sizeof name, "renderD%llu", (unsigned long long)minor);
+    else
+        snprintf(name, sizeof name, "card%llu", (unsigned long long)card);
+    return dev_access(root, "/dev/dri", name) == DEV_DENIED;
+}
+
 static void drm_cards(const char *root, gov_snapshot *out)
 {
     DIR *d = open_dir(root, "/sys/class/drm");
@@ -266,11 +300,12 @@ static void drm_cards(const char *root, gov_snapshot *out)
         return;
     }
     out->accel.amd_gpus = 0;
-    /* "cardN" only: connectors ("card0-DP-1") are not devices. */
+    /* "cardN" only: connectors ("card0-DP-1") are not devices.  The
+     * governor's card is the lowest one the allocation leaves usable. */
     while ((e = readdir(d))) {
         if (!numbered(e->d_name, "card", &num) || num > INT32_MAX)
             continue;
-        if (num < lowest)
+        if (num < lowest && !card_denied(root, num))
             lowest = num;
         if (card_attr(root, num, "vendor", &vendor) == 0 && vendor == VENDOR_AMD)
             out->accel.amd_gpus++;
@@ -306,6 +341,7 @@ void gov_accel_collect(const char *root, const char *const *envp,
         [GOV_VIS_ROCR] = "ROCR_VISIBLE_DEVICES",
         [GOV_VIS_HIP] = "HIP_VISIBLE_DEVICES",
     };
+    gov_gpu_nodes nvidia, render;
     int kfd;
 
     memset(&out->accel, 0, sizeof out->accel);
@@ -314,10 +350,13 @@ void gov_accel_collect(const char *root, const char *const *envp,
         out->accel.visible[i] = v ? gov_visible_count(v) : GOV_UNKNOWN;
     }
     out->accel.nvidia_gpus = count_entries(root, "/proc/driver/nvidia/gpus");
-    count_nodes(root, "/dev", "nvidia", &out->accel.nvidia_dev_nodes,
-                &out->accel.nvidia_dev_usable);
-    count_nodes(root, "/dev/dri", "renderD", &out->accel.drm_render_nodes,
-                &out->accel.drm_render_usable);
+    gov_gpu_devices_count(root, &nvidia, &render);
+    out->accel.nvidia_dev_nodes = nvidia.total;
+    out->accel.nvidia_dev_usable = nvidia.usable;
+    out->accel.nvidia_dev_denied = nvidia.denied;
+    out->accel.drm_render_nodes = render.total;
+    out->accel.drm_render_usable = render.usable;
+    out->accel.drm_render_denied = render.denied;
     kfd = rw_access(root, "/dev", "kfd");
     out->accel.kfd_usable = kfd;
     out->accel.gpu_index = -1;

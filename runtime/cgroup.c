@@ -128,10 +128,8 @@ int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
     return 0;
 }
 
-/* The value of "KEY VALUE\n" in a v1 memory.stat; only complete lines count,
- * so a truncated read never yields a cut-off number. */
-static int stat_value(const char *text, size_t len, const char *key,
-                      const char **val, size_t *vlen)
+int gov_memory_stat_find(const char *text, size_t len, const char *key,
+                         const char **val, size_t *vlen)
 {
     size_t kl = strlen(key);
     const char *p = text, *end = text + len;
@@ -471,11 +469,21 @@ static void collect_cpuset(const char *root, const cg_loc *loc,
 
 /* ---- memory -------------------------------------------------------------- */
 
+/* One level of the memory chain: raw usage and its working set (usage minus
+ * the reclaimable inactive file cache), both GOV_UNKNOWN when unreadable. */
+typedef struct mem_level {
+    uint64_t usage, working_set;
+} mem_level;
+
 typedef struct mem_acc {
-    bool unknown;         /* some level's limit could not be read */
-    bool rem_unknown;     /* a bounded level's usage could not be read */
-    uint64_t limit, high; /* most restrictive finite values, or GOV_UNKNOWN */
-    uint64_t remaining;   /* min of bound - usage, or GOV_UNKNOWN */
+    bool unknown;           /* some level's limit could not be read */
+    bool rem_unknown;       /* a hard-limited level's usage could not be read */
+    bool plan_unknown;      /* the same for a level bounded by max or high */
+    uint64_t limit, high;   /* most restrictive finite values, or GOV_UNKNOWN */
+    uint64_t remaining;     /* min of hard limit - working set */
+    uint64_t planning;      /* min of min(max, high) - working set */
+    mem_level rem_level;    /* the level that sets `remaining` */
+    mem_level plan_level;   /* the level that sets `planning` */
 } mem_acc;
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -483,14 +491,22 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* A level with a finite bound: remaining there is bound - usage, >= 0. */
-static void add_bound(mem_acc *acc, uint64_t bound, int usage_rc, uint64_t usage)
+/* Lower *best to bound - working set (never below 0) and remember the level
+ * that sets it; on ties the deeper level, seen first, keeps it. */
+static void add_bound(uint64_t *best, mem_level *at, bool *unknown, uint64_t bound,
+                      const mem_level *lv)
 {
-    if (usage_rc) {
-        acc->rem_unknown = true;
+    uint64_t left;
+
+    if (lv->working_set == GOV_UNKNOWN) {
+        *unknown = true;
         return;
     }
-    acc->remaining = min_u64(acc->remaining, usage >= bound ? 0 : bound - usage);
+    left = lv->working_set >= bound ? 0 : bound - lv->working_set;
+    if (*best == GOV_UNKNOWN || left < *best) {
+        *best = left;
+        *at = *lv;
+    }
 }
 
 static int read_u64_in(const char *root, const char *dir, const char *name,
@@ -503,14 +519,45 @@ static int read_u64_in(const char *root, const char *dir, const char *name,
     return rc ? rc : gov_parse_u64(buf, n, v);
 }
 
-static void v2_memory_level(const char *root, const char *dir, bool own,
-                            mem_acc *acc, uint64_t *current)
+/* memory.stat of a level; a stat larger than the buffer still gives its
+ * complete lines (gov_memory_stat_find never reads a cut-off one). */
+static bool read_stat(const char *root, const char *dir, char *buf, size_t cap, size_t *n)
+{
+    int rc = read_in(root, dir, "memory.stat", buf, cap, n);
+
+    return rc == 0 || rc == GOV_ENOSPC;
+}
+
+/* Usage and working set of one level.  The inactive file counter is v2's
+ * inactive_file, v1's hierarchical total_inactive_file; without it the
+ * working set is the usage (conservative). */
+static mem_level read_level(const char *root, const char *dir, int version)
+{
+    const char *usage_file = version == 1 ? "memory.usage_in_bytes" : "memory.current";
+    const char *key = version == 1 ? "total_inactive_file" : "inactive_file";
+    mem_level lv = { GOV_UNKNOWN, GOV_UNKNOWN };
+    char stat[16384];
+    const char *v;
+    size_t n, vl;
+    uint64_t inactive;
+
+    if (read_u64_in(root, dir, usage_file, &lv.usage))
+        return (mem_level){ GOV_UNKNOWN, GOV_UNKNOWN };
+    lv.working_set = lv.usage;
+    if (read_stat(root, dir, stat, sizeof stat, &n) &&
+        gov_memory_stat_find(stat, n, key, &v, &vl) == 0 && gov_parse_u64(v, vl, &inactive) == 0)
+        lv.working_set = inactive >= lv.usage ? 0 : lv.usage - inactive;
+    return lv;
+}
+
+static void v2_memory_level(const char *root, const char *dir, mem_acc *acc,
+                            mem_level *own)
 {
     char buf[64];
     size_t n;
-    uint64_t max = GOV_UNKNOWN, high = GOV_UNKNOWN, usage = 0, bound;
+    uint64_t max = GOV_UNKNOWN, high = GOV_UNKNOWN;
     bool unl;
-    int urc;
+    mem_level lv;
 
     if (v2_no_limit(root, dir, "memory"))
         return;
@@ -520,52 +567,56 @@ static void v2_memory_level(const char *root, const char *dir, bool own,
     if (read_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
         gov_parse_memory_value(buf, n, &high, &unl))
         acc->unknown = true;
-    urc = read_u64_in(root, dir, "memory.current", &usage);
-    if (own && urc == 0)
-        *current = usage;
+    lv = read_level(root, dir, 2);
+    if (own)
+        *own = lv;
     acc->limit = min_u64(acc->limit, max);
     acc->high = min_u64(acc->high, high);
-    /* memory.high is a planning bound too: past it the kernel throttles. */
-    bound = min_u64(max, high);
-    if (bound != GOV_UNKNOWN)
-        add_bound(acc, bound, urc, usage);
+    if (max != GOV_UNKNOWN)
+        add_bound(&acc->remaining, &acc->rem_level, &acc->rem_unknown, max, &lv);
+    /* memory.high is a planning bound: past it the kernel throttles. */
+    if (min_u64(max, high) != GOV_UNKNOWN)
+        add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown,
+                  min_u64(max, high), &lv);
 }
 
-static void v1_memory_level(const char *root, const char *dir, bool own,
-                            mem_acc *acc, uint64_t *current)
+static void v1_memory_level(const char *root, const char *dir, mem_acc *acc,
+                            mem_level *own)
 {
     char buf[64];
     size_t n;
-    uint64_t limit = GOV_UNKNOWN, usage = 0;
+    uint64_t limit = GOV_UNKNOWN;
     bool unl;
-    int urc;
+    mem_level lv;
 
     if (read_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
         gov_parse_v1_limit(buf, n, &limit, &unl))
         acc->unknown = true;
-    urc = read_u64_in(root, dir, "memory.usage_in_bytes", &usage);
-    if (own && urc == 0)
-        *current = usage;
+    lv = read_level(root, dir, 1);
+    if (own)
+        *own = lv;
     acc->limit = min_u64(acc->limit, limit);
-    if (limit != GOV_UNKNOWN)
-        add_bound(acc, limit, urc, usage);
+    if (limit != GOV_UNKNOWN) {
+        add_bound(&acc->remaining, &acc->rem_level, &acc->rem_unknown, limit, &lv);
+        add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, limit, &lv);
+    }
 }
 
 /* v1 memory.stat's hierarchical_memory_limit includes ancestors hidden from
  * view (a mount root below the hierarchy's root).  When it is stricter than
  * every visible level, its owner's usage is unreadable; the process's own
- * usage (a part of it) gives the closest bound on what remains there. */
+ * working set (a part of it) gives the closest bound on what remains there. */
 static void v1_hierarchical(const char *root, const char *dir, mem_acc *acc,
-                            uint64_t current)
+                            const mem_level *own)
 {
     char buf[16384];
     const char *v;
     size_t n, vl;
     uint64_t hl;
     bool unl;
-    int rc = read_in(root, dir, "memory.stat", buf, sizeof buf, &n);
 
-    if ((rc && rc != GOV_ENOSPC) || stat_value(buf, n, "hierarchical_memory_limit", &v, &vl) ||
+    if (!read_stat(root, dir, buf, sizeof buf, &n) ||
+        gov_memory_stat_find(buf, n, "hierarchical_memory_limit", &v, &vl) ||
         gov_parse_v1_limit(v, vl, &hl, &unl)) {
         acc->unknown = true;
         return;
@@ -573,37 +624,48 @@ static void v1_hierarchical(const char *root, const char *dir, mem_acc *acc,
     if (hl == GOV_UNKNOWN || hl >= acc->limit)
         return;
     acc->limit = hl;
-    add_bound(acc, hl, current == GOV_UNKNOWN ? GOV_ENOENT : 0, current);
+    add_bound(&acc->remaining, &acc->rem_level, &acc->rem_unknown, hl, own);
+    add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, hl, own);
 }
 
 static void collect_memory(const char *root, const cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
-    mem_acc acc = { false, false, GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN };
+    mem_acc acc = { .limit = GOV_UNKNOWN, .high = GOV_UNKNOWN,
+                    .remaining = GOV_UNKNOWN, .planning = GOV_UNKNOWN };
+    mem_level own = { GOV_UNKNOWN, GOV_UNKNOWN }, shown;
     size_t len = strlen(loc->rel);
-    char dir[DIR_CAP], own[DIR_CAP];
+    char dir[DIR_CAP];
     bool is_own = true;
 
-    level_dir(loc, len, own);
     do {
         level_dir(loc, len, dir);
         if (loc->version == 1)
-            v1_memory_level(root, dir, is_own, &acc, &out->current_bytes);
+            v1_memory_level(root, dir, &acc, is_own ? &own : NULL);
         else
-            v2_memory_level(root, dir, is_own, &acc, &out->current_bytes);
+            v2_memory_level(root, dir, &acc, is_own ? &own : NULL);
         is_own = false;
     } while (up(loc, &len));
-    if (loc->version == 1)
-        v1_hierarchical(root, own, &acc, out->current_bytes);
+    if (loc->version == 1) {
+        level_dir(loc, strlen(loc->rel), dir);
+        v1_hierarchical(root, dir, &acc, &own);
+    }
 
     out->limit_bytes = acc.limit;
     out->high_bytes = acc.high;
     if (acc.limit != GOV_UNKNOWN || acc.high != GOV_UNKNOWN) {
         out->memory_status = GOV_LIMIT_LIMITED;
         out->remaining_bytes = acc.rem_unknown ? GOV_UNKNOWN : acc.remaining;
+        out->planning_remaining_bytes = acc.plan_unknown ? GOV_UNKNOWN : acc.planning;
     } else if (!acc.unknown) {
         out->memory_status = GOV_LIMIT_UNLIMITED;
     }
+    /* Usage is shown for the level that binds: the hard limit's, else the
+     * planning bound's, else the process's own cgroup. */
+    shown = acc.remaining != GOV_UNKNOWN ? acc.rem_level
+            : acc.planning != GOV_UNKNOWN ? acc.plan_level : own;
+    out->current_bytes = shown.usage;
+    out->working_set_bytes = shown.working_set;
 }
 
 /* ---- pressure directory -------------------------------------------------- */
@@ -624,9 +686,31 @@ static void collect_pressure_dir(const char *root, const cg_text *t,
         if (exists_in(root, path, files[i])) {
             strcpy(out->pressure_dir, path);
             out->has_pressure_dir = true;
+            /* The hierarchy's root (no cgroup.type; a hybrid host keeps every
+             * process there) accounts the whole system, not the process. */
+            out->pressure_dir_is_root = loc.rel[0] == '\0' &&
+                                        !exists_in(root, path, "cgroup.type");
             return;
         }
     }
+}
+
+/* ---- devices ------------------------------------------------------------- */
+
+/* v1 only: the devices controller's cgroup below the root means a device
+ * allowlist (Slurm's ConstrainDevices); the root cgroup allows every
+ * device.  v2 keeps device rules in eBPF programs that an unprivileged
+ * process cannot list, so there it stays unknown. */
+static int devices_confined(const cg_text *t)
+{
+    char path[DIR_CAP];
+    cg_loc loc;
+
+    memset(&loc, 0, sizeof loc);
+    if (gov_proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
+        !find_mount(t, 1, "devices", path, &loc))
+        return -1;
+    return strcmp(path, "/") != 0;
 }
 
 /* ---- the collector ------------------------------------------------------- */
@@ -666,7 +750,9 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
     out->cpuset_count = GOV_UNKNOWN;
     out->memory_status = GOV_LIMIT_UNKNOWN;
     out->limit_bytes = out->high_bytes = GOV_UNKNOWN;
-    out->current_bytes = out->remaining_bytes = GOV_UNKNOWN;
+    out->current_bytes = out->working_set_bytes = GOV_UNKNOWN;
+    out->remaining_bytes = out->planning_remaining_bytes = GOV_UNKNOWN;
+    out->devices_confined = -1;
 
     t = calloc(1, sizeof *t);
     if (!t)
@@ -684,7 +770,21 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
         out->cpu_version = cpu.version ? cpu.version : cpuset.version;
         out->memory_version = mem.version;
         collect_pressure_dir(root, t, out);
+        out->devices_confined = devices_confined(t);
     }
     free(t->mountinfo);
     free(t);
+}
+
+int gov_cgroup_devices_confined(const char *root)
+{
+    cg_text *t = calloc(1, sizeof *t);
+    int confined = -1;
+
+    if (t && read_texts(root, t))
+        confined = devices_confined(t);
+    if (t)
+        free(t->mountinfo);
+    free(t);
+    return confined;
 }

@@ -1,9 +1,29 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* A sysroot that is not a directory would read as "nothing known" and exit
+ * 0 with an all-unknown answer: say so instead. */
+static int set_sysroot(gov_cmd_opts *o, const char *dir)
+{
+    struct stat st;
+
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "governor: --sysroot %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "governor: --sysroot %s: not a directory\n", dir);
+        return -1;
+    }
+    o->sysroot = dir;
+    return 1;
+}
 
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
 {
@@ -18,13 +38,10 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
             fprintf(stderr, "governor: --sysroot needs a directory\n");
             return -1;
         }
-        o->sysroot = argv[++*i];
-        return 1;
+        return set_sysroot(o, argv[++*i]);
     }
-    if (!strncmp(a, "--sysroot=", 10)) {
-        o->sysroot = a + 10;
-        return 1;
-    }
+    if (!strncmp(a, "--sysroot=", 10))
+        return set_sysroot(o, a + 10);
     return 0;
 }
 
@@ -142,4 +159,38 @@ void gov_fmt_count(uint64_t v, char *buf, size_t cap)
         snprintf(buf, cap, "-");
     else
         snprintf(buf, cap, "%llu", (unsigned long long)v);
+}
+
+void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
+{
+    char limit[32], free_[32];
+
+    if (p->memory_limit_per_worker == GOV_UNKNOWN && p->memory_remaining_per_worker == GOV_UNKNOWN) {
+        snprintf(buf, cap, "unknown");
+        return;
+    }
+    gov_fmt_bytes(p->memory_limit_per_worker, limit, sizeof limit);
+    gov_fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
+    snprintf(buf, cap, "%s, %s of it free", limit, free_);
+}
+
+void gov_cmd_json_head(gov_jw *w, const char *schema, const gov_snapshot *s)
+{
+    gov_jw_init(w);
+    gov_jw_object_begin(w, NULL);
+    gov_jw_string(w, "schema", schema);
+    gov_jw_double(w, "capacity_cores", s->cpu.effective.capacity_cores);
+    gov_jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
+    gov_jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
+}
+
+void gov_cmd_plan_members(gov_jw *w, const gov_plan *p)
+{
+    gov_jw_u64(w, "cpu_workers", p->cpu_workers);
+    gov_jw_u64(w, "workers", p->workers);
+    gov_jw_u64(w, "threads_per_worker", p->threads_per_worker);
+    gov_jw_u64(w, "memory_limit_per_worker_bytes", p->memory_limit_per_worker);
+    gov_jw_u64(w, "memory_remaining_per_worker_bytes", p->memory_remaining_per_worker);
+    gov_jw_u64(w, "io_workers", p->io_workers);
+    gov_jw_bool(w, "oversubscribed", p->oversubscribed);
 }

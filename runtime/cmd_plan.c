@@ -10,10 +10,12 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: governor plan [--json] [--workers N] [--sysroot DIR]\n"
-               "  Ceilings for a workload in this allocation: CPU-bound process workers,\n"
-               "  native threads per worker (OpenMP, BLAS) so that workers x threads stays\n"
-               "  within capacity, and a size for I/O-bound pools.  Benchmark the real\n"
-               "  workload before going higher.\n");
+               "  Ceilings for a workload in this allocation: by default one process\n"
+               "  whose native threads (OpenMP, BLAS) use every CPU; with --workers N, N\n"
+               "  process workers whose threads together stay within capacity.  Memory\n"
+               "  per worker is this process's share of the allocation, divided among\n"
+               "  the workers.  Also the CPU-bound worker ceiling and a size for I/O-bound\n"
+               "  pools.  Benchmark the real workload before going higher.\n");
 }
 
 static int print_json(const gov_snapshot *s, const gov_plan *p)
@@ -21,16 +23,8 @@ static int print_json(const gov_snapshot *s, const gov_plan *p)
     gov_jw w;
     char *text;
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", "governor.plan/1");
-    gov_jw_double(&w, "capacity_cores", s->cpu.effective.capacity_cores);
-    gov_jw_string(&w, "binding", gov_layer_name(s->cpu.effective.binding));
-    gov_jw_u64(&w, "cpu_workers", p->cpu_workers);
-    gov_jw_u64(&w, "workers", p->workers);
-    gov_jw_u64(&w, "threads_per_worker", p->threads_per_worker);
-    gov_jw_u64(&w, "io_workers", p->io_workers);
-    gov_jw_bool(&w, "oversubscribed", p->oversubscribed);
+    gov_cmd_json_head(&w, "governor.plan/1", s);
+    gov_cmd_plan_members(&w, p);
     gov_jw_object_end(&w);
     return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
 }
@@ -41,6 +35,7 @@ int gov_cmd_plan(int argc, char **argv)
     uint64_t workers = 0;
     gov_snapshot snap;
     gov_plan plan;
+    char mem[96];
 
     for (int i = 1; i < argc; i++) {
         int r = gov_cmd_common_arg(argc, argv, &i, &o);
@@ -76,6 +71,11 @@ int gov_cmd_plan(int argc, char **argv)
     printf("CPU-bound workers:   at most %llu\n", (unsigned long long)plan.cpu_workers);
     printf("workers x threads:   %llu x %llu\n", (unsigned long long)plan.workers,
            (unsigned long long)plan.threads_per_worker);
+    gov_fmt_plan_memory(&plan, mem, sizeof mem);
+    printf("memory per worker:   %s", mem);
+    if (plan.memory_limit_per_worker != GOV_UNKNOWN)
+        printf(" (bound by %s)", gov_layer_name(snap.memory.effective.binding));
+    printf("\n");
     printf("I/O-bound pool:      about %llu\n", (unsigned long long)plan.io_workers);
     if (plan.oversubscribed)
         printf("warning: %llu workers exceed the CPU ceiling of %llu: expect throttling\n",

@@ -1,6 +1,6 @@
-/* cmd_run.c - `governor run [--workers N] [--force] -- CMD ...`: apply the
- * plan to the environment of CMD and exec it, so that N process workers
- * times each one's native threads stays within the step's capacity. */
+/* cmd_run.c - `governor run [--workers N] [--force] [--explain] -- CMD ...`:
+ * give CMD the environment gov_runenv_compute() decides (thread counts,
+ * memory hints, pool figures) and exec it. */
 #include "cmd.h"
 #include "cmd_common.h"
 
@@ -10,38 +10,174 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The thread-count variables of the common native runtimes. */
-static const char *const gov_thread_vars[] = {
-    "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS",
-};
+extern char **environ;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor run [--workers N] [--force] [--verbose] [--sysroot DIR] -- CMD [ARG...]\n"
-               "  Run CMD with native thread pools sized to this allocation: sets\n"
-               "  OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, BLIS_NUM_THREADS,\n"
-               "  VECLIB_MAXIMUM_THREADS and NUMEXPR_NUM_THREADS where unset (all of them\n"
-               "  with --force), and GOVERNOR_WORKERS and GOVERNOR_THREADS_PER_WORKER, so\n"
-               "  that N process workers times their threads stays within capacity.\n"
+    fprintf(f, "usage: governor run [--workers N] [--force] [--explain] [--verbose] [--sysroot DIR]\n"
+               "                    -- CMD [ARG...]\n"
+               "       governor run --dry-run [--json] [--workers N] [--force] [--sysroot DIR]\n"
+               "                    [-- CMD [ARG...]]\n"
+               "  Run CMD with the thread counts and memory hints its runtimes read sized to\n"
+               "  this allocation (OpenMP, BLAS, Go, Python 3.13+, Rust, Node.js, Java, Julia,\n"
+               "  Polars, .NET, R...; 'governor run --dry-run' lists every variable).  By\n"
+               "  default CMD is one process using every CPU; --workers N sizes each of N\n"
+               "  process workers.  Variables you set are kept (--force replaces them);\n"
+               "  NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to.  GOVERNOR_WORKERS,\n"
+               "  GOVERNOR_THREADS_PER_WORKER and GOVERNOR_MEMORY_PER_WORKER size a pool.\n"
+               "  --explain prints each decision and why (your own values included) on\n"
+               "  standard error; --dry-run prints them on standard output and runs\n"
+               "  nothing; --verbose prints the plan and warns when a value you set\n"
+               "  exceeds it.\n"
                "  Exit status: CMD's, or 127 when CMD cannot be run, 2 for a usage error.\n");
 }
 
-static int set_count(const char *name, uint64_t v, int overwrite)
+static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t cap)
 {
-    char buf[32];
+    if (e->bytes)
+        gov_fmt_bytes(v, buf, cap);
+    else
+        gov_fmt_count(v, buf, cap);
+}
 
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return setenv(name, buf, overwrite);
+/* "NAME=2", "NODE_OPTIONS += --max-old-space-size=384", "JAVA_TOOL_OPTIONS -XX:MaxRAM". */
+static void subject(const gov_runenv_entry *e, char *buf, size_t cap)
+{
+    if (e->action == GOV_RUNENV_SKIP)
+        snprintf(buf, cap, "%s%s%s", e->name, e->option ? " " : "", e->option ? e->option : "");
+    else if (e->option)
+        snprintf(buf, cap, "%s %s %s", e->name, e->action == GOV_RUNENV_SET ? "+=" : "has",
+                 e->setting);
+    else
+        snprintf(buf, cap, "%s=%s", e->name, e->setting);
+}
+
+/* The specifics after the reason: how a kept value compares, what a hint
+ * derives from, what the JVM sees. */
+static void detail(const gov_runenv_entry *e, char *buf, size_t cap)
+{
+    char a[32], b[32];
+
+    buf[0] = '\0';
+    fmt_figure(e, e->planned, a, sizeof a);
+    if (e->action == GOV_RUNENV_KEEP && e->planned != GOV_UNKNOWN) {
+        if (e->user == GOV_UNKNOWN)
+            snprintf(buf, cap, "; not a number to compare with the plan's %s", a);
+        else
+            snprintf(buf, cap, "; %s the plan's %s", e->exceeds ? "EXCEEDS" : "within", a);
+    } else if (e->action == GOV_RUNENV_SET && e->bytes && e->basis != GOV_UNKNOWN) {
+        fmt_figure(e, e->basis, b, sizeof b);
+        snprintf(buf, cap, "; %.0f%% of %s per worker", 100.0 * (double)e->planned / (double)e->basis,
+                 b);
+    } else if (e->reason == GOV_RUNENV_RUNTIME_SEES) {
+        fmt_figure(e, e->basis, b, sizeof b);
+        snprintf(buf, cap, " (%s%s)", b, e->bytes ? "" : " CPUs");
+    }
+}
+
+static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
+{
+    char mem[96];
+
+    gov_fmt_plan_memory(&env->plan, mem, sizeof mem);
+    fprintf(f, "governor: %llu worker%s x %llu thread%s", (unsigned long long)env->plan.workers,
+            env->plan.workers == 1 ? "" : "s", (unsigned long long)env->plan.threads_per_worker,
+            env->plan.threads_per_worker == 1 ? "" : "s");
+    if (gov_known_f(s->cpu.effective.capacity_cores))
+        fprintf(f, " (capacity %.2f cores, bound by %s)", s->cpu.effective.capacity_cores,
+                gov_layer_name(s->cpu.effective.binding));
+    fprintf(f, "; memory per worker: %s", mem);
+    if (env->plan.memory_limit_per_worker != GOV_UNKNOWN)
+        fprintf(f, " (bound by %s)", gov_layer_name(s->memory.effective.binding));
+    fprintf(f, "\n");
+}
+
+static void explain(FILE *f, const gov_snapshot *s, const gov_runenv *env)
+{
+    char subj[96], more[128];
+
+    print_plan(f, s, env);
+    for (size_t i = 0; i < env->count; i++) {
+        const gov_runenv_entry *e = &env->entries[i];
+        subject(e, subj, sizeof subj);
+        detail(e, more, sizeof more);
+        fprintf(f, "%-4s %s: %s%s\n     read by %s\n", gov_runenv_action_name(e->action), subj,
+                gov_runenv_reason_text(e->reason), more, e->runtime);
+    }
+}
+
+/* --verbose: the plan, and a warning per kept value above it.  The values
+ * themselves stay out of it: only --explain, asked for, shows them. */
+static void verbose(const gov_snapshot *s, const gov_runenv *env)
+{
+    char a[32];
+
+    print_plan(stderr, s, env);
+    for (size_t i = 0; i < env->count; i++) {
+        const gov_runenv_entry *e = &env->entries[i];
+        if (e->action != GOV_RUNENV_KEEP || !e->exceeds)
+            continue;
+        fmt_figure(e, e->planned, a, sizeof a);
+        fprintf(stderr, "governor: warning: your %s%s%s exceeds the plan's %s (--explain "
+                        "shows it, --force replaces it)\n",
+                e->name, e->option ? " " : "", e->option ? e->option : "", a);
+    }
+}
+
+static void json_plan(gov_jw *w, const char *key, const gov_plan *p)
+{
+    gov_jw_object_begin(w, key);
+    gov_cmd_plan_members(w, p);
+    gov_jw_object_end(w);
+}
+
+static int print_json(const gov_snapshot *s, const gov_runenv *env)
+{
+    gov_jw w;
+    char *text;
+
+    gov_cmd_json_head(&w, "governor.run/1", s);
+    json_plan(&w, "plan", &env->plan);
+    json_plan(&w, "pool", &env->pool);
+    gov_jw_array_begin(&w, "variables");
+    for (size_t i = 0; i < env->count; i++) {
+        const gov_runenv_entry *e = &env->entries[i];
+        gov_jw_object_begin(&w, NULL);
+        gov_jw_string(&w, "name", e->name);
+        gov_jw_string(&w, "option", e->option);
+        gov_jw_string(&w, "action", gov_runenv_action_name(e->action));
+        gov_jw_string(&w, "reason", gov_runenv_reason_name(e->reason));
+        gov_jw_string(&w, "setting", e->action == GOV_RUNENV_SKIP ? NULL : e->setting);
+        gov_jw_string(&w, "unit", e->bytes ? "bytes" : "count");
+        gov_jw_u64(&w, "planned", e->planned);
+        gov_jw_u64(&w, "user", e->user);
+        gov_jw_bool(&w, "exceeds", e->exceeds);
+        gov_jw_u64(&w, "basis", e->basis);
+        gov_jw_string(&w, "runtime", e->runtime);
+        gov_jw_object_end(&w);
+    }
+    gov_jw_array_end(&w);
+    gov_jw_object_end(&w);
+    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
+}
+
+static int apply(const gov_runenv *env)
+{
+    for (size_t i = 0; i < env->nvars; i++) {
+        const gov_runenv_var *v = &env->vars[i];
+        if ((v->value ? setenv(v->name, v->value, 1) : unsetenv(v->name)) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 int gov_cmd_run(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     uint64_t workers = 0;
-    int force = 0, verbose = 0, i;
+    int force = 0, verb = 0, expl = 0, dry = 0, i, rc;
     gov_snapshot snap;
-    gov_plan plan;
+    gov_runenv *env;
 
     for (i = 1; i < argc; i++) {
         int r;
@@ -52,10 +188,6 @@ int gov_cmd_run(int argc, char **argv)
         r = gov_cmd_common_arg(argc, argv, &i, &o);
         if (r < 0)
             return 2;
-        if (r > 0 && o.json) {
-            fprintf(stderr, "governor: run: --json does not apply to run\n");
-            return 2;
-        }
         if (r > 0)
             continue;
         if (argv[i][0] != '-') {
@@ -70,7 +202,11 @@ int gov_cmd_run(int argc, char **argv)
         if (!strcmp(argv[i], "--force")) {
             force = 1;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
-            verbose = 1;
+            verb = 1;
+        } else if (!strcmp(argv[i], "--explain")) {
+            expl = 1;
+        } else if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
+            dry = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -80,32 +216,43 @@ int gov_cmd_run(int argc, char **argv)
             return 2;
         }
     }
-    if (i >= argc) {
+    if (o.json && !dry) {
+        fprintf(stderr, "governor: run: --json goes with --dry-run (the command's output is its own)\n");
+        return 2;
+    }
+    if (i >= argc && !dry) {
         fprintf(stderr, "governor: run: no command given\n");
         usage(stderr);
         return 2;
     }
     if (gov_cmd_capture(&o, &snap))
         return 1;
-    gov_plan_compute(&snap, workers, &plan);
-    for (size_t v = 0; v < sizeof gov_thread_vars / sizeof gov_thread_vars[0]; v++)
-        if (set_count(gov_thread_vars[v], plan.threads_per_worker, force) != 0)
-            goto env_failed;
-    if (set_count("GOVERNOR_WORKERS", plan.workers, 1) != 0 ||
-        set_count("GOVERNOR_THREADS_PER_WORKER", plan.threads_per_worker, 1) != 0)
-        goto env_failed;
-    if (plan.oversubscribed)
+    rc = gov_runenv_compute(&snap, workers, (const char *const *)environ,
+                            force ? GOV_RUNENV_FORCE : 0, &env);
+    if (rc) {
+        fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
+        return 1;
+    }
+    if (dry) {
+        rc = o.json ? print_json(&snap, env) : (explain(stdout, &snap, env), 0);
+        gov_runenv_free(env);
+        return rc;
+    }
+    if (env->plan.oversubscribed)
         fprintf(stderr, "governor: warning: %llu workers exceed the CPU ceiling of %llu\n",
-                (unsigned long long)plan.workers, (unsigned long long)plan.cpu_workers);
-    if (verbose)
-        fprintf(stderr, "governor: %llu workers x %llu threads (capacity %.2f cores)\n",
-                (unsigned long long)plan.workers, (unsigned long long)plan.threads_per_worker,
-                snap.cpu.effective.capacity_cores);
+                (unsigned long long)env->plan.workers, (unsigned long long)env->plan.cpu_workers);
+    if (expl)
+        explain(stderr, &snap, env);
+    else if (verb)
+        verbose(&snap, env);
+    rc = apply(env);
+    gov_runenv_free(env);
+    if (rc) {
+        fprintf(stderr, "governor: run: cannot set the environment: %s\n", strerror(errno));
+        return 1;
+    }
     gov_tool_restore_env();
     execvp(argv[i], argv + i);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
     return 127;
-env_failed:
-    fprintf(stderr, "governor: run: cannot set the environment: %s\n", strerror(errno));
-    return 1;
 }

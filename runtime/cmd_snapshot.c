@@ -85,6 +85,29 @@ static void print_cpu(const gov_snapshot *s)
     free(list);
 }
 
+/* Usage split into working set and reclaimable cache, so that a person sees
+ * why "remaining" is more than the limit minus the usage. */
+static void print_cgroup_usage(const gov_snapshot *s, const char *source)
+{
+    uint64_t used = s->memory.cgroup.current_bytes, ws = s->memory.cgroup.working_set_bytes;
+    char a[64], b[64], v[256];
+
+    gov_fmt_bytes(used, a, sizeof a);
+    row("cgroup usage", a, source);
+    gov_fmt_bytes(ws, a, sizeof a);
+    gov_fmt_bytes(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
+                  sizeof b);
+    snprintf(v, sizeof v, "%s, cache %s", a, b);
+    row("working set", v, "usage minus inactive file cache");
+    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, a, sizeof a);
+    gov_fmt_bytes(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
+    if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
+        snprintf(v, sizeof v, "%s to max, %s to high", a, b);
+    else
+        snprintf(v, sizeof v, "%s to the hard limit", a);
+    row("cgroup remaining", v, "limit minus working set");
+}
+
 static void print_memory(const gov_snapshot *s)
 {
     char a[64], b[64], c[64], v[256];
@@ -103,10 +126,9 @@ static void print_memory(const gov_snapshot *s)
     gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
     snprintf(v, sizeof v, "max %s, high %s", a, b);
     row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
-    gov_fmt_bytes(s->memory.cgroup.current_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, b, sizeof b);
-    snprintf(v, sizeof v, "used %s, remaining %s", a, b);
-    row("cgroup usage", v, s->memory.cgroup.version ? c : "no cgroup found");
+    if (s->memory.cgroup.version)
+        snprintf(c, sizeof c, "cgroup v%d (page cache included)", s->memory.cgroup.version);
+    print_cgroup_usage(s, s->memory.cgroup.version ? c : "no cgroup found");
 
     gov_fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
     gov_fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);
@@ -129,6 +151,23 @@ static void pct(double v, char *buf, size_t cap)
         snprintf(buf, cap, "-");
 }
 
+/* The GPU device nodes that stand for GPUs here, and what the kernel lets
+ * this process do with them. */
+static void print_gpu_nodes(const gov_snapshot *s)
+{
+    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+    char a[64], b[64], c[64], v[256];
+
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
+    gov_fmt_count(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
+    snprintf(v, sizeof v, "%s %s: %s usable, %s denied", a, nvidia ? "nvidia" : "render", b, c);
+    row("device nodes", v,
+        s->accel.devices_confined == 1   ? "device cgroup"
+        : s->accel.devices_confined == 0 ? "no device cgroup"
+                                         : "kernel: access()");
+}
+
 static void print_rest(const gov_snapshot *s)
 {
     char a[64], b[64], c[64], v[256];
@@ -146,8 +185,11 @@ static void print_rest(const gov_snapshot *s)
     gov_fmt_count(s->accel.drm_render_nodes, c, sizeof c);
     snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
     row("candidates", v, "driver and device files");
+    print_gpu_nodes(s);
     gov_fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
-    row("scheduler", a, s->scheduler.gpus_verified ? "gres" : "unverified");
+    row("scheduler", a, s->scheduler.gpus_verified ? "verified: the device cgroup admits exactly these"
+                                                   : "unverified");
+    row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
 
     printf("DISK (working filesystem)\n");
     gov_fmt_bytes(s->disk.capacity_bytes, a, sizeof a);

@@ -47,7 +47,7 @@ int gov_cmd_verify(int argc, char **argv)
         }
     }
     memset(&sched, 0, sizeof sched);
-    gov_snapshot_clear(&snap);
+    gov_snapshot_init(&snap);
     gov_descriptor_collect(&opts, NULL, &sched, &snap);
 
     if (json) {

@@ -133,6 +133,7 @@ static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_s
     gov_jw_string(&w, "profile", gov_profile_name(a->profile));
     gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
     gov_jw_u64(&w, "ceiling", ps->ceiling);
+    gov_jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
     gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
     gov_jw_u64(&w, "swap_streak", ps->swap_streak);
     gov_jw_object_begin(&w, "ram");

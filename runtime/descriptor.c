@@ -14,14 +14,17 @@
 
 extern char **environ;
 
-/* Plain unsigned fields, in the order they are written. */
+/* Plain unsigned fields, in the order they are written, with the format
+ * version that introduced each. */
 struct u64_field {
     const char *key;
     size_t off;
     bool required;
+    unsigned since;
 };
 
-#define U64F(k, m, r) { k, offsetof(gov_descriptor, m), r }
+#define U64F(k, m, r) { k, offsetof(gov_descriptor, m), r, 1 }
+#define U64F_SINCE(k, m, v) { k, offsetof(gov_descriptor, m), false, v }
 static const struct u64_field u64_fields[] = {
     U64F("job", job_id, true),
     U64F("step", step_id, true),
@@ -43,6 +46,7 @@ static const struct u64_field u64_fields[] = {
     U64F("gpus_node", gpus_on_node, false),
     U64F("gpus_task", gpus_per_task, false),
     U64F("gpus_visible", gpus_visible, false),
+    U64F_SINCE("gpus_usable", gpus_usable, 2),
 };
 #define N_U64 (sizeof u64_fields / sizeof u64_fields[0])
 
@@ -295,8 +299,8 @@ static int parse_boot(const char *v, size_t n, uint64_t *out)
 enum { K_BOOT = N_U64, K_KIND, K_GPUV, K_TOPO, K_NUMA, K_GPUS, K_PROFILE,
        K_IMPOSED, K_MEMRES, K_CPURES, K_SEAL, K_TTL, K_THREADS, K_COUNT };
 
-static int parse_line(const char *k, size_t kn, const char *v, size_t vn,
-                      gov_descriptor *d, bool *seen)
+static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
+                      size_t vn, gov_descriptor *d, bool *seen)
 {
     static const char *const names[K_COUNT - N_U64] = {
         "boot", "kind", "gpus_verified", "topo", "numa_mem", "gpus", "profile",
@@ -311,7 +315,7 @@ static int parse_line(const char *k, size_t kn, const char *v, size_t vn,
     for (size_t i = 0; i < K_COUNT - N_U64 && id == K_COUNT; i++)
         if (is_key(k, kn, names[i]))
             id = N_U64 + i;
-    if (id == K_COUNT || seen[id])
+    if (id == K_COUNT || seen[id] || (id < N_U64 && u64_fields[id].since > version))
         return GOV_EPARSE;
     seen[id] = true;
     if (id < N_U64)
@@ -384,7 +388,9 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
         return GOV_EPARSE;
     if (parse_u64(p + hl, (size_t)(nl - p) - hl, &version))
         return GOV_EPARSE;
-    if (version != GOV_DESC_VERSION)
+    /* Version 1 (no gpus_usable, never verified GPUs) is still read: nodes
+     * and jobs upgrade at different times. */
+    if (version < 1 || version > GOV_DESC_VERSION)
         return GOV_EVERSION;
     for (p = nl + 1; p < end; p = nl + 1) {
         const char *eq;
@@ -393,7 +399,8 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
             return GOV_EPARSE;     /* every line ends with a newline */
         eq = memchr(p, '=', (size_t)(nl - p));
         if (!eq || eq == p || eq + 1 == nl ||
-            parse_line(p, (size_t)(eq - p), eq + 1, (size_t)(nl - eq - 1), &d, seen))
+            parse_line((unsigned)version, p, (size_t)(eq - p), eq + 1,
+                       (size_t)(nl - eq - 1), &d, seen))
             return GOV_EPARSE;
     }
     for (size_t i = 0; i < N_U64; i++)

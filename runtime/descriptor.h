@@ -9,17 +9,12 @@
 
 #include <stdbool.h>
 
-#define GOV_DESC_VERSION 1
+#define GOV_DESC_VERSION 2
 /* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
  * the sealed variable must stay under 4 KiB. */
 #define GOV_DESC_MAX_BYTES 2048
 #define GOV_DESC_MAX_NUMA 16
 #define GOV_DESC_MAX_GPUS 16
-/* Slurm's pseudo step ids (slurm.h), kept here so that the runtime does
- * not need Slurm's headers. */
-#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
-#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
-#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
 
 /* The site policy as sealed: what a user may tighten, never loosen. */
 typedef struct gov_desc_policy {
@@ -57,8 +52,10 @@ typedef struct gov_descriptor {
     uint64_t cpus_on_node, cpus_per_task;
     uint64_t job_mem_mib, step_mem_mib, mem_per_cpu_mib;
     uint64_t job_cores, step_cores;
-    /* GPU facts from slurmstepd's variables (counts only). */
-    uint64_t gpus_on_node, gpus_per_task, gpus_visible;
+    /* GPU facts (counts only): slurmstepd's variables, and the GPU device
+     * nodes the task's device cgroup lets root open at sealing (version 2);
+     * verified when the two agree under a device allowlist. */
+    uint64_t gpus_on_node, gpus_per_task, gpus_visible, gpus_usable;
     bool gpus_verified;
     gov_desc_topology topo;
     gov_desc_policy policy;
@@ -67,12 +64,13 @@ typedef struct gov_descriptor {
 /* Every fact unknown, no topology, default policy. */
 void gov_descriptor_init(gov_descriptor *d);
 
-/* Render as version-1 text into buf (NUL-terminated).  Returns the length,
- * GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
+/* Render as GOV_DESC_VERSION text into buf (NUL-terminated).  Returns the
+ * length, GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
 int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
 
-/* Parse version-1 text strictly.  Returns 0, GOV_EVERSION for another
- * version, GOV_EPARSE for anything else that does not follow the format. */
+/* Parse version 1 or 2 text strictly (a key newer than the text's version
+ * is an error).  Returns 0, GOV_EVERSION for another version, GOV_EPARSE for
+ * anything else that does not follow the format. */
 int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 
 /* ---- binding (binding.c) --------------------------------------------------- */

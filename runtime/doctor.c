@@ -17,6 +17,9 @@
     "TaskPlugin=task/cgroup,task/affinity)"
 #define FIX_MEMORY \
     "ConstrainRAMSpace=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf"
+#define FIX_GPU \
+    "ConstrainDevices=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf " \
+    "and every GPU's device file in gres.conf (File=)"
 #define FIX_NAMESPACE \
     "run doctor inside the step on the node itself, not in a container with " \
     "its own cgroup namespace"
@@ -26,7 +29,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 8 findings; the bound only guards edits. */
+    /* The rules below add at most 9 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -261,6 +264,56 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
+/* The GPU device nodes the process may open: NVIDIA's when the node has
+ * any, else the DRM render nodes (as gov_gpu_kind chooses). */
+static uint64_t gpu_nodes(const gov_snapshot *s, uint64_t *usable)
+{
+    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+
+    *usable = nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable;
+    return nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes;
+}
+
+static void examine_gpu(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t grant = s->scheduler.gpus_on_node, usable, total = gpu_nodes(s, &usable);
+
+    switch (s->enforcement.gpu) {
+    case GOV_ENFORCED:
+        if (total == 0)
+            return;     /* no GPU on the node: nothing to say */
+        assessed(add(r, "gpu.enforced", GOV_DOCTOR_OK, "gpu",
+                     s->scheduler.gpus_verified
+                         ? "a device cgroup admits exactly this step's GPUs (verified when sealed)"
+                         : "a device cgroup admits at most this step's GPUs",
+                     NULL),
+                 grant, GOV_DOCTOR_HELD(GOV_LAYER_DEVICES));
+        return;
+    case GOV_NOT_ENFORCED:
+        if (usable != GOV_UNKNOWN && usable > grant)
+            assessed(add(r, "gpu.not_enforced", GOV_DOCTOR_ERROR, "gpu",
+                         "this process can open more GPU devices than the step was granted: "
+                         "no device cgroup holds it to its GPUs",
+                         FIX_GPU),
+                     grant, 0);
+        else
+            assessed(add(r, "gpu.not_enforced", GOV_DOCTOR_WARN, "gpu",
+                         "no device cgroup holds this process to its GPUs; today the node has "
+                         "no other GPU it could open, but nothing enforces the grant",
+                         FIX_GPU),
+                     grant, 0);
+        return;
+    default:
+        if (total != GOV_UNKNOWN && total > 0)
+            add(r, "gpu.allocation_unknown", GOV_DOCTOR_INFO, "gpu",
+                "the node has GPU devices but no GPU grant is known for this step, so GPU "
+                "enforcement cannot be checked",
+                "srun --governor with gres/gpu configured: the sealed descriptor carries "
+                "the step's GPUs, verified against its device cgroup");
+        return;
+    }
+}
+
 static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doctor_report *r)
 {
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN && s->memory.cgroup.limit_bytes == GOV_UNKNOWN)
@@ -300,6 +353,7 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
     if (examine_scheduler(snap, out)) {
         missing |= examine_cpu(snap, out);
         missing |= examine_memory(snap, out);
+        examine_gpu(snap, out);
     }
     examine_kernel(snap, missing, out);
     return 0;
@@ -319,13 +373,15 @@ const char *gov_doctor_unit(const gov_doctor_finding *f)
 {
     if (f->allocation == GOV_UNKNOWN)
         return NULL;
-    return strcmp(f->resource, "cpu") == 0 ? "cpus" : "bytes";
+    if (strcmp(f->resource, "cpu") == 0)
+        return "cpus";
+    return strcmp(f->resource, "gpu") == 0 ? "gpus" : "bytes";
 }
 
 void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap)
 {
     static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
-                                       GOV_LAYER_CGROUP };
+                                       GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
     size_t len = 0;
 
     if (cap == 0)

@@ -20,16 +20,16 @@ typedef enum gov_doctor_severity {
 
 /* Bit (1u << layer) of each kernel layer that holds a process within its
  * allocation: GOV_LAYER_AFFINITY, _CPUSET, _QUOTA for CPU, _CGROUP (a hard
- * memory limit) for memory. */
+ * memory limit) for memory, _DEVICES (a device cgroup) for GPUs. */
 #define GOV_DOCTOR_HELD(layer) (1u << (layer))
 
 typedef struct gov_doctor_finding {
     const char *id;               /* stable, e.g. "memory.not_enforced" */
     gov_doctor_severity severity;
     const char *resource;         /* "descriptor", "scheduler", "cpu", "memory",
-                                     "cgroup", "pressure", "swap" */
-    uint64_t allocation;          /* CPUs (cpu) or bytes (memory) per process;
-                                     GOV_UNKNOWN when not about an allocation */
+                                     "gpu", "cgroup", "pressure", "swap" */
+    uint64_t allocation;          /* CPUs (cpu), bytes (memory) or GPUs (gpu) per
+                                     process; GOV_UNKNOWN when not about one */
     int assessed;                 /* 1: `held` says what enforces it */
     unsigned held;                /* GOV_DOCTOR_HELD bits; 0 = nothing holds it */
     const char *summary;          /* what the snapshot shows (static) */
@@ -54,7 +54,7 @@ int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
 /* "ok", "info", "warn", "error". */
 const char *gov_doctor_severity_name(gov_doctor_severity s);
 
-/* "cpus" or "bytes" for a finding about an allocation, else NULL. */
+/* "cpus", "bytes" or "gpus" for a finding about an allocation, else NULL. */
 const char *gov_doctor_unit(const gov_doctor_finding *f);
 
 /* The holding layers as "affinity,cpuset" into buf; "none" when nothing

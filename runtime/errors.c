@@ -1,7 +1,8 @@
-/* errors.c - names of the error codes (see governor.h). */
+/* errors.c - names and texts of the error codes, from GOV_ERRNO_MAP
+ * (governor.h), the one list of them. */
 #include "governor.h"
 
-#include <string.h>
+#include <stddef.h>
 
 struct gov_err_entry {
     int code;
@@ -9,26 +10,16 @@ struct gov_err_entry {
     const char *text;
 };
 
+#define GOV_ERR_ENTRY_(name, value, text) { value, #name, text },
 static const struct gov_err_entry gov_errors[] = {
     { 0, "OK", "success" },
-    { GOV_EINVAL, "EINVAL", "invalid argument" },
-    { GOV_ENOMEM, "ENOMEM", "out of memory" },
-    { GOV_ENOENT, "ENOENT", "not found" },
-    { GOV_EACCES, "EACCES", "permission denied" },
-    { GOV_EIO, "EIO", "input/output error" },
-    { GOV_ERANGE, "ERANGE", "value out of range" },
-    { GOV_ENOSPC, "ENOSPC", "buffer too small" },
-    { GOV_ETIMEDOUT, "ETIMEDOUT", "timed out" },
-    { GOV_EALREADY, "EALREADY", "reservation already released" },
-    { GOV_ENOTSUP, "ENOTSUP", "not supported by this build" },
-    { GOV_EOVERFLOW, "EOVERFLOW", "identifier space exhausted" },
-    { GOV_EPARSE, "EPARSE", "malformed input" },
-    { GOV_ESEAL, "ESEAL", "the descriptor's MUNGE seal does not verify" },
-    { GOV_EUNTRUSTED, "EUNTRUSTED", "the descriptor was sealed by an untrusted user" },
-    { GOV_EBINDING, "EBINDING", "the descriptor belongs to another job, step, node or user" },
-    { GOV_EVERSION, "EVERSION", "the descriptor's version is not understood" },
-    { GOV_EMUNGE, "EMUNGE", "MUNGE failed (is munged running?)" },
+    GOV_ERRNO_MAP(GOV_ERR_ENTRY_)
 };
+#undef GOV_ERR_ENTRY_
+
+#define GOV_ERR_VALUE_(name, value, text) value,
+static const int gov_codes[] = { GOV_ERRNO_MAP(GOV_ERR_VALUE_) };
+#undef GOV_ERR_VALUE_
 
 static const struct gov_err_entry *gov_err_find(int err)
 {
@@ -48,4 +39,11 @@ const char *gov_err_name(int err)
 {
     const struct gov_err_entry *e = gov_err_find(err);
     return e ? e->name : "UNKNOWN";
+}
+
+const int *gov_err_codes(size_t *count)
+{
+    if (count)
+        *count = sizeof gov_codes / sizeof gov_codes[0];
+    return gov_codes;
 }

@@ -17,8 +17,10 @@
 
 /* ---- snapshot (resolve.c) ---------------------------------------------- */
 
-/* Every value unknown (GOV_UNKNOWN, NaN, -1), every enum at its zero. */
-void gov_snapshot_clear(gov_snapshot *s);
+/* The profile without a site policy (docs/governor.md "Profiles"): batch
+ * inside a scheduler allocation, which is the job's own; the seed's
+ * interactive outside any scheduler, where the host is shared. */
+gov_profile gov_default_profile(const gov_snapshot *s);
 
 /* ---- file access under a root (sysroot.c) ------------------------------ */
 
@@ -30,6 +32,10 @@ int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
 
 /* Build ROOT/PATH into out (cap bytes).  Returns 0 or GOV_ENOSPC. */
 int gov_path_join(const char *root, const char *path, char *out, size_t cap);
+
+/* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
+ * governor's default clock. */
+uint64_t gov_monotonic_ns(void);
 
 /* Parse one unsigned decimal integer, surrounding white space allowed.
  * Returns 0, GOV_EPARSE, GOV_ERANGE. */
@@ -92,16 +98,25 @@ typedef struct gov_cgroup_evidence {
 
     int memory_version;
     gov_limit_status memory_status;
-    uint64_t limit_bytes, high_bytes, current_bytes, remaining_bytes;
+    uint64_t limit_bytes, high_bytes;
+    uint64_t current_bytes, working_set_bytes; /* of the level that binds */
+    uint64_t remaining_bytes;          /* min of hard limit - working set */
+    uint64_t planning_remaining_bytes; /* min of min(max, high) - working set */
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;
+    bool pressure_dir_is_root;  /* the hierarchy's root: system-wide figures */
+
+    int devices_confined;       /* v1 devices cgroup below the root: 1, 0, -1 */
     char pressure_dir[2048];    /* absolute path as seen inside root, without
                                  * the root prefix (read with gov_read_file(root,
                                  * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
 void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);
+
+/* Only devices_confined, for slurmstepd (reads no limit files). */
+int gov_cgroup_devices_confined(const char *root);
 
 /* Per-file parsers (exposed for tests and fuzzing). */
 int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
@@ -113,6 +128,11 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
  * for any page size counts as unlimited. */
 int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
                        bool *unlimited);
+/* The value of "KEY VALUE\n" in a memory.stat (v1 or v2): *val points into
+ * text, *vlen bytes up to the newline.  Only complete lines count, so a
+ * truncated read never yields a cut-off number.  Returns 0 or GOV_ENOENT. */
+int gov_memory_stat_find(const char *text, size_t len, const char *key,
+                         const char **val, size_t *vlen);
 
 /* ---- Slurm facts (slurmenv.c; descriptor.c fills the same struct) -------- */
 
@@ -127,6 +147,18 @@ typedef struct gov_sched_evidence {
     bool gpus_verified;
 } gov_sched_evidence;
 
+/* Slurm's step ids (slurm.h, part of its protocol and the same in 22.05 and
+ * 24.11), kept here so that the runtime and the plugin's parsers need no
+ * Slurm header. */
+#define GOV_STEP_MAX_NORMAL_ID UINT64_C(0xfffffff0)
+#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
+#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
+#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
+
+/* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
+ * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
+gov_step_kind gov_step_kind_of(uint64_t step_id);
+
 /* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
 void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
 
@@ -136,6 +168,15 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
 int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
                            uint64_t *out);
 
+/* GPUs of the step on this node from slurmstepd's variables: the entries of
+ * SLURM_STEP_GPUS ("0,1"; "" or "none": 0), else SLURM_GPUS_ON_NODE; at most
+ * 1024, else GOV_UNKNOWN (any user can export either). */
+uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
+
+/* SLURM_GPUS_PER_TASK, "[type:]count" or a comma list of them ("a100:1,
+ * v100:1"): the sum, at most 1024; GOV_UNKNOWN when malformed or NULL. */
+uint64_t gov_slurm_gpus_per_task(const char *value);
+
 /* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
 int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 
@@ -143,6 +184,39 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 const char *gov_env_get(const char *const *envp, const char *name);
 
 /* ---- accelerators (accel.c) ---------------------------------------------- */
+
+/* GPU device nodes of one kind and what access(R_OK | W_OK) says of each:
+ * usable, or denied by a device cgroup (EPERM); the rest are refused by
+ * file modes.  GOV_UNKNOWN when the directory or a node cannot be judged. */
+typedef struct gov_gpu_nodes {
+    uint64_t total, usable, denied;
+} gov_gpu_nodes;
+
+/* ROOT/DIR/PREFIX<digits> ("/dev", "nvidia"). */
+void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
+                         gov_gpu_nodes *out);
+
+/* NVIDIA /dev/nvidiaN and DRM render nodes /dev/dri/renderD*. */
+void gov_gpu_devices_count(const char *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
+
+/* ---- GPU rules (gpu_rules.c) --------------------------------------------- */
+
+/* The nodes that stand for GPUs: NVIDIA's when the node has any, else the
+ * DRM render nodes (AMD, Intel). */
+const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render);
+
+/* What the plugin seals, from the grant in slurmstepd's variables
+ * (GOV_UNKNOWN: none written) and the GPU nodes counted as root in the
+ * task's device cgroup (confined: gov_cgroup_devices_confined).  Verified
+ * when a device allowlist admits exactly the grant; *gpus_on_node is then
+ * the kernel's count, else the variables' (maybe GOV_UNKNOWN). */
+void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
+                  uint64_t *gpus_on_node, bool *verified);
+
+/* docs/snapshot.md's rule: enforced when a device allowlist leaves the process at
+ * most its grant (or the node has no GPU node at all), not_enforced when the
+ * grant is known and nothing holds, unknown without a grant. */
+gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
 void gov_accel_collect(const char *root, const char *const *envp,
                        gov_snapshot *out);

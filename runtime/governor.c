@@ -3,6 +3,7 @@
  * the generation counter.  The rules live in governor_budget.c and
  * governor_pressure.c; docs/governor.md states them. */
 #define _GNU_SOURCE
+#include "evidence.h"
 #include "governor_internal.h"
 
 #include <pthread.h>
@@ -27,13 +28,10 @@ struct gov_governor {
     unsigned waiters;            /* threads in wait_for_change */
 };
 
-static uint64_t monotonic_ns(void *arg)
+static uint64_t default_clock(void *arg)
 {
-    struct timespec ts;
-
     (void)arg;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return gov_monotonic_ns();
 }
 
 static void bump(gov_governor *gov)
@@ -57,7 +55,7 @@ int gov_governor_create(const gov_governor_options *opts, gov_governor **out)
     gov = calloc(1, sizeof *gov);
     if (!gov)
         return GOV_ENOMEM;
-    gov->clock = o.clock ? o.clock : monotonic_ns;
+    gov->clock = o.clock ? o.clock : default_clock;
     gov->clock_arg = o.clock_arg;
     gov->first_id = gov->next_id = o.first_reservation_id ? o.first_reservation_id : 1;
     gov->io_slots = o.io_slots ? o.io_slots : GOV_DEFAULT_IO_SLOTS;
@@ -175,6 +173,10 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     if (stale != GOV_REASON_NONE) {
         out->verdict = GOV_WAIT;
         out->reason = stale;
+        out->bytes_per_item = gov_history_per_item(&gov->history, est);
+        out->ram_needed_bytes = gov_batch_bytes(est->fixed_bytes, out->bytes_per_item,
+                                                want ? want : est->batch_min);
+        out->ram_free_bytes = GOV_UNKNOWN;
     } else {
         gov_pressure_note_batch_max(&gov->pressure, est->batch_max);
         gov_budget_compute(snap, &gov->policy, gov->io_slots, &budget);
@@ -210,6 +212,7 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     }
     out->pressure = gov->pressure.level;
     out->ceiling = gov->pressure.ceiling;
+    out->ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure);
 unlock:
     pthread_mutex_unlock(&gov->lock);
     return rc;
@@ -390,52 +393,11 @@ int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
     *out = (gov_pressure_state){
         .level = gov->pressure.level,
         .ceiling = gov->pressure.ceiling,
+        .ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure),
         .healthy_streak = gov->pressure.healthy_streak,
         .swap_streak = gov->pressure.swap_streak,
         .observations = gov->pressure.observations,
     };
     pthread_mutex_unlock(&gov->lock);
     return 0;
-}
-
-const char *gov_pressure_level_name(gov_pressure_level l)
-{
-    switch (l) {
-    case GOV_GREEN: return "green";
-    case GOV_YELLOW: return "yellow";
-    case GOV_RED: return "red";
-    }
-    return "unknown";
-}
-
-const char *gov_verdict_name(gov_verdict v)
-{
-    switch (v) {
-    case GOV_ADMIT: return "admit";
-    case GOV_WAIT: return "wait";
-    case GOV_REJECT: return "reject";
-    }
-    return "unknown";
-}
-
-const char *gov_reason_name(gov_reason r)
-{
-    static const char *const names[] = {
-        [GOV_REASON_NONE] = "none",
-        [GOV_REASON_STALE_SNAPSHOT] = "stale_snapshot",
-        [GOV_REASON_FUTURE_SNAPSHOT] = "future_snapshot",
-        [GOV_REASON_CPU_PRESSURE] = "cpu_pressure",
-        [GOV_REASON_MEMORY_PRESSURE] = "memory_pressure",
-        [GOV_REASON_RAM] = "ram",
-        [GOV_REASON_RAM_UNKNOWN] = "ram_unknown",
-        [GOV_REASON_CPU] = "cpu",
-        [GOV_REASON_IO] = "io",
-        [GOV_REASON_GPU] = "gpu",
-        [GOV_REASON_GPU_MEMORY] = "gpu_memory",
-        [GOV_REASON_BATCH_CEILING] = "batch_ceiling",
-    };
-
-    if ((unsigned)r < sizeof names / sizeof names[0])
-        return names[r];
-    return "unknown";
 }

@@ -1,5 +1,6 @@
 /* governor_budget.c - the budget a snapshot and the policies allow, and the
  * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
+#include "evidence.h"
 #include "governor_internal.h"
 
 static uint64_t min_known(uint64_t a, uint64_t b)
@@ -27,10 +28,11 @@ static uint64_t pct_of(uint64_t whole, uint32_t pct)
 }
 
 /* The site may impose a profile; the caller may only choose the stricter
- * one.  Without a site policy the seed's default, interactive, applies. */
-static gov_profile pick_profile(const gov_site_policy *site, const gov_policy *caller)
+ * one.  Without a site policy the default rule applies. */
+static gov_profile pick_profile(const gov_snapshot *snap, const gov_policy *caller)
 {
-    gov_profile base = site->present ? site->profile : GOV_PROFILE_INTERACTIVE;
+    const gov_site_policy *site = &snap->policy;
+    gov_profile base = site->present ? site->profile : gov_default_profile(snap);
 
     if (site->present && site->profile_imposed) {
         if (caller->profile_set && caller->profile == GOV_PROFILE_INTERACTIVE)
@@ -74,7 +76,7 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
         ? workers : (snap->cpu.host.logical ? snap->cpu.host.logical : GOV_UNKNOWN);
     out->observed_free = min_known(min_known(snap->memory.host.available_bytes, physical),
                                    min_known(snap->memory.effective.remaining_bytes, limit));
-    out->profile = pick_profile(site, caller);
+    out->profile = pick_profile(snap, caller);
     out->ram_reserve = reserve_of(out->detected_ram, out->profile,
                                   site->mem_reserve_bytes, site->mem_reserve_pct,
                                   site->present, caller->mem_reserve_bytes,
@@ -88,7 +90,10 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
     out->thread_capacity = out->detected_threads == GOV_UNKNOWN
         ? GOV_UNKNOWN : sub_sat(out->detected_threads, out->thread_reserve);
     out->io_capacity = io_slots;
-    out->gpu_capacity = snap->accel.gpu_index >= 0 ? 1 : 0;
+    /* A verified grant of none outranks a card the node happens to show (a
+     * display GPU no device cgroup lists, say). */
+    out->gpu_capacity = snap->accel.gpu_index >= 0 &&
+                        !(snap->scheduler.gpus_verified && snap->scheduler.gpus_on_node == 0);
     out->gpu_unified = snap->accel.gpu_unified == 1;
     out->gpu_total = out->gpu_capacity && !out->gpu_unified
         ? snap->accel.gpu_vram_total_bytes : GOV_UNKNOWN;
@@ -158,6 +163,9 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     uint64_t free_ram, free_threads, free_gpu, hi, n;
 
     out->batch = out->threads = out->ram_bytes = 0;
+    out->bytes_per_item = per_item;
+    out->ram_needed_bytes = need;
+    out->ram_free_bytes = gov_budget_free_ram(b, u);
 
     /* Never: the estimate exceeds the whole budget, even with nothing held. */
     if (est->gpu_slots > b->gpu_capacity)
@@ -187,7 +195,7 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     if (lo > ceiling)
         return verdict(out, GOV_WAIT, GOV_REASON_BATCH_CEILING);
 
-    free_ram = gov_budget_free_ram(b, u);
+    free_ram = out->ram_free_bytes;
     free_gpu = gov_budget_free_gpu_bytes(b, u);
     if (need) {
         if (free_ram == GOV_UNKNOWN)

@@ -69,6 +69,7 @@ typedef struct gov_pressure_sm {
     uint32_t swap_streak;
     uint64_t observations;
     bool have_last;
+    bool last_ram_unknown;   /* the last observation knew no RAM bound */
     uint64_t last_ns;        /* captured_ns of the last observation */
     uint64_t last_swap;      /* pswpin + pswpout then, GOV_UNKNOWN */
 } gov_pressure_sm;
@@ -82,6 +83,9 @@ bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
 
 /* Let the ceiling grow up to a class's batch_max. */
 void gov_pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max);
+
+/* Why the ceiling is where it is now. */
+gov_ceiling_reason gov_pressure_ceiling_reason(const gov_pressure_sm *sm);
 
 /* ---- history (governor_history.c) ---------------------------------------- */
 

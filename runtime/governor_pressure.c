@@ -47,6 +47,7 @@ bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
     sm->swap_streak = delta ? inc_sat(sm->swap_streak) : 0;
 
     floors_known = b->detected_ram != GOV_UNKNOWN && b->observed_free != GOV_UNKNOWN;
+    sm->last_ram_unknown = !floors_known;
     if (floors_known) {
         if (b->observed_free < b->detected_ram / 8)
             signal = GOV_RED;
@@ -80,4 +81,15 @@ bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
         }
     }
     return sm->level != old_level || sm->ceiling != old_ceiling;
+}
+
+gov_ceiling_reason gov_pressure_ceiling_reason(const gov_pressure_sm *sm)
+{
+    if (sm->level != GOV_GREEN)
+        return GOV_CEILING_PRESSURE;
+    if (!sm->have_last)
+        return GOV_CEILING_NO_OBSERVATION;
+    if (sm->last_ram_unknown)
+        return GOV_CEILING_RAM_UNKNOWN;
+    return sm->ceiling >= sm->largest_batch ? GOV_CEILING_LARGEST : GOV_CEILING_GROWING;
 }

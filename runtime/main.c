@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("governor %d.%d.%d\n", GOV_VERSION_MAJOR, GOV_VERSION_MINOR, GOV_VERSION_PATCH);
+        printf("governor %s\n", gov_version_string());
         return 0;
     }
     if (!getenv("HWLOC_PLUGINS_BLACKLIST"))

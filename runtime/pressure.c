@@ -133,10 +133,12 @@ void gov_pressure_collect(const char *root, const gov_cgroup_evidence *cg,
     out->pressure.swap_out_pages = GOV_UNKNOWN;
 
     /* The process's own cgroup is the better witness; the figures never
-     * mix sources, so the system files are read only when it gave none. */
+     * mix sources, so the system files are read only when it gave none.
+     * The v2 root cgroup's figures are the system's, and say so. */
     if (cg && cg->has_pressure_dir &&
         read_source(root, cg->pressure_dir, "cpu.pressure", "memory.pressure", out))
-        out->pressure.source = GOV_PRESSURE_SOURCE_CGROUP;
+        out->pressure.source = cg->pressure_dir_is_root ? GOV_PRESSURE_SOURCE_SYSTEM
+                                                        : GOV_PRESSURE_SOURCE_CGROUP;
     else if (read_source(root, "/proc/pressure", "cpu", "memory", out))
         out->pressure.source = GOV_PRESSURE_SOURCE_SYSTEM;
     swap_activity(root, out);

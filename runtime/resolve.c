@@ -1,77 +1,9 @@
 /* resolve.c - combine a snapshot's layers into effective values, the binding
- * layer and enforcement (DESIGN "The snapshot contract").  Pure functions of
- * the snapshot: they read no files. */
+ * layer and enforcement (docs/snapshot.md, "How the layers combine").  Pure
+ * functions of the snapshot: they read no files. */
 #include "evidence.h"
 
 #include <math.h>
-#include <string.h>
-
-void gov_snapshot_clear(gov_snapshot *s)
-{
-    memset(s, 0, sizeof *s);
-    s->descriptor.age_s = GOV_UNKNOWN;
-
-    s->scheduler.tasks_on_node = GOV_UNKNOWN;
-    s->scheduler.tasks_total = GOV_UNKNOWN;
-    s->scheduler.nodes = GOV_UNKNOWN;
-    s->scheduler.cpus_on_node = GOV_UNKNOWN;
-    s->scheduler.cpus_per_task = GOV_UNKNOWN;
-    s->scheduler.mem_per_node_bytes = GOV_UNKNOWN;
-    s->scheduler.mem_per_cpu_bytes = GOV_UNKNOWN;
-    s->scheduler.gpus_on_node = GOV_UNKNOWN;
-    s->scheduler.gpus_per_task = GOV_UNKNOWN;
-
-    s->cpu.host.logical = GOV_UNKNOWN;
-    s->cpu.host.physical = GOV_UNKNOWN;
-    s->cpu.host.packages = GOV_UNKNOWN;
-    s->cpu.host.numa_nodes = GOV_UNKNOWN;
-    s->cpu.host.online = GOV_UNKNOWN;
-    s->cpu.affinity.count = GOV_UNKNOWN;
-    s->cpu.cgroup.cpuset_count = GOV_UNKNOWN;
-    s->cpu.cgroup.quota_cores = NAN;
-    s->cpu.scheduler.cpus = GOV_UNKNOWN;
-    s->cpu.effective.capacity_cores = NAN;
-    s->cpu.effective.workers = GOV_UNKNOWN;
-
-    s->memory.host.total_bytes = GOV_UNKNOWN;
-    s->memory.host.available_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.limit_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.high_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.current_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.remaining_bytes = GOV_UNKNOWN;
-    s->memory.scheduler.limit_bytes = GOV_UNKNOWN;
-    s->memory.scheduler.per_task_bytes = GOV_UNKNOWN;
-    s->memory.effective.limit_bytes = GOV_UNKNOWN;
-    s->memory.effective.remaining_bytes = GOV_UNKNOWN;
-
-    s->pressure.cpu_some_avg10 = NAN;
-    s->pressure.memory_some_avg10 = NAN;
-    s->pressure.memory_full_avg10 = NAN;
-    s->pressure.swap_in_pages = GOV_UNKNOWN;
-    s->pressure.swap_out_pages = GOV_UNKNOWN;
-
-    for (int i = 0; i < GOV_VIS_COUNT; i++)
-        s->accel.visible[i] = GOV_UNKNOWN;
-    s->accel.nvidia_gpus = GOV_UNKNOWN;
-    s->accel.nvidia_dev_nodes = GOV_UNKNOWN;
-    s->accel.nvidia_dev_usable = GOV_UNKNOWN;
-    s->accel.amd_gpus = GOV_UNKNOWN;
-    s->accel.kfd_usable = -1;
-    s->accel.drm_render_nodes = GOV_UNKNOWN;
-    s->accel.drm_render_usable = GOV_UNKNOWN;
-    s->accel.gpu_index = -1;
-    s->accel.gpu_unified = -1;
-    s->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
-    s->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
-
-    s->disk.capacity_bytes = GOV_UNKNOWN;
-    s->disk.free_bytes = GOV_UNKNOWN;
-    s->disk.avail_bytes = GOV_UNKNOWN;
-    s->disk.writable = -1;
-
-    s->policy.mem_reserve_bytes = GOV_UNKNOWN;
-    s->policy.cpu_reserve_threads = GOV_UNKNOWN;
-}
 
 static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
@@ -167,11 +99,13 @@ static void resolve_memory(gov_snapshot *s)
     s->memory.effective.limit_bytes = limit;
     s->memory.effective.binding = binding;
 
-    take_u(&remaining, &unused, s->memory.cgroup.remaining_bytes, GOV_LAYER_CGROUP);
+    /* Remaining is measured against the working set: the kernel reclaims
+     * clean inactive file cache before it would OOM-kill (docs/snapshot.md). */
+    take_u(&remaining, &unused, s->memory.cgroup.planning_remaining_bytes, GOV_LAYER_CGROUP);
     if (sched != GOV_UNKNOWN) {
-        /* The scheduler bound has no usage of its own; the cgroup's usage,
-         * when known, is part of what the allocation already holds. */
-        uint64_t used = s->memory.cgroup.current_bytes;
+        /* The scheduler bound has no usage of its own; the binding cgroup
+         * level's working set, when known, is what the allocation holds. */
+        uint64_t used = s->memory.cgroup.working_set_bytes;
         uint64_t left = used == GOV_UNKNOWN ? sched : (used >= sched ? 0 : sched - used);
         take_u(&remaining, &unused, left, GOV_LAYER_SCHEDULER);
     }
@@ -179,6 +113,20 @@ static void resolve_memory(gov_snapshot *s)
     if (remaining != GOV_UNKNOWN && limit != GOV_UNKNOWN && remaining > limit)
         remaining = limit;
     s->memory.effective.remaining_bytes = remaining;
+}
+
+/* GPUs: the process's own view of the device nodes, against the grant. */
+static void resolve_gpu_enforcement(gov_snapshot *s)
+{
+    gov_gpu_nodes nvidia = { s->accel.nvidia_dev_nodes, s->accel.nvidia_dev_usable,
+                             s->accel.nvidia_dev_denied };
+    gov_gpu_nodes render = { s->accel.drm_render_nodes, s->accel.drm_render_usable,
+                             s->accel.drm_render_denied };
+    uint64_t grant = s->scheduler.source == GOV_SCHED_NONE ? GOV_UNKNOWN
+                                                           : s->scheduler.gpus_on_node;
+
+    s->enforcement.gpu = gov_gpu_enforcement(grant, gov_gpu_kind(&nvidia, &render),
+                                             s->accel.devices_confined);
 }
 
 static void resolve_enforcement(gov_snapshot *s)
@@ -198,6 +146,7 @@ static void resolve_enforcement(gov_snapshot *s)
                      s->cpu.cgroup.quota_cores <= (double)cpus);
         s->enforcement.cpu = held ? GOV_ENFORCED : GOV_NOT_ENFORCED;
     }
+    resolve_gpu_enforcement(s);
     if (mem == GOV_UNKNOWN) {
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
     } else {
@@ -208,85 +157,18 @@ static void resolve_enforcement(gov_snapshot *s)
     }
 }
 
+gov_profile gov_default_profile(const gov_snapshot *s)
+{
+    return s->scheduler.source != GOV_SCHED_NONE ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+}
+
 void gov_snapshot_resolve(gov_snapshot *snap)
 {
     if (!snap)
         return;
+    if (!snap->policy.present)
+        snap->policy.profile = gov_default_profile(snap);
     resolve_cpu(snap);
     resolve_memory(snap);
     resolve_enforcement(snap);
-}
-
-const char *gov_limit_status_name(gov_limit_status s)
-{
-    switch (s) {
-    case GOV_LIMIT_LIMITED: return "limited";
-    case GOV_LIMIT_UNLIMITED: return "unlimited";
-    default: return "unknown";
-    }
-}
-
-const char *gov_enforcement_name(gov_enforcement e)
-{
-    switch (e) {
-    case GOV_ENFORCED: return "enforced";
-    case GOV_NOT_ENFORCED: return "not_enforced";
-    default: return "unknown";
-    }
-}
-
-const char *gov_layer_name(gov_layer l)
-{
-    switch (l) {
-    case GOV_LAYER_HOST: return "host";
-    case GOV_LAYER_AFFINITY: return "affinity";
-    case GOV_LAYER_CPUSET: return "cpuset";
-    case GOV_LAYER_QUOTA: return "quota";
-    case GOV_LAYER_CGROUP: return "cgroup";
-    case GOV_LAYER_SCHEDULER: return "scheduler";
-    default: return NULL;
-    }
-}
-
-const char *gov_sched_source_name(gov_sched_source s)
-{
-    switch (s) {
-    case GOV_SCHED_DESCRIPTOR: return "descriptor";
-    case GOV_SCHED_ENVIRONMENT: return "environment";
-    default: return NULL;
-    }
-}
-
-const char *gov_descriptor_status_name(gov_descriptor_status s)
-{
-    switch (s) {
-    case GOV_DESCRIPTOR_VERIFIED: return "verified";
-    case GOV_DESCRIPTOR_INVALID: return "invalid";
-    default: return "absent";
-    }
-}
-
-const char *gov_pressure_source_name(gov_pressure_source s)
-{
-    switch (s) {
-    case GOV_PRESSURE_SOURCE_CGROUP: return "cgroup";
-    case GOV_PRESSURE_SOURCE_SYSTEM: return "system";
-    default: return NULL;
-    }
-}
-
-const char *gov_profile_name(gov_profile p)
-{
-    return p == GOV_PROFILE_INTERACTIVE ? "interactive" : "batch";
-}
-
-const char *gov_step_kind_name(gov_step_kind k)
-{
-    switch (k) {
-    case GOV_STEP_NORMAL: return "normal";
-    case GOV_STEP_BATCH: return "batch";
-    case GOV_STEP_EXTERN: return "extern";
-    case GOV_STEP_INTERACTIVE: return "interactive";
-    default: return NULL;
-    }
 }

@@ -9,13 +9,6 @@
 
 #include <string.h>
 
-/* Step ids from slurm.h (the same in 22.05 and 24.11); they are part of
- * Slurm's protocol. */
-#define SLURM_MAX_NORMAL_STEP_ID UINT64_C(0xfffffff0)
-#define SLURM_EXTERN_CONT        UINT64_C(0xfffffffc)
-#define SLURM_BATCH_SCRIPT       UINT64_C(0xfffffffb)
-#define SLURM_INTERACTIVE_STEP   UINT64_C(0xfffffffa)
-
 /* Bounds: Slurm keeps ids and counts in 32-bit fields (per-node task and
  * CPU counts in 16-bit ones); a CPU count must also fit a gov_cpuset. */
 #define MAX_ID          UINT64_C(0xffffffff)
@@ -143,17 +136,24 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
     return 0;
 }
 
+/* A decimal count in [0, max], or GOV_UNKNOWN. */
+static uint64_t count_in(const char *v, uint64_t max)
+{
+    const char *p = v;
+    uint64_t n;
+
+    if (!v || read_bounded(&p, v + strlen(v), max, &n) || *p)
+        return GOV_UNKNOWN;
+    return n;
+}
+
 /* A plain decimal value in [min, max], else GOV_UNKNOWN. */
 static uint64_t env_count(const char *const *envp, const char *name,
                           uint64_t min, uint64_t max)
 {
-    const char *v = gov_env_get(envp, name);
-    const char *p = v;
-    uint64_t n;
+    uint64_t n = count_in(gov_env_get(envp, name), max);
 
-    if (!v || read_bounded(&p, v + strlen(v), max, &n) || *p || n < min)
-        return GOV_UNKNOWN;
-    return n;
+    return n != GOV_UNKNOWN && n >= min ? n : GOV_UNKNOWN;
 }
 
 /* The first of two spellings that is set (Slurm keeps old names alive). */
@@ -177,11 +177,8 @@ static uint64_t env_mem(const char *const *envp, const char *name)
     return b;
 }
 
-/* SLURM_GPUS_PER_TASK is "[type:]count", possibly a comma list of typed
- * counts ("a100:1,v100:1"); the sum is the per-task count. */
-static uint64_t env_gpus_per_task(const char *const *envp)
+uint64_t gov_slurm_gpus_per_task(const char *v)
 {
-    const char *v = gov_env_get(envp, "SLURM_GPUS_PER_TASK");
     uint64_t total = 0;
 
     if (!v || !*v)
@@ -209,6 +206,22 @@ static uint64_t env_gpus_per_task(const char *const *envp)
     return total;
 }
 
+uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node)
+{
+    gov_cpuset set;
+
+    if (!step_gpus)
+        return count_in(gpus_on_node, MAX_GPUS);
+    /* slurmstepd writes the step's GPU indices ("0,1"); without GPUs a
+     * device list says so in words. */
+    if (!*step_gpus || !strcmp(step_gpus, "none") || !strcmp(step_gpus, "NoDevFiles"))
+        return 0;
+    if (gov_cpuset_parse(step_gpus, strlen(step_gpus), &set) ||
+        gov_cpuset_count(&set) > MAX_GPUS)
+        return GOV_UNKNOWN;
+    return gov_cpuset_count(&set);
+}
+
 /* This node's entry of a compressed per-node list, or GOV_UNKNOWN. */
 static uint64_t env_list_at(const char *value, uint64_t index)
 {
@@ -220,6 +233,22 @@ static uint64_t env_list_at(const char *value, uint64_t index)
     return n;
 }
 
+gov_step_kind gov_step_kind_of(uint64_t step_id)
+{
+    if (step_id <= GOV_STEP_MAX_NORMAL_ID)
+        return GOV_STEP_NORMAL;
+    switch (step_id) {
+    case GOV_STEP_BATCH_ID:
+        return GOV_STEP_BATCH;
+    case GOV_STEP_EXTERN_ID:
+        return GOV_STEP_EXTERN;
+    case GOV_STEP_INTERACTIVE_ID:
+        return GOV_STEP_INTERACTIVE;
+    default:
+        return GOV_STEP_UNKNOWN;
+    }
+}
+
 /* Step kind from the step id; a batch script has no SLURM_STEP_ID (22.05's
  * slurmstepd exports it only for ids that are non-negative as an int) but
  * sbatch marks its environment with ENVIRONMENT=BATCH. */
@@ -228,21 +257,17 @@ static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
     const char *batch;
 
     if (gov_env_get(envp, "SLURM_STEP_ID") || gov_env_get(envp, "SLURM_STEPID")) {
+        gov_step_kind kind;
+
         *step_id = env_count2(envp, "SLURM_STEP_ID", "SLURM_STEPID", 0, MAX_ID);
-        if (*step_id <= SLURM_MAX_NORMAL_STEP_ID)
-            return GOV_STEP_NORMAL;
-        if (*step_id == SLURM_BATCH_SCRIPT)
-            return GOV_STEP_BATCH;
-        if (*step_id == SLURM_EXTERN_CONT)
-            return GOV_STEP_EXTERN;
-        if (*step_id == SLURM_INTERACTIVE_STEP)
-            return GOV_STEP_INTERACTIVE;
-        *step_id = GOV_UNKNOWN;
-        return GOV_STEP_UNKNOWN;
+        kind = gov_step_kind_of(*step_id);
+        if (kind == GOV_STEP_UNKNOWN)
+            *step_id = GOV_UNKNOWN;
+        return kind;
     }
     batch = gov_env_get(envp, "ENVIRONMENT");
     if (batch && strcmp(batch, "BATCH") == 0) {
-        *step_id = SLURM_BATCH_SCRIPT;
+        *step_id = GOV_STEP_BATCH_ID;
         return GOV_STEP_BATCH;
     }
     *step_id = GOV_UNKNOWN; /* e.g. salloc's shell: an allocation, no step */
@@ -286,8 +311,9 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
     out->cpus_on_node = env_count(envp, "SLURM_CPUS_ON_NODE", 1, GOV_CPUSET_BITS);
     out->mem_per_node_bytes = env_mem(envp, "SLURM_MEM_PER_NODE");
     out->mem_per_cpu_bytes = env_mem(envp, "SLURM_MEM_PER_CPU");
-    out->gpus_on_node = env_count(envp, "SLURM_GPUS_ON_NODE", 0, MAX_GPUS);
-    out->gpus_per_task = env_gpus_per_task(envp);
+    out->gpus_on_node = gov_slurm_gpus_on_node(gov_env_get(envp, "SLURM_STEP_GPUS"),
+                                               gov_env_get(envp, "SLURM_GPUS_ON_NODE"));
+    out->gpus_per_task = gov_slurm_gpus_per_task(gov_env_get(envp, "SLURM_GPUS_PER_TASK"));
 
     if (out->step_kind == GOV_STEP_BATCH || out->step_kind == GOV_STEP_INTERACTIVE) {
         /* The batch step (the script) and the interactive step (salloc's

@@ -5,7 +5,6 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern char **environ;
 
@@ -70,14 +69,6 @@ void gov_context_destroy(gov_context *ctx)
     free(ctx);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
 static void map_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
 {
     s->cpu.cgroup.version = cg->cpu_version;
@@ -90,7 +81,9 @@ static void map_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
     s->memory.cgroup.limit_bytes = cg->limit_bytes;
     s->memory.cgroup.high_bytes = cg->high_bytes;
     s->memory.cgroup.current_bytes = cg->current_bytes;
+    s->memory.cgroup.working_set_bytes = cg->working_set_bytes;
     s->memory.cgroup.remaining_bytes = cg->remaining_bytes;
+    s->memory.cgroup.planning_remaining_bytes = cg->planning_remaining_bytes;
 }
 
 static void map_sched(const gov_sched_evidence *e, gov_snapshot *s)
@@ -124,8 +117,8 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     root = ctx->opts.sysroot;
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
-    gov_snapshot_clear(out);
-    out->captured_ns = monotonic_ns();
+    gov_snapshot_init(out);
+    out->captured_ns = gov_monotonic_ns();
 
     gov_inventory_collect(ctx->topo, root, &inv);
     out->cpu.host.logical = inv.logical;
@@ -150,6 +143,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, out);
     gov_accel_collect(root, envp, out);
+    out->accel.devices_confined = cg.devices_confined;
     gov_disk_collect(ctx->opts.workdir ? ctx->opts.workdir : ".", out);
 
     gov_snapshot_resolve(out);

@@ -121,7 +121,9 @@ static void put_memory(gov_jw *w, const gov_snapshot *s)
     gov_jw_u64(w, "limit_bytes", s->memory.cgroup.limit_bytes);
     gov_jw_u64(w, "high_bytes", s->memory.cgroup.high_bytes);
     gov_jw_u64(w, "current_bytes", s->memory.cgroup.current_bytes);
+    gov_jw_u64(w, "working_set_bytes", s->memory.cgroup.working_set_bytes);
     gov_jw_u64(w, "remaining_bytes", s->memory.cgroup.remaining_bytes);
+    gov_jw_u64(w, "planning_remaining_bytes", s->memory.cgroup.planning_remaining_bytes);
     gov_jw_object_end(w);
 
     gov_jw_object_begin(w, "scheduler");
@@ -166,6 +168,7 @@ static void put_accel(gov_jw *w, const gov_snapshot *s)
     gov_jw_u64(w, "gpus", s->accel.nvidia_gpus);
     gov_jw_u64(w, "device_nodes", s->accel.nvidia_dev_nodes);
     gov_jw_u64(w, "device_nodes_usable", s->accel.nvidia_dev_usable);
+    gov_jw_u64(w, "device_nodes_denied", s->accel.nvidia_dev_denied);
     gov_jw_object_end(w);
     gov_jw_object_begin(w, "amd");
     gov_jw_u64(w, "gpus", s->accel.amd_gpus);
@@ -174,7 +177,9 @@ static void put_accel(gov_jw *w, const gov_snapshot *s)
     gov_jw_object_begin(w, "drm");
     gov_jw_u64(w, "render_nodes", s->accel.drm_render_nodes);
     gov_jw_u64(w, "render_nodes_usable", s->accel.drm_render_usable);
+    gov_jw_u64(w, "render_nodes_denied", s->accel.drm_render_denied);
     gov_jw_object_end(w);
+    tri(w, "devices_confined", s->accel.devices_confined);
     gov_jw_object_begin(w, "governed_gpu");
     if (s->accel.gpu_index >= 0)
         gov_jw_int(w, "card", s->accel.gpu_index);
@@ -232,6 +237,7 @@ int gov_snapshot_json(const gov_snapshot *s, char **out, size_t *len)
     gov_jw_object_begin(&w, "enforcement");
     gov_jw_string(&w, "cpu", gov_enforcement_name(s->enforcement.cpu));
     gov_jw_string(&w, "memory", gov_enforcement_name(s->enforcement.memory));
+    gov_jw_string(&w, "gpu", gov_enforcement_name(s->enforcement.gpu));
     gov_jw_object_end(&w);
     put_policy(&w, s);
     gov_jw_object_end(&w);

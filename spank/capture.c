@@ -1,6 +1,7 @@
 /* capture.c - the step's facts, read in slurmstepd from the items that come
  * from Slurm's signed job credential (exact C types as spank.h documents
- * them), plus GPU counts from the variables slurmstepd writes.
+ * them), plus GPU counts from the variables slurmstepd writes, verified
+ * against the task's device cgroup.
  *
  * Step kinds: the extern step has no tasks and gets nothing; the batch
  * step's one task is the script, and its cpus-per-task is every CPU of the
@@ -10,20 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static gov_step_kind kind_of(uint32_t step_id)
-{
-    switch ((uint64_t)step_id) {
-    case GOV_STEP_BATCH_ID:
-        return GOV_STEP_BATCH;
-    case GOV_STEP_EXTERN_ID:
-        return GOV_STEP_EXTERN;
-    case GOV_STEP_INTERACTIVE_ID:
-        return GOV_STEP_INTERACTIVE;
-    default:
-        return GOV_STEP_NORMAL;
-    }
-}
 
 static uint64_t u32_item(spank_t sp, spank_item_t item)
 {
@@ -76,7 +63,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
         spank_get_item(sp, S_JOB_NODEID, &node) != ESPANK_SUCCESS ||
         spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
         return GOV_EIO;
-    d->step_kind = kind_of(step_id);
+    d->step_kind = gov_step_kind_of(step_id);
     if (d->step_kind == GOV_STEP_EXTERN)
         return GOV_ENOENT;
     d->job_id = job_id;
@@ -120,29 +107,35 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     return 0;
 }
 
-/* Devices named by a list variable: "0,1" is two; "" or "none" is none. */
-static uint64_t env_items(spank_t sp, const char *name)
+/* One of slurmstepd's variables, or NULL when unset or too long. */
+static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
 {
-    char buf[1024];
-    uint64_t n = 1;
-
-    if (spank_getenv(sp, name, buf, sizeof buf) != ESPANK_SUCCESS)
-        return GOV_UNKNOWN;
-    if (!buf[0] || !strcmp(buf, "none") || !strcmp(buf, "NoDevFiles"))
-        return 0;
-    for (const char *p = buf; *p; p++)
-        n += *p == ',';
-    return n;
+    return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
 }
 
 void gov_capture_gpus(spank_t sp, gov_descriptor *d)
 {
-    uint64_t step = env_items(sp, "SLURM_STEP_GPUS");
+    char step[1024], node[32], per_task[256], visible[1024];
+    gov_gpu_nodes nvidia, render;
+    const gov_gpu_nodes *dev;
+    const char *v;
+    uint64_t grant;
 
-    d->gpus_on_node = step != GOV_UNKNOWN ? step : env_u64(sp, "SLURM_GPUS_ON_NODE");
-    d->gpus_per_task = env_u64(sp, "SLURM_GPUS_PER_TASK");
-    d->gpus_visible = env_items(sp, "CUDA_VISIBLE_DEVICES");
-    /* Slurm 22.05 and 24.11 give SPANK no GRES item: these variables are
-     * whatever slurmstepd or, without gres/gpu, the user left there. */
-    d->gpus_verified = false;
+    /* The grant as slurmstepd's gres plugin wrote it (22.05 and 24.11 give
+     * SPANK no GRES item): it overwrites these in every step with GPUs, but
+     * without gres/gpu they are whatever the user exported, so they are
+     * only believed where the kernel agrees. */
+    grant = gov_slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
+                                   env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
+    d->gpus_per_task = gov_slurm_gpus_per_task(
+        env_str(sp, "SLURM_GPUS_PER_TASK", per_task, sizeof per_task));
+    v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
+    d->gpus_visible = v ? gov_visible_count(v) : GOV_UNKNOWN;
+    /* This runs as root in the task's device cgroup: root passes every
+     * file mode, so what it cannot open is what the cgroup denies. */
+    gov_gpu_devices_count(NULL, &nvidia, &render);
+    dev = gov_gpu_kind(&nvidia, &render);
+    d->gpus_usable = dev->usable;
+    gov_gpu_seal(grant, dev, gov_cgroup_devices_confined(NULL), &d->gpus_on_node,
+                 &d->gpus_verified);
 }

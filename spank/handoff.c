@@ -3,43 +3,42 @@
  * the credential into the task's environment; export thread counts. */
 #include "plugin.h"
 
+#include "knobs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char *const thread_vars[] = {
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "BLIS_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-};
-
-/* Records the count the plugin exported, so that a later step can tell its
- * own inherited values (a batch script's, say) from the user's. */
-#define GOV_THREADS_ENV "GOVERNOR_THREADS"
-
-/* Export n threads (0: none) to every variable the user has not set
- * themselves: a variable still holding the count an earlier step exported
- * is ours to replace or remove. */
+/* Export n threads (0: none) to every CPU-count variable of the runtimes
+ * (knobs.h) that the user has not set themselves: a variable still holding
+ * what an earlier step exported is ours to replace or remove. */
 static void export_threads(spank_t sp, uint64_t n)
 {
-    char val[24], prev[24], cur[24];
-    bool ours = spank_getenv(sp, GOV_THREADS_ENV, prev, sizeof prev) == ESPANK_SUCCESS;
+    char val[24], mine[24], cur[24], prev[24];
+    uint64_t before = 0;
+    bool ours = spank_getenv(sp, GOV_THREADS_ENV, prev, sizeof prev) == ESPANK_SUCCESS &&
+                gov_parse_u64(prev, strlen(prev), &before) == 0;
 
-    snprintf(val, sizeof val, "%llu", (unsigned long long)n);
-    for (size_t i = 0; i < sizeof thread_vars / sizeof thread_vars[0]; i++) {
-        bool set = spank_getenv(sp, thread_vars[i], cur, sizeof cur) == ESPANK_SUCCESS;
-        if (set && !(ours && !strcmp(cur, prev)))
+    for (size_t i = 0; i < gov_knob_count; i++) {
+        const gov_knob *k = &gov_knobs[i];
+        spank_err_t rc;
+
+        if (!gov_knob_is_cpu(k))
             continue;
+        /* A value too long for cur is set, and not a count we exported. */
+        rc = spank_getenv(sp, k->name, cur, sizeof cur);
+        snprintf(mine, sizeof mine, "%llu", (unsigned long long)gov_knob_threads(k, before));
+        if (rc == ESPANK_NOSPACE || (rc == ESPANK_SUCCESS && !(ours && !strcmp(cur, mine))))
+            continue;
+        snprintf(val, sizeof val, "%llu", (unsigned long long)gov_knob_threads(k, n));
         if (n)
-            spank_setenv(sp, thread_vars[i], val, 1);
-        else if (set)
-            spank_unsetenv(sp, thread_vars[i]);
+            spank_setenv(sp, k->name, val, 1);
+        else if (rc == ESPANK_SUCCESS)
+            spank_unsetenv(sp, k->name);
     }
+    snprintf(val, sizeof val, "%llu", (unsigned long long)n);
     if (n)
         spank_setenv(sp, GOV_THREADS_ENV, val, 1);
     else if (ours)

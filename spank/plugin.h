@@ -27,7 +27,9 @@ typedef struct gov_plugin {
  * once per step and node).  Returns 0 or a GOV_E* code. */
 int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out);
 
-/* capture.c: the task's GPU facts from the variables slurmstepd writes. */
+/* capture.c: the task's GPU facts: the grant in slurmstepd's variables,
+ * checked against the GPU device nodes the task's device cgroup lets root
+ * open (task_init_privileged, euid 0). */
 void gov_capture_gpus(spank_t sp, gov_descriptor *d);
 
 /* topology.c: hwloc summary of this node restricted to the step's cores

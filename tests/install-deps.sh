@@ -12,6 +12,11 @@ packages=(
   dpkg-dev debhelper fakeroot rpm cpio
   dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel
   mmdebstrap
+  # Real runtimes that `governor run` sizes (tests/runtimes, the Python
+  # binding's pool example): Debian's own, so every machine tests the same.
+  golang-go nodejs default-jdk-headless cargo librust-rayon-dev
+  python3-numpy python3-threadpoolctl libopenblas0-pthread
+  python3-joblib python3-dask python3-distributed
 )
 
 missing=()

@@ -2,6 +2,8 @@
 # The whole test suite, as CI runs it (README's second command):
 #   1. install the Debian packages it needs
 #   2. build and run the unit and tool tests
+#      real runtimes (OpenMP, OpenBLAS, Go, Rust, Node.js, Java...) alone and
+#      under `governor run` in real allocations (tests/runtimes)
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
 #   5. install into a staging tree, man pages, the dist tarball, .deb and
@@ -71,6 +73,10 @@ fuzz() {
 	return $rc
 }
 
+runtimes() {
+	bash tests/runtimes/run.sh "$out/plain" "$out/runtimes"
+}
+
 python_binding() {
 	bash contrib/python/run-tests.sh "$out/plain"
 }
@@ -89,7 +95,7 @@ rpms() {
 }
 
 e2e() {
-	bash tests/slurm/run.sh --build "$out/plain"
+	GOV_RUNTIME_PROBES=$out/runtimes bash tests/slurm/run.sh --build "$out/plain"
 }
 
 # The plugin is built per Slurm series: against 24.11's spank.h inside its
@@ -112,6 +118,7 @@ bench() {
 main() {
 	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
 	stage "unit and tool tests" unit
+	stage "real runtimes under governor run" runtimes
 	stage "sanitizers (address, undefined)" sanitized
 	stage "fuzz smoke" fuzz
 	stage "Python binding" python_binding

@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define SAMPLES 101
@@ -45,7 +44,7 @@ struct run {
 /* A 16 GiB, 16-thread batch host, captured now. */
 static void stamp(gov_snapshot *s)
 {
-    memset(s, 0, sizeof *s);
+    gov_snapshot_init(s);
     s->captured_ns = now_ns();
     s->cpu.host.logical = 16;
     s->cpu.effective.capacity_cores = 16.0;
@@ -54,16 +53,10 @@ static void stamp(gov_snapshot *s)
     s->memory.host.available_bytes = 12ull << 30;
     s->memory.effective.limit_bytes = 16ull << 30;
     s->memory.effective.remaining_bytes = 12ull << 30;
-    s->pressure.cpu_some_avg10 = NAN;
-    s->pressure.memory_some_avg10 = NAN;
-    s->pressure.memory_full_avg10 = NAN;
     s->pressure.swap_in_pages = 0;
     s->pressure.swap_out_pages = 0;
-    s->accel.gpu_index = -1;
     s->policy.present = 1;
     s->policy.profile = GOV_PROFILE_BATCH;
-    s->policy.mem_reserve_bytes = GOV_UNKNOWN;
-    s->policy.cpu_reserve_threads = GOV_UNKNOWN;
 }
 
 static void *governor_cycles(void *p)

@@ -1,12 +1,17 @@
 /* Fuzz the per-file cgroup parsers (cpu.max, memory.max/high, v1
- * limit_in_bytes): never crash; success gives exactly one of a finite value
- * or "unlimited", and failure never says "unlimited". */
+ * limit_in_bytes, memory.stat): never crash; success gives exactly one of a
+ * finite value or "unlimited", and failure never says "unlimited"; a
+ * memory.stat value lies inside the text, on a complete line. */
 #include "evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const stat_keys[] = {
+    "inactive_file", "total_inactive_file", "hierarchical_memory_limit",
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,5 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = gov_parse_v1_limit(text, size, &bytes, &unl);
     if (rc == 0 ? (unl != (bytes == GOV_UNKNOWN)) : (unl || bytes != GOV_UNKNOWN))
         abort();
+
+    for (size_t k = 0; k < sizeof stat_keys / sizeof stat_keys[0]; k++) {
+        const char *val;
+        size_t vlen;
+        if (gov_memory_stat_find(text, size, stat_keys[k], &val, &vlen) != 0)
+            continue;
+        if (val < text || val + vlen >= text + size || val[vlen] != '\n')
+            abort();
+        (void)gov_parse_u64(val, vlen, &bytes);
+    }
     return 0;
 }

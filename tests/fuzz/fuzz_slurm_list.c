@@ -1,8 +1,33 @@
-/* Fuzz the compressed Slurm count list ("1(x2),4"): never crash; a uniform
- * answer agrees with every index; values stay within the parser's bound. */
+/* Fuzz the compressed Slurm count list ("1(x2),4") and the GPU variables
+ * (SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_TASK): never crash; a
+ * uniform answer agrees with every index; values stay within their bound. */
 #include "evidence.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#define MAX_GPUS 1024
+
+static void gpu_variables(const uint8_t *data, size_t size)
+{
+    char *v = malloc(size + 1);
+    uint64_t n;
+
+    if (!v)
+        return;
+    memcpy(v, data, size);
+    v[size] = '\0';
+    n = gov_slurm_gpus_on_node(v, NULL);
+    if (n != GOV_UNKNOWN && n > MAX_GPUS)
+        abort();
+    n = gov_slurm_gpus_on_node(NULL, v);
+    if (n != GOV_UNKNOWN && n > MAX_GPUS)
+        abort();
+    n = gov_slurm_gpus_per_task(v);
+    if (n != GOV_UNKNOWN && n > MAX_GPUS)
+        abort();
+    free(v);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,5 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (i == 0 && rc_uniform == 0 && rc != 0)
             abort();
     }
+    gpu_variables(data, size);
     return 0;
 }

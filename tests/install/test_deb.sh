@@ -34,7 +34,7 @@ work=$(mktemp -d /tmp/governor-debtest.XXXXXX)
 cleanup() {
 	local p left=()
 	for p in "${packages[@]}"; do installed "$p" && left+=("$p"); done
-	((${#left[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${left[@]}" >/dev/null 2>&1
+	((${#left[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y -qq "${left[@]}" >/dev/null 2>&1
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -60,7 +60,7 @@ for d in libmunge2 libhwloc15 slurm-wlm-basic-plugins; do
 done
 if [[ -z $missing ]]; then pass "slurm-spank-governor depends on libmunge2, libhwloc15 and its Slurm series"; else fail "slurm-spank-governor depends on what it loads" "Depends: $plugin_deps; missing:$missing"; fi
 
-if out=$(DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${debs[@]}" 2>&1); then
+if out=$(DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends "${debs[@]}" 2>&1); then
 	pass "apt-get install the packages"
 else
 	fail "apt-get install the packages" "$(tail -20 <<<"$out")"
@@ -157,7 +157,7 @@ else
 	fail "consumer.c builds with libgovernor-dev and runs" "$(head -c 600 <<<"$out")"
 fi
 
-if out=$(DEBIAN_FRONTEND=noninteractive apt-get remove -y -q "${packages[@]}" 2>&1); then
+if out=$(DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 remove -y -q "${packages[@]}" 2>&1); then
 	pass "apt-get remove the packages"
 else
 	fail "apt-get remove the packages" "$(tail -20 <<<"$out")"

@@ -22,6 +22,13 @@ usage: cluster.sh start|stop|status|env [options]
   --debug LEVEL        daemon log level: info (default), verbose, debug, debug2...
   --wait S             if another test cluster runs on this machine, wait up to S
                        seconds for it to stop (default 0: fail at once)
+  --gpus LIST          emulated GPUs per node, a comma list ("4,2": node1 has 4,
+                       node2 2, the others none): fake device nodes (made only
+                       where none exist, removed by stop and by the next start)
+                       and gres/gpu for them
+  --gpu-kind KIND      nvidia (/dev/nvidiaN, default) or drm (/dev/dri/renderD128...)
+  --constrain-devices yes|no
+                       cgroup.conf ConstrainDevices (default no)
 EOF
 }
 
@@ -49,6 +56,9 @@ base_port=16817
 timeout=30
 debug=info
 wait_other=0
+gpus=
+gpu_kind=nvidia
+constrain_devices=no
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -62,6 +72,9 @@ while [[ $# -gt 0 ]]; do
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
 	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	--wait) wait_other=${2:?--wait needs seconds}; shift 2 ;;
+	--gpus) gpus=${2:?--gpus needs a list such as 4,2}; shift 2 ;;
+	--gpu-kind) gpu_kind=${2:?--gpu-kind needs nvidia or drm}; shift 2 ;;
+	--constrain-devices) constrain_devices=${2:?--constrain-devices needs yes or no}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -73,6 +86,10 @@ for line in ${conf_lines[@]+"${conf_lines[@]}"}; do
 		die "--conf-line takes one slurm.conf setting such as PrologFlags=contain, got '$line'"
 done
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
+[[ -z $gpus || $gpus =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--gpus takes a comma list of counts such as 4,2, got '$gpus'"
+[[ $gpu_kind == nvidia || $gpu_kind == drm ]] || die "--gpu-kind takes nvidia or drm, got '$gpu_kind'"
+[[ $constrain_devices == yes || $constrain_devices == no ]] ||
+	die "--constrain-devices takes yes or no, got '$constrain_devices'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
 [[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
@@ -84,6 +101,10 @@ etc=$dir/etc
 run=$dir/run
 logs=$dir/log
 conf=$etc/slurm.conf
+# Fake GPU device nodes this cluster made, one path per line (outside run/,
+# which every start wipes, so a crashed run's devices are still found).
+fake_devices=$dir/fake-devices
+
 # Every process this cluster starts carries this marker in its environment,
 # so stop can find exactly ours (slurmstepd is re-parented to init).
 marker="GOV_CLUSTER_MARKER=$dir"
@@ -199,9 +220,10 @@ EOF
 	fi
 	for ((k = 1; k <= nodes; k++)); do
 		mkdir -p "$dir/spool/slurmd-node$k"
-		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d State=UNKNOWN\n' \
-			"$k" "$host" $((base_port + k)) "$cpus" "$cpus" "$mem" >>"$conf"
+		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d%s State=UNKNOWN\n' \
+			"$k" "$host" $((base_port + k)) "$cpus" "$cpus" "$mem" "$(node_gres "$k")" >>"$conf"
 	done
+	write_gres
 	printf 'PartitionName=debug Nodes=node[1-%d] Default=YES MaxTime=10 State=UP\n' "$nodes" >>"$conf"
 	cat >"$etc/cgroup.conf" <<EOF
 CgroupPlugin=cgroup/v1
@@ -209,7 +231,7 @@ CgroupMountpoint=$cgroup_root
 ConstrainCores=yes
 ConstrainRAMSpace=yes
 ConstrainSwapSpace=no
-ConstrainDevices=no
+ConstrainDevices=$constrain_devices
 EOF
 	if [[ -n $plugin ]]; then
 		[[ -f $plugin ]] || die "plugin '$plugin' does not exist; build it first"
@@ -225,6 +247,117 @@ EOF
 	chmod 644 "$conf" "$etc/cgroup.conf" "$etc/plugstack.conf"
 	printf '%s\n' "$nodes" >"$run/nodes"
 	printf '%s\n' "$munge_socket" >"$run/munge_socket"
+}
+
+# ---- emulated GPUs (--gpus) ------------------------------------------------
+
+# gpu_count K: the emulated GPUs of nodeK (none past the --gpus list).
+gpu_count() {
+	local -a list
+	IFS=, read -ra list <<<"$gpus"
+	printf '%s\n' "${list[$1 - 1]:-0}"
+}
+
+gpu_total() {
+	local k t=0
+	for ((k = 1; k <= nodes; k++)); do
+		t=$((t + $(gpu_count "$k")))
+	done
+	printf '%s\n' "$t"
+}
+
+# gpu_path I: the device node of emulated GPU I (numbered across the nodes).
+gpu_path() {
+	if [[ $gpu_kind == nvidia ]]; then
+		printf '/dev/nvidia%d\n' "$1"
+	else
+		printf '/dev/dri/renderD%d\n' $((128 + $1))
+	fi
+}
+
+# node_gres K: the Gres= of nodeK's line. Every node also lists the other
+# nodes' GPU files as "nic", a gres nobody requests: the nodes share one
+# /dev, and slurmd denies only the gres files its node knows about.
+node_gres() {
+	local own total
+	own=$(gpu_count "$1")
+	total=$(gpu_total)
+	((total > 0)) || return 0
+	if ((own == 0)); then
+		printf ' Gres=nic:%d' "$total"
+	elif ((own == total)); then
+		printf ' Gres=gpu:%d' "$own"
+	else
+		printf ' Gres=gpu:%d,nic:%d' "$own" $((total - own))
+	fi
+}
+
+write_gres() {
+	local k i first own
+	: >"$etc/gres.conf"
+	[[ -n $gpus && $(gpu_total) -gt 0 ]] || return 0
+	printf 'GresTypes=gpu,nic\n' >>"$conf"
+	first=0
+	for ((k = 1; k <= nodes; k++)); do
+		own=$(gpu_count "$k")
+		for ((i = 0; i < $(gpu_total); i++)); do
+			if ((i >= first && i < first + own)); then
+				printf 'NodeName=node%d Name=gpu File=%s\n' "$k" "$(gpu_path "$i")"
+			else
+				printf 'NodeName=node%d Name=nic File=%s\n' "$k" "$(gpu_path "$i")"
+			fi
+		done >>"$etc/gres.conf"
+		first=$((first + own))
+	done
+	chmod 644 "$etc/gres.conf"
+}
+
+# Device nodes with no driver behind them (open gives ENXIO): enough for
+# gres and the device cgroup, which look only at the major and minor. Made
+# only where no such node exists, so a real GPU is never shadowed.
+make_fake_devices() {
+	local i total paths=() p
+	remove_fake_devices
+	total=$(gpu_total)
+	[[ -n $gpus ]] && ((total > 0)) || return 0
+	for ((i = 0; i < total; i++)); do
+		paths+=("$(gpu_path "$i")")
+	done
+	[[ $gpu_kind == nvidia ]] && paths+=(/dev/nvidiactl)
+	for p in "${paths[@]}"; do
+		[[ ! -e $p ]] || die "$p already exists; fake GPUs are made only where no such device is (a real GPU, or a run that is still going)"
+	done
+	if [[ $gpu_kind == drm && ! -d /dev/dri ]]; then
+		mkdir /dev/dri
+		printf '/dev/dri\n' >>"$fake_devices"
+	fi
+	for ((i = 0; i < total; i++)); do
+		p=$(gpu_path "$i")
+		if [[ $gpu_kind == nvidia ]]; then
+			mknod -m 666 "$p" c 195 "$i"
+		else
+			mknod -m 666 "$p" c 226 $((128 + i))
+		fi
+		printf '%s\n' "$p" >>"$fake_devices"
+	done
+	if [[ $gpu_kind == nvidia ]]; then
+		mknod -m 666 /dev/nvidiactl c 195 255
+		printf '/dev/nvidiactl\n' >>"$fake_devices"
+	fi
+}
+
+# Removes what make_fake_devices made, in reverse order (the directory last).
+remove_fake_devices() {
+	local p
+	[[ -f $fake_devices ]] || return 0
+	while read -r p; do
+		if [[ -c $p ]]; then
+			rm -f "$p"
+		elif [[ -d $p ]]; then
+			rmdir "$p" 2>/dev/null || log "could not remove $p (not empty)"
+		fi
+	done < <(tac "$fake_devices")
+	rm -f "$fake_devices"
 }
 
 node_states() {
@@ -340,6 +473,7 @@ start() {
 	rm -f "$logs"/*.log
 	mkdir -p "$dir"
 	write_config
+	make_fake_devices
 	start_munge
 	local k
 	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
@@ -437,6 +571,7 @@ stop_cluster() {
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"
 	fi
 	rm -f "$run"/*.pid "$dir/munge/munged.pid"
+	remove_fake_devices
 	return 0
 }
 

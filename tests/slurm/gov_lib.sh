@@ -46,3 +46,50 @@ assert_idle() {
 gov_snapshot_ready() {
 	"$GOV_TOOL" snapshot --json >/dev/null 2>&1
 }
+
+# gov_python_copy: copies the Python binding and the built library where the
+# test user can read them; prints the directory (PYTHONPATH; the library is
+# DIR/libgovernor.so, for GOVERNOR_LIBRARY).
+gov_python_copy() {
+	local py=$GOV_CLUSTER_DIR/python
+	rm -rf "$py" && mkdir -p "$py"
+	cp -r "$GOV_SRC_DIR/contrib/python/governor" "$py/"
+	cp -L "$GOV_BUILD_DIR/runtime/libgovernor.so" "$py/libgovernor.so"
+	chmod -R a+rX "$py"
+	printf '%s\n' "$py"
+}
+
+# gpu_cluster [--gpu-kind drm] [--constrain-devices no] [--gpus LIST]:
+# restarts the cluster with emulated GPUs (default: 4 on node1, 2 on node2,
+# ConstrainDevices=yes) for the rest of the case; cluster.sh removes the
+# fake devices when the cluster stops or restarts.
+# shellcheck disable=SC2120 # called with and without options
+gpu_cluster() {
+	local real
+	real=$(compgen -G '/dev/nvidia[0-9]*' || compgen -G '/dev/dri/renderD*' || true)
+	if [[ -n $real && ! -f $GOV_CLUSTER_DIR/fake-devices ]]; then
+		skip "this machine has GPU device nodes ($(head -n1 <<<"$real")); emulated GPUs are made only where none exist"
+	fi
+	restart_cluster --gpus 4,2 --constrain-devices yes "$@"
+	GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+	GPU_PROBE=$(user_copy "$GOV_SLURM_TESTS/gpu_probe.sh")
+	gov_plugstack
+}
+
+# gpu_probe KIND SRUN_ARGS...: runs gpu_probe.sh in each task of one srun;
+# prints its lines, each prefixed with the task's rank.
+gpu_probe() {
+	local kind=$1
+	shift
+	as_user srun -l "$@" "$GPU_PROBE" "$GOV_TOOL" "$kind"
+}
+
+# gpu_expect OUT RANK "KERNEL" "SEALED" "VARIABLES": the probe lines of one
+# task (see gpu_probe.sh): kernel ALLOWED DENIED; sealed and variables:
+# SOURCE GPUS VERIFIED ENFORCEMENT CUDA_VISIBLE_COUNT.
+gpu_expect() {
+	local out=$1 rank=$2
+	assert_line "$rank: kernel $3" "$out" "task $rank: open() of each GPU node"
+	assert_line "$rank: sealed $4" "$out" "task $rank: its snapshot"
+	assert_line "$rank: variables $5" "$out" "task $rank: recomputed from its variables"
+}

@@ -186,13 +186,18 @@ for c in "${cases[@]}"; do
 	esac
 done
 
-summary="$passed passed, $failed failed"
-((skipped > 0)) && summary+=", $skipped skipped"
 if ((failed > 0)); then
 	printf 'daemon logs: %s\n' "$GOV_CLUSTER_LOGS"
 fi
 stop_cluster
 trap - EXIT
+# Emulated GPU device nodes (cluster.sh --gpus) must not outlive the run.
+if [[ -e $GOV_CLUSTER_DIR/fake-devices ]]; then
+	printf 'run.sh: fake GPU devices left behind: %s\n' "$(tr '\n' ' ' <"$GOV_CLUSTER_DIR/fake-devices")"
+	failed=$((failed + 1))
+fi
+summary="$passed passed, $failed failed"
+((skipped > 0)) && summary+=", $skipped skipped"
 printf 'run.sh: total %ss\n' $((SECONDS - started))
 echo "$summary"
 ((failed == 0))

@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
-# `governor run` caps a real OpenMP program's threads to the plan.
-# usage: test_run.sh GOVERNOR OMP_COUNT
+# `governor run`: a real OpenMP program's threads follow the plan, the
+# runtime variables are set, kept or appended to as documented, and
+# --explain / --dry-run / --verbose say what was done.
+# usage: test_run.sh GOVERNOR OMP_COUNT FIXTURES SRCDIR
 set -euo pipefail
-gov=$1 omp=$2
+gov=$1 omp=$2 fixtures=$3 src=$4
+node_fix=$fixtures/snapshot/slurm-v1-node
 fail=0
 
 check() { # name expected actual
   if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
 }
+contains() { # name needle haystack
+  case "$3" in *"$2"*) echo "ok - $1";; *) echo "not ok - $1: no '$2' in: $3"; fail=1;; esac
+}
+lacks() { # name needle haystack
+  case "$3" in *"$2"*) echo "not ok - $1: '$2' in: $3"; fail=1;; *) echo "ok - $1";; esac
+}
+# The value NAME has in the environment governor run gives a command.
+run_env() { # NAME governor-run-args...
+  local name=$1
+  shift
+  "$gov" run "$@" -- env | sed -n "s/^$name=//p"
+}
 
-unset OMP_NUM_THREADS OPENBLAS_NUM_THREADS MKL_NUM_THREADS BLIS_NUM_THREADS \
-      VECLIB_MAXIMUM_THREADS NUMEXPR_NUM_THREADS GOVERNOR_WORKERS GOVERNOR_THREADS_PER_WORKER
+# Start from an environment without any of the variables governor run sets.
+while IFS= read -r v; do unset "$v"; done < <(
+  "$gov" run --dry-run --json | python3 -c 'import json,sys; [print(n) for n in sorted({v["name"] for v in json.load(sys.stdin)["variables"]})]')
 unset SLURM_JOB_ID SLURM_CPUS_PER_TASK SLURM_CPUS_ON_NODE GOVERNOR_DESCRIPTOR
 
 # Without governor run, OpenMP sizes itself from the affinity mask; with it, the
@@ -19,18 +35,71 @@ check "one CPU, one thread" "threads=1 workers=1 per_worker=1" "$(taskset -c 0 "
 
 ncpu=$(nproc)
 if [ "$ncpu" -ge 2 ]; then
-  check "one worker gets both CPUs" "threads=2 workers=1 per_worker=2" \
+  # The default is one process using every CPU; a pool still learns its
+  # ceiling from GOVERNOR_WORKERS, one thread per worker.
+  check "one process gets both CPUs" "threads=2 workers=2 per_worker=1" \
+    "$(taskset -c 0,1 "$gov" run -- "$omp")"
+  check "--workers 1 is the same process" "threads=2 workers=1 per_worker=2" \
     "$(taskset -c 0,1 "$gov" run --workers 1 -- "$omp")"
   check "two workers share two CPUs" "threads=1 workers=2 per_worker=1" \
     "$(taskset -c 0,1 "$gov" run --workers 2 -- "$omp")"
   # A Slurm-like bound below the mask is honoured.
   check "cpus-per-task bounds threads" "threads=1 workers=1 per_worker=1" \
     "$(SLURM_JOB_ID=1 SLURM_CPUS_PER_TASK=1 taskset -c 0,1 "$gov" run -- "$omp")"
+  # GNU nproc reads OMP_NUM_THREADS: it must not be undersubscribed.
+  check "nproc sees both CPUs" 2 "$(taskset -c 0,1 "$gov" run -- nproc)"
 fi
+check "nproc in one CPU" 1 "$(taskset -c 0 "$gov" run -- nproc)"
 
 # A user's own setting wins unless --force.
 check "user setting kept" "threads=3" "$(OMP_NUM_THREADS=3 taskset -c 0 "$gov" run -- "$omp" | cut -d' ' -f1)"
 check "--force overrides" "threads=1" "$(OMP_NUM_THREADS=3 taskset -c 0 "$gov" run --force -- "$omp" | cut -d' ' -f1)"
+# What an earlier run exported is replaced by a nested one.
+check "a nested run replaces the outer figures" "threads=1" \
+  "$(taskset -c 0,1 "$gov" run -- taskset -c 0 "$gov" run -- "$omp" | cut -d' ' -f1)"
+
+# The other runtimes' variables.
+check "GOMAXPROCS" 1 "$(taskset -c 0 env "$gov" run -- env | sed -n 's/^GOMAXPROCS=//p')"
+check "libuv's pool keeps its default 4" 4 "$(taskset -c 0 "$gov" run -- env | sed -n 's/^UV_THREADPOOL_SIZE=//p')"
+# Memory hints need an allocation: the fixture's cgroup (200 MiB, 140 MiB free).
+check "GOMEMLIMIT below the allocation" 126MiB "$(run_env GOMEMLIMIT --sysroot "$node_fix")"
+check "NODE_OPTIONS appended, never clobbered" "--require ./t.js --max-old-space-size=35" \
+  "$(NODE_OPTIONS='--require ./t.js' run_env NODE_OPTIONS --sysroot "$node_fix")"
+check "a user's heap size kept" "--max-old-space-size=64" \
+  "$(NODE_OPTIONS='--max-old-space-size=64' run_env NODE_OPTIONS --sysroot "$node_fix")"
+if [ "$("$gov" plan --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_binding"])')" = host ]; then
+  check "no memory hint without an allocation" "" "$(run_env GOMEMLIMIT)"
+else
+  echo "ok - # skip: this machine's memory is bounded by more than the host"
+fi
+check "pool memory per worker" $((146800640 / 2)) \
+  "$(run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"
+
+# --explain shows a kept value and how it compares; --verbose warns without
+# printing the value.
+out=$(OMP_NUM_THREADS=7 taskset -c 0 "$gov" run --explain -- true 2>&1)
+contains "--explain shows the kept value" "keep OMP_NUM_THREADS=7: yours, kept" "$out"
+contains "--explain compares it" "EXCEEDS the plan's 1" "$out"
+contains "--explain names the runtime" "read by OpenMP" "$out"
+out=$(OMP_NUM_THREADS=7 taskset -c 0 "$gov" run --verbose -- true 2>&1)
+contains "--verbose warns" "your OMP_NUM_THREADS exceeds the plan's 1" "$out"
+lacks "--verbose keeps the value to itself" "7" "$out"
+out=$(taskset -c 0 "$gov" run -- true 2>&1)
+check "silent by default" "" "$out"
+check "--dry-run runs nothing" "" "$("$gov" run --dry-run -- touch /nonexistent/x 2>&1 >/dev/null)"
+json=$(OMP_NUM_THREADS=7 taskset -c 0 "$gov" run --dry-run --json)
+check "--dry-run --json" "governor.run/1 keep 7 true" "$(python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+v = [x for x in d["variables"] if x["name"] == "OMP_NUM_THREADS"][0]
+print(d["schema"], v["action"], v["user"], str(v["exceeds"]).lower())' "$json")"
+
+# Every variable is documented: docs/runtimes.md and governor(1).
+for v in $(python3 -c 'import json,sys; [print(x["name"]) for x in json.loads(sys.argv[1])["variables"]]' "$json" | sort -u); do
+  grep -q "\`$v\`" "$src/docs/runtimes.md" || { echo "not ok - $v is not in docs/runtimes.md"; fail=1; }
+  grep -q "\*$v\*" "$src/docs/man/governor.1.scd" || { echo "not ok - $v is not in governor.1.scd"; fail=1; }
+done
+echo "ok - documentation checked"
 
 # The tool's own hwloc setting never reaches the command; a user's does.
 check "no hwloc setting leaks" "" "$(env -u HWLOC_PLUGINS_BLACKLIST "$gov" run -- env | grep '^HWLOC_PLUGINS_BLACKLIST=' || true)"
@@ -42,7 +111,8 @@ set +e
 "$gov" run -- /nonexistent/cmd 2>/dev/null; check "missing command exits 127" 127 $?
 "$gov" run --workers 0 -- true 2>/dev/null; check "zero workers exits 2" 2 $?
 "$gov" run --workers x -- true 2>/dev/null; check "bad workers exits 2" 2 $?
+"$gov" run --json -- true 2>/dev/null; check "--json without --dry-run exits 2" 2 $?
 msg=$("$gov" run --workers 5 -- true 2>&1 >/dev/null)
 set -e
-case "$msg" in *"exceed the CPU ceiling"*) echo "ok - oversubscription warns";; *) echo "not ok - no warning: $msg"; fail=1;; esac
+contains "oversubscription warns" "exceed the CPU ceiling" "$msg"
 exit $fail

@@ -28,6 +28,21 @@ check "ceiling after 7 observations" 1 "$(grep -c '"ceiling":4,' <<<"$last")"
 human=$("$gov" watch --sysroot "$root" --count 1)
 check "human line" 1 "$(grep -c 'green  ceiling 1 .*RAM free 90.0 MiB of 200.0 MiB (reserve 50.0 MiB)' <<<"$human")"
 
+# One default profile for every verb: interactive outside a scheduler,
+# batch inside an allocation (here the variables of a step).
+profile_of() { # VERB [ENV...]: the "profile" of one JSON line
+  local verb=$1 once=()
+  shift
+  [ "$verb" = watch ] && once=(--count 1)
+  env -u SLURM_JOB_ID "$@" "$gov" "$verb" --json --sysroot "$root" "${once[@]}" |
+    grep -o '"profile":"[a-z]*"'
+}
+check "snapshot outside a scheduler" '"profile":"interactive"' "$(profile_of snapshot)"
+check "watch outside a scheduler" '"profile":"interactive"' "$(profile_of watch)"
+slurm=(SLURM_JOB_ID=5 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_PER_TASK=2 SLURM_MEM_PER_NODE=200)
+check "snapshot in an allocation" '"profile":"batch"' "$(profile_of snapshot "${slurm[@]}")"
+check "watch in an allocation" '"profile":"batch"' "$(profile_of watch "${slurm[@]}")"
+
 "$gov" watch --interval 5 2>/dev/null; check "interval too short exits 2" 2 $?
 "$gov" watch --count 0 2>/dev/null; check "zero count exits 2" 2 $?
 "$gov" watch --bogus 2>/dev/null; check "unknown option exits 2" 2 $?

@@ -1,6 +1,6 @@
 /* governor_test_util.h - synthetic snapshots and a hand-driven clock for the
- * governor tests: zero-initialised gov_snapshot, fields filled as a real
- * capture would fill them. */
+ * governor tests: gov_snapshot_init() (every fact unknown), then the fields
+ * a real capture would fill. */
 #ifndef GOVERNOR_TEST_UTIL_H
 #define GOVERNOR_TEST_UTIL_H
 
@@ -29,7 +29,7 @@ static inline gov_snapshot make_snapshot(const test_clock *clk, uint64_t total, 
 {
     gov_snapshot s;
 
-    memset(&s, 0, sizeof s);
+    gov_snapshot_init(&s);
     s.captured_ns = clk->now;
     s.cpu.host.logical = 16;
     s.cpu.effective.capacity_cores = 16.0;
@@ -38,18 +38,6 @@ static inline gov_snapshot make_snapshot(const test_clock *clk, uint64_t total, 
     s.memory.host.available_bytes = avail;
     s.memory.effective.limit_bytes = total;
     s.memory.effective.remaining_bytes = avail;
-    s.memory.cgroup.limit_bytes = GOV_UNKNOWN;
-    s.memory.cgroup.remaining_bytes = GOV_UNKNOWN;
-    s.pressure.cpu_some_avg10 = NAN;
-    s.pressure.memory_some_avg10 = NAN;
-    s.pressure.memory_full_avg10 = NAN;
-    s.pressure.swap_in_pages = GOV_UNKNOWN;
-    s.pressure.swap_out_pages = GOV_UNKNOWN;
-    s.accel.gpu_index = -1;
-    s.accel.gpu_vram_total_bytes = GOV_UNKNOWN;
-    s.accel.gpu_vram_used_bytes = GOV_UNKNOWN;
-    s.policy.mem_reserve_bytes = GOV_UNKNOWN;
-    s.policy.cpu_reserve_threads = GOV_UNKNOWN;
     return s;
 }
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "evidence.h"
@@ -174,6 +176,113 @@ static void test_device_permissions(void **state)
     assert_int_equal(rmdir(root), 0);
 }
 
+/* ---- a real v1 devices cgroup --------------------------------------------- */
+
+#define DEVICES_CG "/sys/fs/cgroup/devices"
+
+static void put_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Under ROOT: two NVIDIA nodes and two DRM cards with their render nodes,
+ * as device nodes (no driver behind them, which access() never needs). */
+static void make_gpu_tree(const char *root)
+{
+    static const char *const dirs[] = {
+        "dev", "dev/dri", "sys", "sys/class", "sys/class/drm",
+        "sys/class/drm/card0", "sys/class/drm/card0/device", "sys/class/drm/card0/device/drm",
+        "sys/class/drm/card0/device/drm/renderD128",
+        "sys/class/drm/card1", "sys/class/drm/card1/device", "sys/class/drm/card1/device/drm",
+        "sys/class/drm/card1/device/drm/renderD129",
+    };
+    char path[512];
+
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/dev/nvidia%d", root, i);
+        assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(195, (unsigned)i)), 0);
+        snprintf(path, sizeof path, "%s/dev/dri/renderD%d", root, 128 + i);
+        assert_int_equal(mknod(path, S_IFCHR | 0666, makedev(226, 128u + (unsigned)i)), 0);
+        snprintf(path, sizeof path, "%s/sys/class/drm/card%d/device/vendor", root, i);
+        put_text(path, "0x1002\n");
+    }
+}
+
+/* In a child moved into a devices cgroup that denies nvidia1 and renderD128
+ * (card0): the counts, the governor's card and the confinement. */
+static void collect_in_cgroup(const char *root, const char *cg, uint64_t out[6])
+{
+    int fds[2];
+    pid_t pid;
+    int status;
+
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char self[32];
+        uint64_t r[6];
+        FILE *f;
+
+        snprintf(self, sizeof self, "%d\n", (int)getpid());
+        f = fopen(cg, "w");
+        if (!f || fputs(self, f) < 0 || fclose(f) != 0)
+            _exit(2);
+        gov_accel_collect(root, NULL, &snap);
+        r[0] = snap.accel.nvidia_dev_usable;
+        r[1] = snap.accel.nvidia_dev_denied;
+        r[2] = snap.accel.drm_render_usable;
+        r[3] = snap.accel.drm_render_denied;
+        r[4] = (uint64_t)(int64_t)snap.accel.gpu_index;
+        r[5] = (uint64_t)(int64_t)gov_cgroup_devices_confined(NULL);
+        _exit(write(fds[1], r, sizeof r) == (ssize_t)sizeof r ? 0 : 3);
+    }
+    close(fds[1]);
+    assert_int_equal(read(fds[0], out, 6 * sizeof *out), (ssize_t)(6 * sizeof *out));
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_device_cgroup_denies(void **state)
+{
+    char root[] = "/tmp/gov-gpus-XXXXXX", cg[256], file[300], cmd[600];
+    uint64_t r[6];
+
+    if (geteuid() != 0 || access(DEVICES_CG "/devices.deny", W_OK) != 0) {
+        skip(); /* needs root and a v1 devices hierarchy, as a Slurm node has */
+        return;
+    }
+    assert_non_null(mkdtemp(root));
+    make_gpu_tree(root);
+    snprintf(cg, sizeof cg, DEVICES_CG "/gov-test-%d", (int)getpid());
+    assert_int_equal(mkdir(cg, 0755), 0);
+    snprintf(file, sizeof file, "%s/devices.deny", cg);
+    put_text(file, "c 195:1 rwm\n");
+    put_text(file, "c 226:128 rwm\n");
+    snprintf(file, sizeof file, "%s/cgroup.procs", cg);
+
+    collect_in_cgroup(root, file, r);
+    assert_int_equal(rmdir(cg), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+
+    assert_int_equal(r[0], 1);      /* nvidia0 usable... */
+    assert_int_equal(r[1], 1);      /* ...nvidia1 denied (EPERM, even for root) */
+    assert_int_equal(r[2], 1);
+    assert_int_equal(r[3], 1);
+    assert_int_equal(r[4], 1);      /* card0 is denied: the governor takes card1 */
+    assert_int_equal(r[5], 1);      /* and the process is in a devices cgroup */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_intel_igpu),
         cmocka_unit_test(test_no_gpu),
         cmocka_unit_test(test_device_permissions),
+        cmocka_unit_test(test_device_cgroup_denies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

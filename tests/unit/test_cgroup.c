@@ -120,7 +120,9 @@ typedef struct expect {
     const char *cpuset;            /* canonical list, "" when unseen */
     int memory_version;
     gov_limit_status memory_status;
-    uint64_t limit, high, current, remaining;
+    uint64_t limit, high;
+    uint64_t current, working_set; /* of the level that binds */
+    uint64_t remaining, planning;  /* to the hard limit; to min(max, high) */
     const char *pressure_dir;      /* NULL when none */
 } expect;
 
@@ -148,7 +150,9 @@ static void check(const char *layout, const expect *x)
     assert_int_equal(ev.limit_bytes, x->limit);
     assert_int_equal(ev.high_bytes, x->high);
     assert_int_equal(ev.current_bytes, x->current);
+    assert_int_equal(ev.working_set_bytes, x->working_set);
     assert_int_equal(ev.remaining_bytes, x->remaining);
+    assert_int_equal(ev.planning_remaining_bytes, x->planning);
 
     assert_int_equal(ev.has_pressure_dir, x->pressure_dir != NULL);
     assert_string_equal(ev.pressure_dir, x->pressure_dir ? x->pressure_dir : "");
@@ -165,7 +169,8 @@ static void check(const char *layout, const expect *x)
 static void test_slurm_v1(void **state)
 {
     expect x = { 1, NAN, UNL, 2, "4-5",
-                 1, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB, NULL };
+                 1, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
+                 NULL };
     check("slurm-v1", &x);
 }
 
@@ -183,7 +188,7 @@ static void test_slurm_v1_step_cpuset(void **state)
 static void test_slurm_v2(void **state)
 {
     expect x = { 2, NAN, UNL, 2, "4-5",
-                 2, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB,
+                 2, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
                  "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0" };
     check("slurm-v2", &x);
 }
@@ -195,7 +200,8 @@ static void test_slurm_v2(void **state)
 static void test_hybrid_host(void **state)
 {
     expect x = { 1, NAN, UNL, 2, "0-1",
-                 1, UNL, U, U, 6795264, U, "/sys/fs/cgroup/unified" };
+                 1, UNL, U, U, 6795264, 6795264 - 778240, U, U,
+                 "/sys/fs/cgroup/unified" };
     check("hybrid-host", &x);
 }
 
@@ -205,7 +211,7 @@ static void test_hybrid_host(void **state)
 static void test_v2_systemd(void **state)
 {
     expect x = { 2, 2.0, LIM, 8, "0-7",
-                 2, LIM, 8 * GiB, U, GiB, 8 * GiB - 1536 * MiB,
+                 2, LIM, 8 * GiB, U, 1536 * MiB, 1536 * MiB, 8 * GiB - 1536 * MiB, 8 * GiB - 1536 * MiB,
                  "/sys/fs/cgroup/user.slice/user-1000.slice/session-3.scope" };
     check("v2-systemd", &x);
 }
@@ -214,7 +220,8 @@ static void test_v2_systemd(void **state)
 static void test_docker_v2(void **state)
 {
     expect x = { 2, 1.5, LIM, 8, "0-7",
-                 2, LIM, GiB, U, 52690944, GiB - 52690944, "/sys/fs/cgroup" };
+                 2, LIM, GiB, U, 52690944, 52690944, GiB - 52690944, GiB - 52690944,
+                 "/sys/fs/cgroup" };
     check("docker-v2", &x);
 }
 
@@ -222,7 +229,8 @@ static void test_docker_v2(void **state)
 static void test_k8s_v1_pod(void **state)
 {
     expect x = { 1, 2.0, LIM, 16, "0-15",
-                 1, LIM, 512 * MiB, U, 100 * MiB, 412 * MiB, NULL };
+                 1, LIM, 512 * MiB, U, 100 * MiB, 100 * MiB - 598016, 412 * MiB + 598016, 412 * MiB + 598016,
+                 NULL };
     check("k8s-v1-pod", &x);
 }
 
@@ -231,7 +239,8 @@ static void test_k8s_v1_pod(void **state)
 static void test_v1_hidden_limit(void **state)
 {
     expect x = { 1, NAN, UNL, 4, "0-3",
-                 1, LIM, GiB, U, 300 * MiB, GiB - 300 * MiB, NULL };
+                 1, LIM, GiB, U, 300 * MiB, 300 * MiB - 598016, GiB - 300 * MiB + 598016, GiB - 300 * MiB + 598016,
+                 NULL };
     check("v1-hidden-limit", &x);
 }
 
@@ -240,14 +249,16 @@ static void test_v1_hidden_limit(void **state)
 static void test_v2_nested_stricter(void **state)
 {
     expect x = { 2, 0.5, LIM, 8, "0-7",
-                 2, LIM, 256 * MiB, U, 150 * MiB, 56 * MiB, "/sys/fs/cgroup/jobs/worker" };
+                 2, LIM, 256 * MiB, U, 200 * MiB, 200 * MiB, 56 * MiB, 56 * MiB,
+                 "/sys/fs/cgroup/jobs/worker" };
     check("v2-nested-stricter", &x);
 }
 
 static void test_v2_quota_below_one(void **state)
 {
     expect x = { 2, 0.25, LIM, 4, "0-3",
-                 2, UNL, U, U, 8 * MiB, U, "/sys/fs/cgroup/app.slice/app.service" };
+                 2, UNL, U, U, 8 * MiB, 8 * MiB, U, U,
+                 "/sys/fs/cgroup/app.slice/app.service" };
     check("v2-quota-below-one", &x);
 }
 
@@ -255,16 +266,18 @@ static void test_v2_quota_below_one(void **state)
 static void test_v2_cpuset_small(void **state)
 {
     expect x = { 2, 4.0, LIM, 2, "2-3",
-                 2, UNL, U, U, 8 * MiB, U, "/sys/fs/cgroup/batch/task" };
+                 2, UNL, U, U, 8 * MiB, 8 * MiB, U, U,
+                 "/sys/fs/cgroup/batch/task" };
     check("v2-cpuset-small", &x);
 }
 
-/* memory.high (1 GiB) below memory.max (2 GiB): high is the planning bound
- * for remaining; limit_bytes stays memory.max. */
+/* memory.high (1 GiB) below memory.max (2 GiB): remaining is the distance
+ * to the OOM point (max); high bounds only the planning figure. */
 static void test_v2_high_below_max(void **state)
 {
     expect x = { 2, NAN, UNL, 8, "0-7",
-                 2, LIM, 2 * GiB, GiB, 768 * MiB, 256 * MiB, "/sys/fs/cgroup/batch/task" };
+                 2, LIM, 2 * GiB, GiB, 768 * MiB, 768 * MiB, 1280 * MiB, 256 * MiB,
+                 "/sys/fs/cgroup/batch/task" };
     check("v2-high-below-max", &x);
 }
 
@@ -272,7 +285,8 @@ static void test_v2_high_below_max(void **state)
 static void test_v1_64k_sentinel(void **state)
 {
     expect x = { 1, NAN, UNL, 160, "0-159",
-                 1, UNL, U, U, 256 * MiB, U, NULL };
+                 1, UNL, U, U, 256 * MiB, 256 * MiB - 598016, U, U,
+                 NULL };
     check("v1-64k-sentinel", &x);
 }
 
@@ -280,14 +294,18 @@ static void test_v1_64k_sentinel(void **state)
  * nothing about the process's cgroup is known. */
 static void test_v2_outside_ns(void **state)
 {
-    expect x = { 2, NAN, UNK, U, "", 2, UNK, U, U, U, U, NULL };
+    expect x = { 2, NAN, UNK, U, "",
+                 2, UNK, U, U, U, U, U, U,
+                 NULL };
     check("v2-outside-ns", &x);
 }
 
 /* Mount root "/job" is not a prefix of "/jobx/step". */
 static void test_v2_root_not_prefix(void **state)
 {
-    expect x = { 2, NAN, UNK, U, "", 2, UNK, U, U, U, U, NULL };
+    expect x = { 2, NAN, UNK, U, "",
+                 2, UNK, U, U, U, U, U, U,
+                 NULL };
     check("v2-root-not-prefix", &x);
 }
 
@@ -296,7 +314,8 @@ static void test_v2_root_not_prefix(void **state)
 static void test_v2_bind_mounts(void **state)
 {
     expect x = { 2, 1.0, LIM, U, "",
-                 2, LIM, 512 * MiB, U, 80 * MiB, 432 * MiB, "/mnt/jobx/step" };
+                 2, LIM, 512 * MiB, U, 80 * MiB, 80 * MiB, 432 * MiB, 432 * MiB,
+                 "/mnt/jobx/step" };
     check("v2-bind-mounts", &x);
 }
 
@@ -304,7 +323,8 @@ static void test_v2_bind_mounts(void **state)
 static void test_escaped_mount(void **state)
 {
     expect x = { 2, 0.5, LIM, 8, "0-7",
-                 2, LIM, 256 * MiB, U, 64 * MiB, 192 * MiB, "/sys/fs/cgroup x/app" };
+                 2, LIM, 256 * MiB, U, 64 * MiB, 64 * MiB, 192 * MiB, 192 * MiB,
+                 "/sys/fs/cgroup x/app" };
     check("escaped-mount", &x);
 }
 
@@ -312,14 +332,18 @@ static void test_escaped_mount(void **state)
  * its usage is not shown (memory.current does not exist there). */
 static void test_v2_root_cgroup(void **state)
 {
-    expect x = { 2, NAN, UNL, 8, "0-7", 2, UNL, U, U, U, U, "/sys/fs/cgroup" };
+    expect x = { 2, NAN, UNL, 8, "0-7",
+                 2, UNL, U, U, U, U, U, U,
+                 "/sys/fs/cgroup" };
     check("v2-root-cgroup", &x);
 }
 
 /* cpu.max and memory.max absent where the controllers are enabled. */
 static void test_v2_missing_files(void **state)
 {
-    expect x = { 2, NAN, UNK, 8, "0-7", 2, UNK, U, U, 8 * MiB, U, "/sys/fs/cgroup/app" };
+    expect x = { 2, NAN, UNK, 8, "0-7",
+                 2, UNK, U, U, 8 * MiB, 8 * MiB, U, U,
+                 "/sys/fs/cgroup/app" };
     check("v2-missing-files", &x);
 }
 
@@ -327,13 +351,17 @@ static void test_v2_missing_files(void **state)
  * for a missing cpuset.effective_cpus. */
 static void test_v1_empty_files(void **state)
 {
-    expect x = { 1, NAN, UNK, 2, "1-2", 1, UNK, U, U, 8 * MiB, U, NULL };
+    expect x = { 1, NAN, UNK, 2, "1-2",
+                 1, UNK, U, U, 8 * MiB, 8 * MiB - 598016, U, U,
+                 NULL };
     check("v1-empty-files", &x);
 }
 
 static void test_v1_zero_period(void **state)
 {
-    expect x = { 1, NAN, UNK, 4, "0-3", 1, UNL, U, U, 8 * MiB, U, NULL };
+    expect x = { 1, NAN, UNK, 4, "0-3",
+                 1, UNL, U, U, 8 * MiB, 8 * MiB - 598016, U, U,
+                 NULL };
     check("v1-zero-period", &x);
 }
 
@@ -344,14 +372,98 @@ static void test_v1_zero_period(void **state)
 static void test_v2_files_only(void **state)
 {
     expect x = { 2, 2.0, LIM, 4, "0-3",
-                 2, LIM, GiB, U, 100 * MiB, GiB - 100 * MiB, NULL };
+                 2, LIM, GiB, U, 100 * MiB, 100 * MiB, GiB - 100 * MiB, GiB - 100 * MiB,
+                 NULL };
     check("v2-files-only", &x);
+}
+
+/* A real Slurm v1 step (--mem=300M) right after writing, fsyncing and
+ * reading back 450 MiB on a disk filesystem: nearly all of the usage is
+ * clean inactive page cache that the kernel reclaims before an OOM kill.
+ * The job level (the step plus 0.4 MiB) binds. */
+#define PC_JOB_USAGE UINT64_C(313184256)
+#define PC_JOB_INACTIVE UINT64_C(310448128)
+#define PC_LIMIT (300 * MiB)
+
+static void test_slurm_v1_page_cache(void **state)
+{
+    expect x = { 1, NAN, UNK, U, "",
+                 1, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE - PC_JOB_INACTIVE,
+                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE),
+                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE), NULL };
+    check("slurm-v1-page-cache", &x);
+}
+
+/* The same step without memory.stat: the working set falls back to the
+ * usage, and the figure is the old, conservative one. */
+static void test_slurm_v1_page_cache_no_stat(void **state)
+{
+    expect x = { 1, NAN, UNK, U, "",
+                 1, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE,
+                 PC_LIMIT - PC_JOB_USAGE, PC_LIMIT - PC_JOB_USAGE, NULL };
+    check("slurm-v1-page-cache-no-stat", &x);
+}
+
+#define SLURM_V2_TASK "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0"
+
+/* The same figures under Slurm's cgroup/v2 layout (memory.stat's
+ * inactive_file, which v2 accounts hierarchically). */
+static void test_slurm_v2_page_cache(void **state)
+{
+    expect x = { 2, NAN, UNL, 2, "4-5",
+                 2, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE - PC_JOB_INACTIVE,
+                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE),
+                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE), SLURM_V2_TASK };
+    check("slurm-v2-page-cache", &x);
+}
+
+static void test_slurm_v2_page_cache_no_stat(void **state)
+{
+    expect x = { 2, NAN, UNL, 2, "4-5",
+                 2, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE,
+                 PC_LIMIT - PC_JOB_USAGE, PC_LIMIT - PC_JOB_USAGE, SLURM_V2_TASK };
+    check("slurm-v2-page-cache-no-stat", &x);
+}
+
+/* A parent (1 GiB) full of cache above a leaf (512 MiB, 400 MiB of
+ * anonymous memory): by raw usage the parent would bind with 24 MiB left;
+ * by working set (420 MiB) it has 604 MiB, and the leaf's 112 MiB bind. */
+static void test_v2_parent_cache(void **state)
+{
+    expect x = { 2, 0.5, LIM, 8, "0-7",
+                 2, LIM, 512 * MiB, U, 400 * MiB, 400 * MiB, 112 * MiB, 112 * MiB,
+                 "/sys/fs/cgroup/jobs/worker" };
+    check("v2-parent-cache", &x);
+}
+
+/* The devices controller: a v1 cgroup below the root is a device allowlist
+ * (Slurm's ConstrainDevices); the root allows all; v2 filters cannot be
+ * read, and nothing at all is unknown. */
+static void test_devices_confined(void **state)
+{
+    static const struct { const char *layout; int confined; } cases[] = {
+        { "slurm-v1", 1 },       /* devices:/slurm/uid_1000/job_5/step_0/task_0 */
+        { "hybrid-host", 0 },    /* devices:/ */
+        { "slurm-v2", -1 },
+        { "does-not-exist", -1 },
+    };
+    char root[1024];
+    gov_cgroup_evidence ev;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(root, sizeof root, "%s/cgroup/%s", GOV_FIXTURES, cases[i].layout);
+        gov_cgroup_collect(root, &ev);
+        assert_int_equal(ev.devices_confined, cases[i].confined);
+        assert_int_equal(gov_cgroup_devices_confined(root), cases[i].confined);
+    }
 }
 
 /* No /proc/self files at all: nothing is known, nothing is unlimited. */
 static void test_no_proc(void **state)
 {
-    expect x = { 0, NAN, UNK, U, "", 0, UNK, U, U, U, U, NULL };
+    expect x = { 0, NAN, UNK, U, "",
+                 0, UNK, U, U, U, U, U, U,
+                 NULL };
     check("does-not-exist", &x);
 }
 
@@ -383,6 +495,12 @@ int main(void)
         cmocka_unit_test(test_v1_empty_files),
         cmocka_unit_test(test_v1_zero_period),
         cmocka_unit_test(test_v2_files_only),
+        cmocka_unit_test(test_slurm_v1_page_cache),
+        cmocka_unit_test(test_slurm_v1_page_cache_no_stat),
+        cmocka_unit_test(test_slurm_v2_page_cache),
+        cmocka_unit_test(test_slurm_v2_page_cache_no_stat),
+        cmocka_unit_test(test_v2_parent_cache),
+        cmocka_unit_test(test_devices_confined),
         cmocka_unit_test(test_no_proc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

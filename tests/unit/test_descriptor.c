@@ -31,6 +31,9 @@ static void sample(gov_descriptor *d)
     d->job_mem_mib = 400;
     d->step_mem_mib = 200;
     d->step_cores = 1;
+    d->gpus_on_node = 2;
+    d->gpus_usable = 2;
+    d->gpus_verified = true;
     d->topo.present = true;
     d->topo.packages = 1;
     d->topo.cores = 1;
@@ -61,7 +64,7 @@ static void test_roundtrip(void **state)
     n = gov_descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
-    assert_true(strncmp(buf, "governor-descriptor/1\n", 22) == 0);
+    assert_true(strncmp(buf, "governor-descriptor/2\n", 22) == 0);
     assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &e), 0);
     assert_memory_equal(&d, &e, sizeof d);
 }
@@ -97,7 +100,7 @@ static void test_worst_case_fits(void **state)
         ((uint64_t *)&d)[i] = UINT64_MAX - 1;
     d.nodes = d.tasks_total = d.tasks_on_node = d.cpus_on_node = d.cpus_per_task =
         d.job_mem_mib = d.step_mem_mib = d.mem_per_cpu_mib = d.job_cores = d.step_cores =
-        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = UINT64_MAX - 1;
+        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = d.gpus_usable = UINT64_MAX - 1;
     d.topo.numa_count = GOV_DESC_MAX_NUMA;
     d.topo.gpu_count = GOV_DESC_MAX_GPUS;
     for (int i = 0; i < GOV_DESC_MAX_NUMA; i++)
@@ -144,7 +147,13 @@ static void test_strict_parse(void **state)
     assert_int_equal(d.job_id, 7);
     assert_int_equal(d.boot_hash, 0xff);
     assert_int_equal(d.cpus_per_task, GOV_UNKNOWN);
-    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/2"), GOV_EVERSION);
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/3"), GOV_EVERSION);
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/0"), GOV_EVERSION);
+    /* Version 2 adds gpus_usable; version 1 text with it is refused. */
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/2"), 0);
+    assert_int_equal(parse_edit("threads=0\n", "threads=0\ngpus_usable=2\n"), GOV_EPARSE);
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/2\njob=7\ngpus_usable=2\n"), 0);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/x"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "gov/1"), GOV_EPARSE);
     assert_int_equal(parse_edit("job=7\n", ""), GOV_EPARSE);              /* required */

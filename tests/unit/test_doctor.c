@@ -20,7 +20,7 @@ static gov_snapshot in_step(gov_sched_source source)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 8;
     s.memory.host.total_bytes = 16 * GiB;
     s.memory.host.available_bytes = 12 * GiB;
@@ -133,7 +133,7 @@ static void test_exit_0_when_nothing_is_known(void **state)
     gov_doctor_report r;
 
     (void)state;
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     r = examine(&s);
     assert_int_equal(r.exit_status, 0);
 }
@@ -144,7 +144,7 @@ static void test_null_arguments(void **state)
     gov_doctor_report r;
 
     (void)state;
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     assert_int_equal(gov_doctor_examine(NULL, &r), GOV_EINVAL);
     assert_int_equal(gov_doctor_examine(&s, NULL), GOV_EINVAL);
 }
@@ -348,6 +348,80 @@ static void test_cpu_allocation_unknown(void **state)
     s.scheduler.cpus_on_node = GOV_UNKNOWN;
     r = examine(&s);
     expect_fix(expect(&r, "cpu.allocation_unknown", GOV_DOCTOR_INFO, "cpu"), "--governor");
+}
+
+/* ---- GPUs -------------------------------------------------------------- */
+
+/* A 4-GPU node (NVIDIA device nodes) and a grant of 2 in the step. */
+static void gpu_node(gov_snapshot *s, uint64_t usable, uint64_t denied, int confined)
+{
+    s->scheduler.gpus_on_node = 2;
+    s->accel.nvidia_dev_nodes = 4;
+    s->accel.nvidia_dev_usable = usable;
+    s->accel.nvidia_dev_denied = denied;
+    s->accel.drm_render_nodes = 0;
+    s->accel.devices_confined = confined;
+}
+
+static void test_gpu_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    gpu_node(&s, 2, 2, 1);
+    s.scheduler.gpus_verified = 1;
+    r = examine(&s);
+    f = expect(&r, "gpu.enforced", GOV_DOCTOR_OK, "gpu");
+    assert_int_equal(f->allocation, 2);
+    assert_string_equal(gov_doctor_unit(f), "gpus");
+    assert_non_null(strstr(f->summary, "verified"));
+    held(f, "devices");
+}
+
+static void test_gpu_not_enforced(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    gpu_node(&s, 4, 0, 0);      /* ConstrainDevices=no: all four open */
+    r = examine(&s);
+    f = expect(&r, "gpu.not_enforced", GOV_DOCTOR_ERROR, "gpu");
+    expect_fix(f, "ConstrainDevices=yes");
+    held(f, "none");
+    assert_int_equal(r.exit_status, 1);
+    /* A whole-node grant with no device cgroup: nothing more to open, but
+     * nothing enforces it either. */
+    gpu_node(&s, 4, 0, 0);
+    s.scheduler.gpus_on_node = 4;
+    r = examine(&s);
+    expect_fix(expect(&r, "gpu.not_enforced", GOV_DOCTOR_WARN, "gpu"), "ConstrainDevices=yes");
+}
+
+static void test_gpu_quiet_without_gpus(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.scheduler.gpus_on_node = 0;
+    s.scheduler.gpus_verified = 1;
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = s.accel.nvidia_dev_denied = 0;
+    s.accel.drm_render_nodes = s.accel.drm_render_usable = s.accel.drm_render_denied = 0;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.enforced"));
+    assert_null(find(&r, "gpu.not_enforced"));
+    assert_null(find(&r, "gpu.allocation_unknown"));
+    /* GPUs on the node but no grant known. */
+    s.scheduler.gpus_on_node = GOV_UNKNOWN;
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = 4;
+    r = examine(&s);
+    expect(&r, "gpu.allocation_unknown", GOV_DOCTOR_INFO, "gpu");
 }
 
 /* ---- memory ------------------------------------------------------------ */
@@ -556,6 +630,9 @@ int main(void)
         cmocka_unit_test(test_cpu_not_enforced),
         cmocka_unit_test(test_cpu_unconfirmed),
         cmocka_unit_test(test_cpu_allocation_unknown),
+        cmocka_unit_test(test_gpu_enforced),
+        cmocka_unit_test(test_gpu_not_enforced),
+        cmocka_unit_test(test_gpu_quiet_without_gpus),
         cmocka_unit_test(test_memory_enforced),
         cmocka_unit_test(test_memory_per_task_allocation),
         cmocka_unit_test(test_memory_not_enforced),

@@ -24,6 +24,31 @@ static void test_known_codes(void **state)
     assert_string_equal(gov_err_name(0), "OK");
 }
 
+/* gov_err_codes() is GOV_ERRNO_MAP: every code, once, each named. */
+static void test_code_list(void **state)
+{
+    size_t n = 0;
+    const int *codes = gov_err_codes(&n);
+
+    assert_int_equal(n, 17);
+    assert_int_equal(codes[0], GOV_EINVAL);
+    assert_int_equal(codes[n - 1], GOV_EMUNGE);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(codes[i] < 0);
+        assert_string_not_equal(gov_err_name(codes[i]), "UNKNOWN");
+        for (size_t j = i + 1; j < n; j++)
+            assert_int_not_equal(codes[i], codes[j]);
+    }
+    assert_non_null(gov_err_codes(NULL));
+}
+
+/* The library that runs is the one this header describes (and meson's). */
+static void test_version(void **state)
+{
+    assert_int_equal(gov_version(), GOV_VERSION_HEX);
+    assert_string_equal(gov_version_string(), GOV_PROJECT_VERSION);
+}
+
 static void test_unknown_code(void **state)
 {
     assert_string_equal(gov_err_name(-123456), "UNKNOWN");
@@ -35,6 +60,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_codes),
         cmocka_unit_test(test_unknown_code),
+        cmocka_unit_test(test_code_list),
+        cmocka_unit_test(test_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,26 @@ static void test_interactive_reserve_16gib(void **state)
     gov_governor_destroy(g);
 }
 
+/* The default profile follows the snapshot: outside any scheduler the
+ * interactive one (above); inside an allocation, sealed or from the
+ * variables, batch, because the allocation is the job's own. */
+static void test_default_profile_in_allocation(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    gov_availability a;
+
+    for (int src = GOV_SCHED_DESCRIPTOR; src <= GOV_SCHED_ENVIRONMENT; src++) {
+        s.scheduler.source = (gov_sched_source)src;
+        assert_int_equal(gov_governor_availability(g, &s, &a), 0);
+        assert_int_equal(a.profile, GOV_PROFILE_BATCH);
+        assert_int_equal(a.ram_reserve_bytes, 0);
+        assert_int_equal(a.threads_reserve, 0);
+    }
+    gov_governor_destroy(g);
+}
+
 /* Batch keeps no reserve. */
 static void test_batch_profile_keeps_none(void **state)
 {
@@ -363,6 +383,89 @@ static void test_ram_reject_vs_wait(void **state)
     gov_governor_destroy(g);
 }
 
+/* Every verdict says what the smallest batch needs and what is free, so a
+ * WAIT or a REJECT shows its shortfall; history's per-item figure shows. */
+static void test_decision_shows_shortfall(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 4 * GIB);
+    gov_estimate e = make_estimate(3, 5 * GIB, 1 * GIB, 1, 1, 8);
+    gov_batch_record heavy = { .items = 2, .peak_memory_bytes = 5 * GIB + 4 * GIB };
+    gov_decision d;
+
+    set_site_batch(&s);
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_WAIT);
+    assert_int_equal(d.reason, GOV_REASON_RAM);
+    assert_int_equal(d.ram_bytes, 0);
+    assert_int_equal(d.bytes_per_item, 1 * GIB);
+    assert_int_equal(d.ram_needed_bytes, 6 * GIB);      /* 5 GiB + 1 x 1 GiB */
+    assert_int_equal(d.ram_free_bytes, 4 * GIB);
+    /* History says an item costs 2 GiB: the smallest batch now needs 7. */
+    assert_int_equal(gov_governor_record_batch(g, 3, &heavy), 0);
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_WAIT);
+    assert_int_equal(d.bytes_per_item, 2 * GIB);
+    assert_int_equal(d.ram_needed_bytes, 7 * GIB);
+    /* Past the whole budget: REJECT, with both figures. */
+    e.fixed_bytes = 16 * GIB;      /* the record now says nothing per item */
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_REJECT);
+    assert_int_equal(d.ram_needed_bytes, 17 * GIB);
+    assert_int_equal(d.ram_free_bytes, 4 * GIB);
+    /* A stale snapshot: what is free is not known. */
+    clk.now += 2000 * MS;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.reason, GOV_REASON_STALE_SNAPSHOT);
+    assert_int_equal(d.ram_needed_bytes, 17 * GIB);
+    assert_int_equal(d.ram_free_bytes, GOV_UNKNOWN);
+    gov_governor_destroy(g);
+}
+
+/* Why the ceiling is where it is: before any observation, growing only
+ * with newer snapshots (the same one again does not count), at the largest
+ * batch, held by pressure, and neither way without RAM evidence. */
+static void test_ceiling_reason(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    gov_estimate e = make_estimate(1, 0, MIB, 1, 1, 2);
+    gov_pressure_state ps;
+    gov_decision d;
+
+    set_site_batch(&s);
+    assert_int_equal(gov_governor_pressure(g, NULL, &ps), 0);
+    assert_int_equal(ps.ceiling_reason, GOV_CEILING_NO_OBSERVATION);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.ceiling, 1);
+    assert_int_equal(d.ceiling_reason, GOV_CEILING_GROWING);
+    for (int i = 0; i < 3; i++) {
+        clk.now += MS;
+        s.captured_ns = clk.now;
+        assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    }
+    assert_int_equal(d.ceiling, 2);
+    assert_int_equal(d.ceiling_reason, GOV_CEILING_LARGEST);
+    clk.now += MS;
+    s.captured_ns = clk.now;
+    s.memory.host.available_bytes = s.memory.effective.remaining_bytes = 1 * GIB;
+    assert_int_equal(gov_governor_pressure(g, &s, &ps), 0);
+    assert_int_equal(ps.level, GOV_RED);
+    assert_int_equal(ps.ceiling_reason, GOV_CEILING_PRESSURE);
+    assert_string_equal(gov_ceiling_reason_name(ps.ceiling_reason), "pressure");
+    gov_governor_destroy(g);
+
+    g = make_governor(&clk, 0);
+    s = make_snapshot(&clk, GOV_UNKNOWN, GOV_UNKNOWN);
+    s.memory.effective.limit_bytes = s.memory.effective.remaining_bytes = GOV_UNKNOWN;
+    assert_int_equal(gov_governor_pressure(g, &s, &ps), 0);
+    assert_int_equal(ps.ceiling_reason, GOV_CEILING_RAM_UNKNOWN);
+    gov_governor_destroy(g);
+}
+
 /* Malformed estimates and arguments are errors, not decisions. */
 static void test_bad_arguments(void **state)
 {
@@ -488,6 +591,16 @@ static void test_gpu_one_device(void **state)
     assert_int_equal(d.verdict, GOV_WAIT);
     assert_int_equal(d.reason, GOV_REASON_GPU);
     assert_int_equal(gov_governor_release(g, r), 0);
+
+    /* A verified grant of no GPU outranks the card the node shows. */
+    s.scheduler.gpus_verified = 1;
+    s.scheduler.gpus_on_node = 0;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_REJECT);
+    assert_int_equal(d.reason, GOV_REASON_GPU);
+    s.scheduler.gpus_on_node = 2;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_ADMIT);
 
     /* Card memory not enough, or unknown: WAIT; bigger than the card: REJECT. */
     e.fixed_bytes = 2 * GIB;
@@ -665,14 +778,6 @@ static void test_wait_for_change(void **state)
     gov_governor_destroy(a.g);
 }
 
-static void test_names(void **state)
-{
-    assert_string_equal(gov_pressure_level_name(GOV_RED), "red");
-    assert_string_equal(gov_verdict_name(GOV_WAIT), "wait");
-    assert_string_equal(gov_reason_name(GOV_REASON_BATCH_CEILING), "batch_ceiling");
-    assert_string_equal(gov_reason_name((gov_reason)999), "unknown");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_unknown_memavailable_falls_back),
         cmocka_unit_test(test_no_ram_bound_waits),
         cmocka_unit_test(test_interactive_reserve_16gib),
+        cmocka_unit_test(test_default_profile_in_allocation),
         cmocka_unit_test(test_batch_profile_keeps_none),
         cmocka_unit_test(test_detected_is_effective_in_allocation),
         cmocka_unit_test(test_site_policy_caller_tightens_only),
@@ -687,6 +793,8 @@ int main(void)
         cmocka_unit_test(test_cpu_threads_reduced),
         cmocka_unit_test(test_io_slots),
         cmocka_unit_test(test_ram_reject_vs_wait),
+        cmocka_unit_test(test_decision_shows_shortfall),
+        cmocka_unit_test(test_ceiling_reason),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_release_exactly_once),
         cmocka_unit_test(test_ids_end_at_uint64_max),
@@ -696,7 +804,6 @@ int main(void)
         cmocka_unit_test(test_history_fifo_and_unknown_peak),
         cmocka_unit_test(test_adaptive_batch_conservative),
         cmocka_unit_test(test_wait_for_change),
-        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

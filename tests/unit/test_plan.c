@@ -11,22 +11,35 @@ static gov_snapshot with_capacity(double cap)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.cgroup.quota_cores = cap;
     gov_snapshot_resolve(&s);
     return s;
 }
 
-static void test_default_workers(void **state)
+/* Without a pool size, one process uses every CPU: OMP_NUM_THREADS and its
+ * kin count the threads of one process. */
+static void test_default_is_one_process(void **state)
 {
     gov_snapshot s = with_capacity(8.0);
     gov_plan p;
 
     assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
-    assert_int_equal(p.workers, 8);
-    assert_int_equal(p.threads_per_worker, 1);
+    assert_int_equal(p.workers, 1);
+    assert_int_equal(p.threads_per_worker, 8);
     assert_int_equal(p.cpu_workers, 8);
     assert_int_equal(p.io_workers, 12);
+    assert_false(p.oversubscribed);
+}
+
+static void test_pool_at_the_ceiling(void **state)
+{
+    gov_snapshot s = with_capacity(8.0);
+    gov_plan p;
+
+    assert_int_equal(gov_plan_compute(&s, 8, &p), 0);
+    assert_int_equal(p.workers, 8);
+    assert_int_equal(p.threads_per_worker, 1);
     assert_false(p.oversubscribed);
 }
 
@@ -51,6 +64,9 @@ static void test_fractional_capacity(void **state)
     assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
     assert_int_equal(p.workers, 1);
     assert_int_equal(p.threads_per_worker, 1);
+    s = with_capacity(0.5);
+    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(p.threads_per_worker, 1);
 }
 
 static void test_oversubscribed(void **state)
@@ -69,7 +85,7 @@ static void test_unknown_capacity_plans_one(void **state)
     gov_snapshot s;
     gov_plan p;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
     assert_int_equal(p.workers, 1);
@@ -87,15 +103,83 @@ static void test_io_capped(void **state)
     assert_int_equal(gov_plan_compute(NULL, 0, &p), GOV_EINVAL);
 }
 
+/* A cgroup limit with its remaining memory, nothing else known. */
+static gov_snapshot with_memory(uint64_t limit, uint64_t remaining)
+{
+    gov_snapshot s;
+
+    gov_snapshot_init(&s);
+    s.cpu.cgroup.quota_cores = 4.0;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    s.memory.cgroup.limit_bytes = limit;
+    s.memory.cgroup.remaining_bytes = remaining;
+    s.memory.cgroup.planning_remaining_bytes = remaining;
+    gov_snapshot_resolve(&s);
+    return s;
+}
+
+static void test_memory_divided_among_workers(void **state)
+{
+    gov_snapshot s = with_memory(8ull << 30, 6ull << 30);
+    gov_plan p;
+
+    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, 8ull << 30);
+    assert_int_equal(p.memory_remaining_per_worker, 6ull << 30);
+    assert_int_equal(gov_plan_compute(&s, 4, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, 2ull << 30);
+    assert_int_equal(p.memory_remaining_per_worker, 1536ull << 20);
+}
+
+/* A step's memory on a node is shared by its local tasks; per-CPU memory
+ * is each task's own. */
+static void test_memory_shared_by_tasks(void **state)
+{
+    gov_snapshot s = with_memory(8ull << 30, 8ull << 30);
+    gov_plan p;
+
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.tasks_on_node = 4;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.mem_per_node_bytes = 8ull << 30;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, 2ull << 30);
+    assert_int_equal(gov_plan_compute(&s, 2, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, 1ull << 30);
+
+    s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
+    s.scheduler.cpus_on_node = 4;
+    s.scheduler.mem_per_cpu_bytes = 1ull << 30;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
+    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, 1ull << 30);
+}
+
+static void test_memory_unknown(void **state)
+{
+    gov_snapshot s = with_capacity(2.0);
+    gov_plan p;
+
+    assert_int_equal(gov_plan_compute(&s, 3, &p), 0);
+    assert_int_equal(p.memory_limit_per_worker, GOV_UNKNOWN);
+    assert_int_equal(p.memory_remaining_per_worker, GOV_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_workers),
+        cmocka_unit_test(test_default_is_one_process),
+        cmocka_unit_test(test_pool_at_the_ceiling),
         cmocka_unit_test(test_threads_fill_capacity),
         cmocka_unit_test(test_fractional_capacity),
         cmocka_unit_test(test_oversubscribed),
         cmocka_unit_test(test_unknown_capacity_plans_one),
         cmocka_unit_test(test_io_capped),
+        cmocka_unit_test(test_memory_divided_among_workers),
+        cmocka_unit_test(test_memory_shared_by_tasks),
+        cmocka_unit_test(test_memory_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "evidence.h"
@@ -66,6 +67,36 @@ static void test_cgroup_without_files_falls_back(void **state)
     assert_int_equal(snap.pressure.source, GOV_PRESSURE_SOURCE_SYSTEM);
 }
 
+/* The label follows the cgroup the collector found: a hybrid host keeps the
+ * process in the v2 root, whose figures are the whole system's. */
+static void collect_through_cgroups(const char *layout)
+{
+    char root[1024];
+    gov_cgroup_evidence cg;
+
+    snprintf(root, sizeof root, GOV_FIXTURES "/cgroup/%s", layout);
+    gov_cgroup_collect(root, &cg);
+    collect(root, &cg);
+}
+
+static void test_root_cgroup_is_system(void **state)
+{
+    collect_through_cgroups("hybrid-host");
+    assert_int_equal(snap.pressure.source, GOV_PRESSURE_SOURCE_SYSTEM);
+    assert_float_equal(snap.pressure.cpu_some_avg10, 2.35, 1e-9);
+    collect_through_cgroups("v2-root-cgroup");
+    assert_int_equal(snap.pressure.source, GOV_PRESSURE_SOURCE_SYSTEM);
+}
+
+static void test_non_root_cgroup_is_cgroup(void **state)
+{
+    collect_through_cgroups("slurm-v2");
+    assert_int_equal(snap.pressure.source, GOV_PRESSURE_SOURCE_CGROUP);
+    /* A container's namespace root is a non-root cgroup (it has a type). */
+    collect_through_cgroups("docker-v2");
+    assert_int_equal(snap.pressure.source, GOV_PRESSURE_SOURCE_CGROUP);
+}
+
 static void test_no_psi_is_unknown(void **state)
 {
     collect(GOV_FIXTURES "/pressure/nopsi", NULL);
@@ -126,6 +157,8 @@ int main(void)
         cmocka_unit_test(test_system),
         cmocka_unit_test(test_cgroup_preferred),
         cmocka_unit_test(test_cgroup_without_files_falls_back),
+        cmocka_unit_test(test_root_cgroup_is_system),
+        cmocka_unit_test(test_non_root_cgroup_is_cgroup),
         cmocka_unit_test(test_no_psi_is_unknown),
         cmocka_unit_test(test_live),
         cmocka_unit_test(test_parser),

@@ -16,7 +16,7 @@ static gov_snapshot host_only(void)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 16;
     s.memory.host.total_bytes = 64 * GiB;
     s.memory.host.available_bytes = 60 * GiB;
@@ -27,7 +27,7 @@ static void test_nothing_known(void **state)
 {
     gov_snapshot s;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     assert_true(isnan(s.cpu.effective.capacity_cores));
     assert_int_equal(s.cpu.effective.workers, GOV_UNKNOWN);
@@ -139,11 +139,15 @@ static void test_memory_high_below_max(void **state)
     s.memory.cgroup.limit_bytes = 8 * GiB;
     s.memory.cgroup.high_bytes = 6 * GiB;
     s.memory.cgroup.current_bytes = 1 * GiB;
-    s.memory.cgroup.remaining_bytes = 5 * GiB;
+    s.memory.cgroup.working_set_bytes = 1 * GiB;
+    s.memory.cgroup.remaining_bytes = 7 * GiB;
+    s.memory.cgroup.planning_remaining_bytes = 5 * GiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.limit_bytes, 6 * GiB);
     assert_int_equal(s.memory.effective.binding, GOV_LAYER_CGROUP);
+    /* high plans; the distance to the OOM point stays the cgroup's own. */
     assert_int_equal(s.memory.effective.remaining_bytes, 5 * GiB);
+    assert_int_equal(s.memory.cgroup.remaining_bytes, 7 * GiB);
 }
 
 static void test_scheduler_memory(void **state)
@@ -178,7 +182,9 @@ static void test_slurm_step_limit_enforced(void **state)
     s.scheduler.mem_per_node_bytes = 200 * MiB;
     s.memory.cgroup.limit_bytes = 200 * MiB;
     s.memory.cgroup.current_bytes = 50 * MiB;
+    s.memory.cgroup.working_set_bytes = 50 * MiB;
     s.memory.cgroup.remaining_bytes = 150 * MiB;
+    s.memory.cgroup.planning_remaining_bytes = 150 * MiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.enforcement.memory, GOV_ENFORCED);
     assert_int_equal(s.memory.effective.limit_bytes, 200 * MiB);
@@ -197,18 +203,56 @@ static void test_high_does_not_enforce(void **state)
     assert_int_equal(s.enforcement.memory, GOV_NOT_ENFORCED);
 }
 
-static void test_scheduler_remaining_uses_cgroup_usage(void **state)
+/* The scheduler's bound has no usage of its own: what the step holds is
+ * the cgroup's working set, not its page cache. */
+static void test_scheduler_remaining_uses_working_set(void **state)
 {
     gov_snapshot s = host_only();
 
     s.scheduler.source = GOV_SCHED_ENVIRONMENT;
     s.scheduler.mem_per_node_bytes = 1 * GiB;
-    s.memory.cgroup.current_bytes = 300 * MiB;
+    s.memory.cgroup.current_bytes = 900 * MiB;
+    s.memory.cgroup.working_set_bytes = 300 * MiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.remaining_bytes, 1 * GiB - 300 * MiB);
-    s.memory.cgroup.current_bytes = 2 * GiB;
+    s.memory.cgroup.working_set_bytes = 2 * GiB;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.remaining_bytes, 0);
+    /* No usage evidence: the whole bound. */
+    s.memory.cgroup.current_bytes = s.memory.cgroup.working_set_bytes = GOV_UNKNOWN;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.effective.remaining_bytes, 1 * GiB);
+}
+
+/* GPUs: the grant against the process's own view of the GPU nodes. */
+static void test_gpu_enforcement(void **state)
+{
+    gov_snapshot s = host_only();
+
+    s.accel.nvidia_dev_nodes = 6;
+    s.accel.nvidia_dev_usable = 2;
+    s.accel.nvidia_dev_denied = 4;
+    s.accel.drm_render_nodes = 0;
+    s.accel.devices_confined = 1;
+    s.scheduler.gpus_on_node = 2;
+    gov_snapshot_resolve(&s);
+    /* No scheduler: no grant to compare with, whatever the fields say. */
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCEMENT_UNKNOWN);
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
+    s.accel.nvidia_dev_usable = 6;
+    s.accel.nvidia_dev_denied = 0;
+    s.accel.devices_confined = 0;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_NOT_ENFORCED);
+    /* Render nodes stand for the GPUs when there is no NVIDIA node. */
+    s.accel.nvidia_dev_nodes = s.accel.nvidia_dev_usable = 0;
+    s.accel.drm_render_nodes = 4;
+    s.accel.drm_render_usable = 2;
+    s.accel.drm_render_denied = 2;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
 }
 
 static void test_no_scheduler_ignores_its_fields(void **state)
@@ -250,7 +294,8 @@ int main(void)
         cmocka_unit_test(test_scheduler_memory),
         cmocka_unit_test(test_slurm_step_limit_enforced),
         cmocka_unit_test(test_high_does_not_enforce),
-        cmocka_unit_test(test_scheduler_remaining_uses_cgroup_usage),
+        cmocka_unit_test(test_scheduler_remaining_uses_working_set),
+        cmocka_unit_test(test_gpu_enforcement),
         cmocka_unit_test(test_no_scheduler_ignores_its_fields),
         cmocka_unit_test(test_overflow_saturates),
     };

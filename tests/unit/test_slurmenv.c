@@ -230,6 +230,47 @@ static void test_gpus(void **state)
     assert_true(collect(trailing).gpus_per_task == GOV_UNKNOWN);
 }
 
+/* slurmstepd's SLURM_STEP_GPUS comes first; every count is bounded, since
+ * any user can export these (a per-task count of 2^64-2 was once sealed). */
+static void test_gpu_counts_bounded(void **state)
+{
+    assert_int_equal(gov_slurm_gpus_on_node("0,1", "4"), 2);
+    assert_int_equal(gov_slurm_gpus_on_node("0-3,6", NULL), 5);
+    assert_int_equal(gov_slurm_gpus_on_node("", "4"), 0);
+    assert_int_equal(gov_slurm_gpus_on_node("none", NULL), 0);
+    assert_int_equal(gov_slurm_gpus_on_node("NoDevFiles", NULL), 0);
+    assert_int_equal(gov_slurm_gpus_on_node(NULL, "3"), 3);
+    assert_int_equal(gov_slurm_gpus_on_node(NULL, NULL), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_on_node("0-1024", NULL), GOV_UNKNOWN);  /* 1025 */
+    assert_int_equal(gov_slurm_gpus_on_node("0-1023", NULL), 1024);
+    assert_int_equal(gov_slurm_gpus_on_node("GPU-3f2c", NULL), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_on_node(NULL, "1025"), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_on_node(NULL, "-1"), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_per_task("18446744073709551614"), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_per_task("1024"), 1024);
+    assert_int_equal(gov_slurm_gpus_per_task("1000,a:25"), GOV_UNKNOWN);
+    assert_int_equal(gov_slurm_gpus_per_task(NULL), GOV_UNKNOWN);
+    /* The collector reads the same variables the same way. */
+    {
+        const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_GPUS=0,1,2",
+                              "SLURM_GPUS_ON_NODE=8", NULL };
+        assert_int_equal(collect(env).gpus_on_node, 3);
+    }
+}
+
+/* One reading of step ids for the plugin (the credential's) and the
+ * variables (SLURM_STEP_ID). */
+static void test_step_kind_of(void **state)
+{
+    assert_int_equal(gov_step_kind_of(0), GOV_STEP_NORMAL);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_MAX_NORMAL_ID), GOV_STEP_NORMAL);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_BATCH_ID), GOV_STEP_BATCH);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_EXTERN_ID), GOV_STEP_EXTERN);
+    assert_int_equal(gov_step_kind_of(GOV_STEP_INTERACTIVE_ID), GOV_STEP_INTERACTIVE);
+    assert_int_equal(gov_step_kind_of(0xfffffffd), GOV_STEP_UNKNOWN);    /* pending */
+    assert_int_equal(gov_step_kind_of(GOV_UNKNOWN), GOV_STEP_UNKNOWN);
+}
+
 static void test_batch_step(void **state)
 {
     /* sbatch -N2 -n8 -c2: the script's environment has no SLURM_STEP_ID;
@@ -383,6 +424,8 @@ int main(void)
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_memory_per_cpu_needs_cpus_per_task),
         cmocka_unit_test(test_gpus),
+        cmocka_unit_test(test_gpu_counts_bounded),
+        cmocka_unit_test(test_step_kind_of),
         cmocka_unit_test(test_batch_step),
         cmocka_unit_test(test_step_kinds),
         cmocka_unit_test(test_interactive_step_holds_the_node),

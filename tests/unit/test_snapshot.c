@@ -115,6 +115,43 @@ static void test_container_only_cgroup(void **state)
     assert_int_equal(s.pressure.source, GOV_PRESSURE_SOURCE_CGROUP);
 }
 
+/* memory.high (1 GiB) below memory.max (2 GiB), 768 MiB used: the cgroup's
+ * remaining is the distance to max, the effective one plans with high. */
+static void test_high_plans_max_remains(void **state)
+{
+    static const char *const env[] = { NULL };
+    gov_snapshot s;
+
+    capture(GOV_FIXTURES "/cgroup/v2-high-below-max", env, &s);
+    assert_int_equal(s.memory.cgroup.remaining_bytes, 1280 * MiB);
+    assert_int_equal(s.memory.cgroup.planning_remaining_bytes, 256 * MiB);
+    assert_int_equal(s.memory.effective.limit_bytes, 1024 * MiB);
+    assert_int_equal(s.memory.effective.remaining_bytes, 256 * MiB);
+}
+
+/* A Slurm step full of clean page cache (the real capture of
+ * tests/slurm/cases/page_cache.sh): every remaining figure is measured
+ * against the working set, the scheduler's bound included. */
+static void test_page_cache_is_not_used(void **state)
+{
+    static const char *const env[] = {
+        "SLURM_JOB_ID=1", "SLURM_STEP_ID=0", "SLURM_NODEID=0", "SLURM_CPUS_PER_TASK=1",
+        "SLURM_MEM_PER_NODE=300", NULL,
+    };
+    uint64_t ws = UINT64_C(313184256) - UINT64_C(310448128);
+    gov_snapshot s;
+
+    capture(GOV_FIXTURES "/cgroup/slurm-v1-page-cache", env, &s);
+    assert_int_equal(s.memory.cgroup.current_bytes, UINT64_C(313184256));
+    assert_int_equal(s.memory.cgroup.working_set_bytes, ws);
+    assert_int_equal(s.memory.cgroup.remaining_bytes, 300 * MiB - ws);
+    assert_int_equal(s.memory.effective.remaining_bytes, 300 * MiB - ws);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_CGROUP);
+
+    capture(GOV_FIXTURES "/cgroup/slurm-v1-page-cache-no-stat", env, &s);
+    assert_int_equal(s.memory.effective.remaining_bytes, 300 * MiB - UINT64_C(313184256));
+}
+
 static void test_empty_root(void **state)
 {
     static const char *const env[] = { NULL };
@@ -155,6 +192,8 @@ int main(void)
         cmocka_unit_test(test_slurm_v1_step),
         cmocka_unit_test(test_variables_are_not_enforcement),
         cmocka_unit_test(test_container_only_cgroup),
+        cmocka_unit_test(test_high_plans_max_remains),
+        cmocka_unit_test(test_page_cache_is_not_used),
         cmocka_unit_test(test_empty_root),
         cmocka_unit_test(test_live_capture),
     };

@@ -23,7 +23,7 @@ static void test_new_is_unknown(void **state)
     assert_int_equal(h->memory.effective.limit_bytes, GOV_UNKNOWN);
     assert_int_equal(h->accel.gpu_index, -1);
     /* The same JSON as a snapshot cleared in place. */
-    gov_snapshot_clear(&cleared);
+    gov_snapshot_init(&cleared);
     assert_int_equal(gov_snapshot_json(h, &a, NULL), 0);
     assert_int_equal(gov_snapshot_json(&cleared, &b, NULL), 0);
     assert_string_equal(a, b);
@@ -69,7 +69,9 @@ static void test_capture_plan_and_decide(void **state)
     assert_int_equal(h->cpu.effective.workers, 2);
     assert_int_equal(gov_plan_compute(h, 0, &p), 0);
     assert_int_equal(p.cpu_workers, 2);
-    assert_int_equal(p.workers, 2);
+    assert_int_equal(p.workers, 1);
+    assert_int_equal(p.threads_per_worker, 2);
+    assert_true(p.memory_limit_per_worker <= 200ull << 20);
     /* The fixture's memory PSI (some avg10 2.88 %) is above the gate. */
     assert_int_equal(gov_governor_decide(gov, h, &est, &d), 0);
     assert_int_equal(d.verdict, GOV_WAIT);

@@ -24,7 +24,7 @@ static void test_unknown_is_null(void **state)
     gov_snapshot s;
     char *j;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
     j = render(&s);
     assert_non_null(strstr(j, "\"schema\":\"governor.snapshot/1\""));
@@ -34,7 +34,7 @@ static void test_unknown_is_null(void **state)
     assert_non_null(strstr(j, "\"cgroup\":{\"version\":null"));
     assert_non_null(strstr(j, "\"quota_cores\":null,\"quota_status\":\"unknown\""));
     assert_non_null(strstr(j, "\"effective\":{\"capacity_cores\":null,\"workers\":null,\"binding\":null}"));
-    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"memory\":\"unknown\"}"));
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"memory\":\"unknown\",\"gpu\":\"unknown\"}"));
     assert_non_null(strstr(j, "\"pressure\":{\"source\":null,\"cpu\":{\"some_avg10\":null}"));
     free(j);
 }
@@ -44,7 +44,7 @@ static void test_contract_values(void **state)
     gov_snapshot s;
     char *j;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.cpu.host.logical = 8;
     s.cpu.host.physical = 4;
     s.cpu.affinity.count = 5;
@@ -82,7 +82,7 @@ static void test_invalid_descriptor_reason(void **state)
     gov_snapshot s;
     char *j;
 
-    gov_snapshot_clear(&s);
+    gov_snapshot_init(&s);
     s.descriptor.status = GOV_DESCRIPTOR_INVALID;
     s.descriptor.reason = GOV_EBINDING;
     j = render(&s);

@@ -18,17 +18,17 @@ else the dynamic loader's search (ctypes.util.find_library("governor")).
 from __future__ import annotations
 
 from ._lib import LIBRARY_ENV
-from .admission import (Availability, Decision, Estimate, Governor, Policy, PressureLevel,
-                        PressureState, Profile, Reason, Reservation, Verdict)
+from .admission import (Availability, CeilingReason, Decision, Estimate, Governor, Policy,
+                        PressureLevel, PressureState, Profile, Reason, Reservation, Verdict)
 from .errors import GovernorError, LibraryNotFoundError
 from .snapshot import SCHEMA, Context, PlanResult, Record, Snapshot, plan, snapshot
 
 __all__ = [
     "LIBRARY_ENV", "SCHEMA",
-    "Availability", "Context", "Decision", "Estimate", "Governor", "GovernorError",
+    "Availability", "CeilingReason", "Context", "Decision", "Estimate", "Governor", "GovernorError",
     "LibraryNotFoundError", "PlanResult", "Policy", "PressureLevel", "PressureState",
     "Profile", "Reason", "Record", "Reservation", "Snapshot", "Verdict",
-    "plan", "snapshot", "strerror",
+    "error_codes", "plan", "snapshot", "strerror", "version",
 ]
 
 
@@ -36,3 +36,19 @@ def strerror(code: int) -> str:
     """gov_strerror(): the text of a library error code."""
     from . import _lib
     return _lib.text(_lib.lib().gov_strerror(code))
+
+
+def error_codes() -> dict[str, int]:
+    """Every library error code by name ("EPARSE": -4001), from the library's
+    own list (gov_err_codes(), GOV_ERRNO_MAP): GovernorError.code is one."""
+    from ctypes import byref, c_size_t
+    from . import _lib
+    n = c_size_t()
+    codes = _lib.lib().gov_err_codes(byref(n))
+    return {_lib.text(_lib.lib().gov_err_name(codes[i])): codes[i] for i in range(n.value)}
+
+
+def version() -> str:
+    """gov_version_string(): the version of the libgovernor loaded."""
+    from . import _lib
+    return _lib.text(_lib.lib().gov_version_string())

@@ -15,7 +15,7 @@ import functools
 import os
 from ctypes import (POINTER, Structure, c_char_p, c_int, c_size_t,
                     c_uint, c_uint32, c_uint64, c_void_p)
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, TypeVar
 
 from .errors import GovernorError, LibraryNotFoundError
 
@@ -52,6 +52,8 @@ class Plan(Structure):
         ("cpu_workers", c_uint64),
         ("io_workers", c_uint64),
         ("oversubscribed", c_int),
+        ("memory_limit_per_worker", c_uint64),
+        ("memory_remaining_per_worker", c_uint64),
     ]
 
 
@@ -81,6 +83,10 @@ class Decision(Structure):
         ("ram_bytes", c_uint64),
         ("pressure", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
+        ("bytes_per_item", c_uint64),
+        ("ram_needed_bytes", c_uint64),
+        ("ram_free_bytes", c_uint64),
     ]
 
 
@@ -144,6 +150,7 @@ class PressureState(Structure):
     _fields_ = [
         ("level", c_int),
         ("ceiling", c_uint64),
+        ("ceiling_reason", c_int),
         ("healthy_streak", c_uint32),
         ("swap_streak", c_uint32),
         ("observations", c_uint64),
@@ -169,6 +176,8 @@ _P = c_void_p  # opaque pointers: gov_context *, gov_snapshot *, gov_governor *
 _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_strerror": (c_char_p, [c_int]),
     "gov_err_name": (c_char_p, [c_int]),
+    "gov_err_codes": (POINTER(c_int), [POINTER(c_size_t)]),
+    "gov_version_string": (c_char_p, []),
     "gov_context_create": (c_int, [POINTER(Options), POINTER(_P)]),
     "gov_context_destroy": (None, [_P]),
     "gov_snapshot_new": (c_int, [POINTER(_P)]),
@@ -194,6 +203,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_pressure_level_name": (c_char_p, [c_int]),
     "gov_verdict_name": (c_char_p, [c_int]),
     "gov_reason_name": (c_char_p, [c_int]),
+    "gov_ceiling_reason_name": (c_char_p, [c_int]),
     "gov_profile_name": (c_char_p, [c_int]),
 }
 
@@ -278,3 +288,26 @@ def uint(value: int | None, bits: int, what: str, *, none: int | None = None) ->
         raise ValueError(f"{what} must be between 0 and {2**bits - 1}")
     return value
 
+
+
+_Owner = TypeVar("_Owner", bound="Owner")
+
+
+class Owner:
+    """Owns one library object in ``_ptr``: ``close()`` releases it once, and
+    a ``with`` block or garbage collection closes it too."""
+
+    _ptr: c_void_p | None
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: _Owner) -> _Owner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_ptr", None):
+            self.close()

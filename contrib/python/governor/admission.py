@@ -47,6 +47,17 @@ class Reason(enum.IntEnum):
     BATCH_CEILING = 11
 
 
+class CeilingReason(enum.IntEnum):
+    """gov_ceiling_reason: why the batch ceiling is where it is.  It grows
+    only with snapshots newer than any seen before."""
+
+    NO_OBSERVATION = 0
+    GROWING = 1
+    LARGEST = 2
+    PRESSURE = 3
+    RAM_UNKNOWN = 4
+
+
 class PressureLevel(enum.IntEnum):
     """gov_pressure_level."""
 
@@ -104,6 +115,10 @@ class Decision:
     ram_bytes: int          #: RAM the batch needs (ADMIT), else 0
     pressure: PressureLevel #: level after this decision's observation
     ceiling: int            #: batch ceiling after it
+    ceiling_reason: CeilingReason  #: why the ceiling is there
+    bytes_per_item: int     #: the estimate's, as history raised it
+    ram_needed_bytes: int   #: RAM the smallest batch considered needs (every verdict)
+    ram_free_bytes: int | None  #: RAM free for new work; None when unknown
 
     @property
     def admitted(self) -> bool:
@@ -112,13 +127,15 @@ class Decision:
     @classmethod
     def _of(cls, d: _lib.Decision) -> Decision:
         return cls(Verdict(d.verdict), Reason(d.reason), d.batch, d.threads, d.ram_bytes,
-                   PressureLevel(d.pressure), d.ceiling)
+                   PressureLevel(d.pressure), d.ceiling, CeilingReason(d.ceiling_reason),
+                   d.bytes_per_item, d.ram_needed_bytes, _lib.known(d.ram_free_bytes))
 
 
 @dataclass(frozen=True)
 class Policy:
     """What the caller asks of policy (gov_policy): it can only tighten the
-    site's.  ``profile=None`` keeps the site's (interactive without one);
+    site's.  ``profile=None`` keeps the site's, and without one the default
+    (batch inside a scheduler allocation, interactive outside any);
     ``None`` reserves mean none."""
 
     profile: Profile | None = None
@@ -170,6 +187,7 @@ class PressureState:
 
     level: PressureLevel
     ceiling: int
+    ceiling_reason: CeilingReason
     healthy_streak: int
     swap_streak: int
     observations: int
@@ -213,7 +231,7 @@ class Reservation:
         return f"Reservation(id={self.id}, decision={self.decision!r})"
 
 
-class Governor:
+class Governor(_lib.Owner):
     """A governor (gov_governor): it alone owns this process's budgets.
 
     Each call that needs a snapshot takes one, or captures a fresh one from
@@ -254,16 +272,6 @@ class Governor:
         if self._own_context and self._context is not None:
             self._context.close()
             self._context = None
-
-    def __enter__(self) -> Governor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", None):
-            self.close()
 
     def _gov(self) -> c_void_p:
         if not self._ptr:
@@ -341,7 +349,8 @@ class Governor:
         ptr = snapshot._handle.ptr if snapshot is not None else None
         _lib.check(_lib.lib().gov_governor_pressure(self._gov(), ptr, byref(out)),
                    "gov_governor_pressure")
-        return PressureState(PressureLevel(out.level), out.ceiling, out.healthy_streak,
+        return PressureState(PressureLevel(out.level), out.ceiling,
+                             CeilingReason(out.ceiling_reason), out.healthy_streak,
                              out.swap_streak, out.observations)
 
     def record_batch(self, task_class: int, items: int, peak_memory_bytes: int = 0,

@@ -129,7 +129,13 @@ class Snapshot(Record):
             self._handle.ptr, _workers(workers), byref(out)), "gov_plan_compute")
         return PlanResult(workers=out.workers, threads_per_worker=out.threads_per_worker,
                           cpu_workers=out.cpu_workers, io_workers=out.io_workers,
-                          oversubscribed=bool(out.oversubscribed))
+                          oversubscribed=bool(out.oversubscribed),
+                          memory_limit_per_worker=_known(out.memory_limit_per_worker),
+                          memory_remaining_per_worker=_known(out.memory_remaining_per_worker))
+
+
+def _known(v: int) -> int | None:
+    return None if v == _lib.UNKNOWN else v
 
 
 def _workers(workers: int | None) -> int:
@@ -152,7 +158,7 @@ def _envp(env: Env) -> Any:
     return (c_char_p * (len(entries) + 1))(*entries, None)
 
 
-class Context:
+class Context(_lib.Owner):
     """A capture context (gov_context): options plus the host topology, loaded
     once.  Capturing from one context is cheaper than calling snapshot() in
     a loop.
@@ -198,16 +204,6 @@ class Context:
         if ptr:
             _lib.lib().gov_context_destroy(ptr)
 
-    def __enter__(self) -> Context:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        if getattr(self, "_ptr", None):
-            self.close()
-
 
 def _capture(sysroot: PathLike | None, env: Env | None, **options: Any) -> Snapshot:
     with Context(sysroot, env, **options) as ctx:
@@ -224,17 +220,24 @@ def snapshot(sysroot: PathLike | None = None, env: Env | None = None, **options:
 class PlanResult:
     """Conservative ceilings for a workload (gov_plan): ceilings, not promises."""
 
-    workers: int             #: process workers (requested, or the CPU ceiling)
+    workers: int             #: process workers (requested, else 1: one process)
     threads_per_worker: int  #: native threads each (OpenMP, BLAS), at least 1
-    cpu_workers: int         #: CPU-bound worker ceiling
+    cpu_workers: int         #: CPU-bound worker ceiling: the largest pool that fits
     io_workers: int          #: a size for I/O-bound pools
     oversubscribed: bool     #: the requested workers exceed the ceiling
+    #: bytes: this process's share of the memory limit, divided among the
+    #: workers; None when no evidence bounds it
+    memory_limit_per_worker: int | None = None
+    #: bytes: the same share of what remains unused; None when unknown
+    memory_remaining_per_worker: int | None = None
 
 
 def plan(workers: int | None = None, *, snapshot: Snapshot | None = None,
          sysroot: PathLike | None = None, env: Env | None = None) -> PlanResult:
-    """Plan ``workers`` process workers (``None``: as many as the CPU ceiling)
-    so that workers x threads_per_worker stays within the effective capacity,
-    from ``snapshot`` or a fresh capture."""
+    """Plan ``workers`` process workers so that workers x threads_per_worker
+    stays within the effective capacity and the workers share this process's
+    memory, from ``snapshot`` or a fresh capture.  ``None`` plans one process
+    whose threads use every CPU; a pool passes its size (``cpu_workers`` is
+    the largest that does not oversubscribe)."""
     snap = snapshot if snapshot is not None else _capture(sysroot, env)
     return snap.plan(workers)

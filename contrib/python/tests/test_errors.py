@@ -28,6 +28,20 @@ def test_error_carries_code_name_and_text(slurm_env: dict[str, str]) -> None:
     assert str(e) == f"gov_governor_decide: {e.reason} (EINVAL)"
 
 
+def test_error_codes_come_from_the_library() -> None:
+    codes = governor.error_codes()
+    assert codes["EINVAL"] == -errno.EINVAL
+    assert codes["EPARSE"] == -4001
+    assert codes["EMUNGE"] == -4006
+    assert len(set(codes.values())) == len(codes) == 17
+    assert all(governor.strerror(c) != "unknown error" for c in codes.values())
+
+
+def test_version() -> None:
+    major, minor, patch = (int(x) for x in governor.version().split("."))
+    assert (major, minor, patch) >= (0, 1, 0)
+
+
 def test_project_codes_have_text() -> None:
     assert governor.strerror(-4001) != governor.strerror(-999999)
     assert governor.strerror(-999999) == "unknown error"

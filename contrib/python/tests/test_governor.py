@@ -2,8 +2,8 @@
 managers, WAIT/REJECT reasons, policy, history, pressure, waiting.
 
 Most cases use the Slurm fixture node without PSI (quiet_node): 2 CPUs,
-200 MiB step limit, 140 MiB remaining, no site policy (so the interactive
-profile keeps a quarter of each for the host)."""
+200 MiB step limit, 140 MiB remaining, no site policy (so, inside this
+allocation, the batch profile: it keeps nothing for the host)."""
 
 from __future__ import annotations
 
@@ -131,8 +131,8 @@ def test_ram_wait_and_reject(gov: Governor) -> None:
         assert r.admitted
         d = gov.decide(half)
         assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
-    # More than the whole budget (200 MiB less the quarter kept): never.
-    d = gov.decide(Estimate(fixed_bytes=160 * MiB))
+    # More than the whole budget (the step's 200 MiB): never.
+    d = gov.decide(Estimate(fixed_bytes=201 * MiB))
     assert (d.verdict, d.reason) == (Verdict.REJECT, Reason.RAM)
 
 
@@ -152,13 +152,13 @@ def test_unknown_ram_waits() -> None:
 def test_availability_and_policy(gov: Governor) -> None:
     a = gov.availability()
     assert a.snapshot_valid
-    assert a.profile == governor.Profile.INTERACTIVE
+    assert a.profile == governor.Profile.BATCH  # the default in an allocation
     assert (a.detected_threads, a.detected_ram_bytes) == (2, 200 * MiB)
-    assert a.ram_reserve_bytes == 50 * MiB
+    assert a.ram_reserve_bytes == 0
     assert (a.io_slots, a.gpu_slots, a.gpu_free_bytes) == (4, 0, None)
-    gov.set_policy(governor.Policy(profile=governor.Profile.BATCH))
+    gov.set_policy(governor.Policy(profile=governor.Profile.INTERACTIVE))
     b = gov.availability()
-    assert (b.profile, b.ram_reserve_bytes) == (governor.Profile.BATCH, 0)
+    assert (b.profile, b.ram_reserve_bytes) == (governor.Profile.INTERACTIVE, 50 * MiB)
     assert b.generation > a.generation
     gov.set_policy(governor.Policy(profile=governor.Profile.BATCH, mem_reserve_pct=10))
     assert gov.availability().ram_reserve_bytes == 20 * MiB
@@ -247,9 +247,21 @@ def test_enums_match_the_library() -> None:
     for enum_type, name_of in ((Verdict, lib.gov_verdict_name),
                                (Reason, lib.gov_reason_name),
                                (governor.PressureLevel, lib.gov_pressure_level_name),
-                               (governor.Profile, lib.gov_profile_name)):
+                               (governor.Profile, lib.gov_profile_name),
+                               (governor.CeilingReason, lib.gov_ceiling_reason_name)):
         for member in enum_type:
             assert _lib.text(name_of(member.value)) == member.name.lower()
+        # One past the last member has no name in the library either.
+        assert name_of(max(enum_type) + 1) is None
+
+
+def test_decision_shows_what_was_needed(gov: Governor) -> None:
+    free = gov.availability().ram_bytes
+    d = gov.decide(Estimate(fixed_bytes=free + 1, cpu_threads=0))
+    assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
+    assert (d.ram_needed_bytes, d.ram_free_bytes) == (free + 1, free)
+    # batch_max 1 (the default): the ceiling is already as large as it gets.
+    assert d.ceiling_reason == governor.CeilingReason.LARGEST
 
 
 def test_threads_never_overcommit(gov: Governor) -> None:
@@ -289,3 +301,24 @@ def test_threads_never_overcommit(gov: Governor) -> None:
     assert 1 <= peak[0] <= 2
     a = gov.availability()
     assert (a.active_reservations, a.threads_reserved) == (0, 0)
+
+
+def test_page_cache_stays_green() -> None:
+    # A real step full of clean page cache (tests/slurm/cases/page_cache.sh):
+    # the governor's RAM is the limit minus the working set, and it admits.
+    env = {"SLURM_JOB_ID": "1", "SLURM_STEP_ID": "0", "SLURM_NODEID": "0",
+           "SLURM_CPUS_PER_TASK": "1", "SLURM_MEM_PER_NODE": "300"}
+    fixtures = FIXTURES / "cgroup"
+    with governor.Context(fixtures / "slurm-v1-page-cache", env) as ctx, Governor(ctx) as g:
+        snap = ctx.snapshot()
+        assert g.pressure(snap).level == governor.PressureLevel.GREEN
+        free = g.availability(snap).ram_bytes
+        assert free == snap.memory.cgroup.remaining_bytes > 290 * MiB
+        d = g.decide(Estimate(fixed_bytes=free), snap)
+        assert (d.verdict, d.ram_bytes) == (Verdict.ADMIT, free)
+        d = g.decide(Estimate(fixed_bytes=free + 1), snap)
+        assert (d.verdict, d.reason) == (Verdict.WAIT, Reason.RAM)
+    # Without memory.stat the same usage counts as used: RED at once.
+    with governor.Context(fixtures / "slurm-v1-page-cache-no-stat", env) as ctx, \
+            Governor(ctx) as g:
+        assert g.pressure(ctx.snapshot()).level == governor.PressureLevel.RED

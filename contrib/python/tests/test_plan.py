@@ -9,14 +9,17 @@ from pathlib import Path
 import pytest
 
 import governor
-from conftest import FIXTURES, SLURM_NODE
+from conftest import FIXTURES, SLURM_NODE, MiB
 
 
 def test_plan_of_the_slurm_step(slurm_env: dict[str, str]) -> None:
     s = governor.snapshot(SLURM_NODE, slurm_env)
     p = s.plan()
-    assert p == governor.PlanResult(workers=2, threads_per_worker=1, cpu_workers=2,
-                                    io_workers=6, oversubscribed=False)
+    # One process using both CPUs and the step's 200 MiB (140 MiB still free).
+    assert p == governor.PlanResult(workers=1, threads_per_worker=2, cpu_workers=2,
+                                    io_workers=6, oversubscribed=False,
+                                    memory_limit_per_worker=200 * MiB,
+                                    memory_remaining_per_worker=140 * MiB)
     assert governor.plan(snapshot=s) == p
     assert governor.plan(sysroot=SLURM_NODE, env=slurm_env) == p
 
@@ -25,14 +28,19 @@ def test_requested_workers(slurm_env: dict[str, str]) -> None:
     s = governor.snapshot(SLURM_NODE, slurm_env)
     one = s.plan(1)
     assert (one.workers, one.threads_per_worker, one.oversubscribed) == (1, 2, False)
+    pool = s.plan(s.plan().cpu_workers)
+    assert (pool.workers, pool.threads_per_worker) == (2, 1)
+    assert pool.memory_limit_per_worker == 100 * MiB
+    assert pool.memory_remaining_per_worker == 70 * MiB
     three = governor.plan(3, snapshot=s)
     assert (three.workers, three.threads_per_worker, three.oversubscribed) == (3, 1, True)
     assert three.cpu_workers == 2
 
 
-def test_unknown_capacity_plans_one_worker() -> None:
+def test_unknown_capacity_plans_one() -> None:
     p = governor.plan(sysroot=FIXTURES / "does-not-exist", env={})
     assert (p.workers, p.cpu_workers, p.threads_per_worker) == (1, 1, 1)
+    assert p.memory_limit_per_worker is None and p.memory_remaining_per_worker is None
 
 
 @pytest.mark.parametrize("workers, error", [(0, ValueError), (-1, ValueError),
@@ -49,16 +57,22 @@ def test_live_plan() -> None:
     s = governor.snapshot()
     p = governor.plan(snapshot=s)
     assert p.cpu_workers == s.cpu.effective.workers
-    assert p.workers == p.cpu_workers
-    assert p.workers * p.threads_per_worker <= max(1, int(s.cpu.effective.capacity_cores or 1))
+    assert p.workers == 1
+    assert p.threads_per_worker == p.cpu_workers
+    limit = s.memory.effective.limit_bytes
+    assert p.memory_limit_per_worker is None or p.memory_limit_per_worker <= limit
 
 
-def test_same_as_the_tool(slurm_env: dict[str, str], tool: Path) -> None:
-    out = subprocess.run([str(tool), "plan", "--json", "--workers", "3",
-                          "--sysroot", str(SLURM_NODE)],
-                         env=slurm_env, check=True, capture_output=True, text=True).stdout
-    t = json.loads(out)
-    p = governor.plan(3, sysroot=SLURM_NODE, env=slurm_env)
-    assert (p.workers, p.threads_per_worker, p.cpu_workers, p.io_workers,
-            p.oversubscribed) == (t["workers"], t["threads_per_worker"], t["cpu_workers"],
-                                  t["io_workers"], t["oversubscribed"])
+@pytest.mark.parametrize("workers", [None, 3])
+def test_same_as_the_tool(slurm_env: dict[str, str], tool: Path, workers: int | None) -> None:
+    args = [str(tool), "plan", "--json", "--sysroot", str(SLURM_NODE)]
+    if workers:
+        args += ["--workers", str(workers)]
+    t = json.loads(subprocess.run(args, env=slurm_env, check=True, capture_output=True,
+                                  text=True).stdout)
+    p = governor.plan(workers, sysroot=SLURM_NODE, env=slurm_env)
+    assert (p.workers, p.threads_per_worker, p.cpu_workers, p.io_workers, p.oversubscribed,
+            p.memory_limit_per_worker, p.memory_remaining_per_worker) == (
+        t["workers"], t["threads_per_worker"], t["cpu_workers"], t["io_workers"],
+        t["oversubscribed"], t["memory_limit_per_worker_bytes"],
+        t["memory_remaining_per_worker_bytes"])

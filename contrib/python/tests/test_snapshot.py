@@ -169,3 +169,16 @@ def test_same_as_the_tool(slurm_env: dict[str, str], tool: Path) -> None:
     for view in (tool_view, ours):
         del view["disk"]
     assert ours == tool_view
+
+
+def test_page_cache_is_not_used() -> None:
+    # A real Slurm step full of clean page cache (tests/slurm/cases/page_cache.sh):
+    # remaining is the limit minus the working set, and the usage stays raw.
+    env = {"SLURM_JOB_ID": "1", "SLURM_STEP_ID": "0", "SLURM_NODEID": "0",
+           "SLURM_CPUS_PER_TASK": "1", "SLURM_MEM_PER_NODE": "300"}
+    s = governor.snapshot(FIXTURES / "cgroup" / "slurm-v1-page-cache", env)
+    m = s.memory.cgroup
+    assert m.current_bytes - m.working_set_bytes > 290 * MiB
+    assert m.remaining_bytes == 300 * MiB - m.working_set_bytes
+    assert s.memory.effective.remaining_bytes == m.remaining_bytes
+    assert s.policy.profile == "batch"

@@ -7,12 +7,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 command -v python3 >/dev/null || skip "no python3"
 gov_plugstack
-# A copy of the package and the library that the test user can read.
-py=$GOV_CLUSTER_DIR/python
-rm -rf "$py" && mkdir -p "$py"
-cp -r "$GOV_SRC_DIR/contrib/python/governor" "$py/"
-cp -L "$GOV_BUILD_DIR/runtime/libgovernor.so" "$py/libgovernor.so"
-chmod -R a+rX "$py"
+py=$(gov_python_copy)
 
 # shellcheck disable=SC2016 # python source, expanded in the task
 script='

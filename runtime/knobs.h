@@ -1,0 +1,41 @@
+/* knobs.h - the one list of environment variables through which runtimes
+ * learn their CPU and memory budget (docs/runtimes.md).  `governor run`
+ * (runenv.c) and the plugin's --governor=threads (spank/handoff.c) both use
+ * it.  knobs.c depends on nothing, so the hwloc-free plugin links it. */
+#ifndef GOV_KNOBS_H
+#define GOV_KNOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum gov_knob_kind {
+    GOV_KNOB_THREADS,     /* a CPU or thread count: the plan's threads */
+    GOV_KNOB_IO_THREADS,  /* libuv's pool: the threads, never below its default */
+    GOV_KNOB_GO_MEMLIMIT, /* GOMEMLIMIT */
+    GOV_KNOB_NODE_HEAP,   /* --max-old-space-size in NODE_OPTIONS */
+    GOV_KNOB_JAVA_CPUS,   /* -XX:ActiveProcessorCount in JAVA_TOOL_OPTIONS */
+    GOV_KNOB_JAVA_RAM,    /* -XX:MaxRAM in JAVA_TOOL_OPTIONS */
+} gov_knob_kind;
+
+typedef struct gov_knob {
+    const char *name;     /* the environment variable */
+    const char *option;   /* the option inside it, NULL for a plain value */
+    gov_knob_kind kind;
+    const char *runtime;  /* who reads it, from which version */
+} gov_knob;
+
+/* Records the thread count last exported, so that a later step or run
+ * tells its own inherited values (a batch script's, say) from the user's. */
+#define GOV_THREADS_ENV "GOVERNOR_THREADS"
+
+extern const gov_knob gov_knobs[];
+extern const size_t gov_knob_count;
+
+/* True for the knobs that carry a CPU count: the ones the plugin's
+ * --governor=threads exports. */
+int gov_knob_is_cpu(const gov_knob *k);
+
+/* The value a CPU-count knob gets for n threads of one process. */
+uint64_t gov_knob_threads(const gov_knob *k, uint64_t n);
+
+#endif

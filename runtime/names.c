@@ -1,0 +1,146 @@
+/* names.c - the stable names of the public enums (JSON values, tool output,
+ * the Python binding), one table each.  One rule: a value outside its enum
+ * has no name (NULL); inside it, the "none" members that the JSON contract
+ * prints as null (no scheduler, no layer, no PSI source, unknown step kind)
+ * are NULL too, and every other member has its name. */
+#include "governor.h"
+
+#define NAME_OF(table, v) \
+    ((unsigned)(v) < sizeof(table) / sizeof(table)[0] ? (table)[(unsigned)(v)] : NULL)
+
+const char *gov_limit_status_name(gov_limit_status s)
+{
+    static const char *const names[] = {
+        [GOV_LIMIT_UNKNOWN] = "unknown",
+        [GOV_LIMIT_LIMITED] = "limited",
+        [GOV_LIMIT_UNLIMITED] = "unlimited",
+    };
+    return NAME_OF(names, s);
+}
+
+const char *gov_enforcement_name(gov_enforcement e)
+{
+    static const char *const names[] = {
+        [GOV_ENFORCEMENT_UNKNOWN] = "unknown",
+        [GOV_ENFORCED] = "enforced",
+        [GOV_NOT_ENFORCED] = "not_enforced",
+    };
+    return NAME_OF(names, e);
+}
+
+const char *gov_layer_name(gov_layer l)
+{
+    static const char *const names[] = {
+        [GOV_LAYER_NONE] = NULL,
+        [GOV_LAYER_HOST] = "host",
+        [GOV_LAYER_AFFINITY] = "affinity",
+        [GOV_LAYER_CPUSET] = "cpuset",
+        [GOV_LAYER_QUOTA] = "quota",
+        [GOV_LAYER_CGROUP] = "cgroup",
+        [GOV_LAYER_SCHEDULER] = "scheduler",
+        [GOV_LAYER_DEVICES] = "devices",
+    };
+    return NAME_OF(names, l);
+}
+
+const char *gov_sched_source_name(gov_sched_source s)
+{
+    static const char *const names[] = {
+        [GOV_SCHED_NONE] = NULL,
+        [GOV_SCHED_DESCRIPTOR] = "descriptor",
+        [GOV_SCHED_ENVIRONMENT] = "environment",
+    };
+    return NAME_OF(names, s);
+}
+
+const char *gov_descriptor_status_name(gov_descriptor_status s)
+{
+    static const char *const names[] = {
+        [GOV_DESCRIPTOR_ABSENT] = "absent",
+        [GOV_DESCRIPTOR_VERIFIED] = "verified",
+        [GOV_DESCRIPTOR_INVALID] = "invalid",
+    };
+    return NAME_OF(names, s);
+}
+
+const char *gov_pressure_source_name(gov_pressure_source s)
+{
+    static const char *const names[] = {
+        [GOV_PRESSURE_SOURCE_NONE] = NULL,
+        [GOV_PRESSURE_SOURCE_CGROUP] = "cgroup",
+        [GOV_PRESSURE_SOURCE_SYSTEM] = "system",
+    };
+    return NAME_OF(names, s);
+}
+
+const char *gov_profile_name(gov_profile p)
+{
+    static const char *const names[] = {
+        [GOV_PROFILE_BATCH] = "batch",
+        [GOV_PROFILE_INTERACTIVE] = "interactive",
+    };
+    return NAME_OF(names, p);
+}
+
+const char *gov_step_kind_name(gov_step_kind k)
+{
+    static const char *const names[] = {
+        [GOV_STEP_UNKNOWN] = NULL,
+        [GOV_STEP_NORMAL] = "normal",
+        [GOV_STEP_BATCH] = "batch",
+        [GOV_STEP_EXTERN] = "extern",
+        [GOV_STEP_INTERACTIVE] = "interactive",
+    };
+    return NAME_OF(names, k);
+}
+
+const char *gov_pressure_level_name(gov_pressure_level l)
+{
+    static const char *const names[] = {
+        [GOV_GREEN] = "green",
+        [GOV_YELLOW] = "yellow",
+        [GOV_RED] = "red",
+    };
+    return NAME_OF(names, l);
+}
+
+const char *gov_verdict_name(gov_verdict v)
+{
+    static const char *const names[] = {
+        [GOV_ADMIT] = "admit",
+        [GOV_WAIT] = "wait",
+        [GOV_REJECT] = "reject",
+    };
+    return NAME_OF(names, v);
+}
+
+const char *gov_reason_name(gov_reason r)
+{
+    static const char *const names[] = {
+        [GOV_REASON_NONE] = "none",
+        [GOV_REASON_STALE_SNAPSHOT] = "stale_snapshot",
+        [GOV_REASON_FUTURE_SNAPSHOT] = "future_snapshot",
+        [GOV_REASON_CPU_PRESSURE] = "cpu_pressure",
+        [GOV_REASON_MEMORY_PRESSURE] = "memory_pressure",
+        [GOV_REASON_RAM] = "ram",
+        [GOV_REASON_RAM_UNKNOWN] = "ram_unknown",
+        [GOV_REASON_CPU] = "cpu",
+        [GOV_REASON_IO] = "io",
+        [GOV_REASON_GPU] = "gpu",
+        [GOV_REASON_GPU_MEMORY] = "gpu_memory",
+        [GOV_REASON_BATCH_CEILING] = "batch_ceiling",
+    };
+    return NAME_OF(names, r);
+}
+
+const char *gov_ceiling_reason_name(gov_ceiling_reason c)
+{
+    static const char *const names[] = {
+        [GOV_CEILING_NO_OBSERVATION] = "no_observation",
+        [GOV_CEILING_GROWING] = "growing",
+        [GOV_CEILING_LARGEST] = "largest",
+        [GOV_CEILING_PRESSURE] = "pressure",
+        [GOV_CEILING_RAM_UNKNOWN] = "ram_unknown",
+    };
+    return NAME_OF(names, c);
+}

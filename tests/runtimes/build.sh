@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Build the runtime probes (tests/runtimes/probes) into OUT with Debian's own
+# toolchains, offline: Go, javac, cargo with Debian's librust-* registry.
+# Non-Debian toolchains on PATH (rustup, pyenv, another JDK) are ignored so
+# that every machine builds and runs the same thing.
+#   build.sh OUT
+set -euo pipefail
+out=${1:?usage: build.sh OUT}
+here=$(cd "$(dirname "$0")" && pwd)
+probes=$here/probes
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+need() { # FILE PACKAGE
+	[[ -x $1 ]] || { echo "build.sh: $1 is missing: apt-get install $2 (tests/install-deps.sh)" >&2; exit 1; }
+}
+need /usr/bin/go golang-go
+need /usr/lib/jvm/default-java/bin/javac default-jdk-headless
+need /usr/bin/cargo cargo
+compgen -G '/usr/share/cargo/registry/rayon-1*' >/dev/null ||
+	{ echo "build.sh: Debian's rayon crate is missing: apt-get install librust-rayon-dev" >&2; exit 1; }
+
+export PATH=/usr/bin:/bin HOME=$out
+export GOCACHE=$out/cache/go GOPATH=$out/cache/gopath GO111MODULE=off GOFLAGS= GOTOOLCHAIN=local
+for p in gomaxprocs churn; do
+	[[ $out/$p -nt $probes/$p.go ]] || /usr/bin/go build -o "$out/$p" "$probes/$p.go"
+done
+
+mkdir -p "$out/java"
+[[ $out/java/Probe.class -nt $probes/Probe.java ]] ||
+	/usr/lib/jvm/default-java/bin/javac -d "$out/java" "$probes/Probe.java"
+
+# Debian's crates are a directory source: no network, no crates.io.
+rm -rf "$out/rayon-src" && cp -r "$probes/rayon" "$out/rayon-src"
+mkdir -p "$out/cache/cargo"
+cat >"$out/cache/cargo/config.toml" <<CONF
+[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "/usr/share/cargo/registry"
+CONF
+if [[ ! $out/rayon_probe -nt $probes/rayon/src/main.rs ]]; then
+	CARGO_HOME=$out/cache/cargo CARGO_TARGET_DIR=$out/cache/target RUSTUP_TOOLCHAIN= \
+		/usr/bin/cargo build --offline --release --quiet --manifest-path "$out/rayon-src/Cargo.toml"
+	cp "$out/cache/target/release/rayon_probe" "$out/rayon_probe"
+fi
+
+cp "$probes/node_probe.js" "$probes/blas.py" "$out/"
+chmod -R a+rX "$out"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run one runtime probe and print its KEY=VALUE line (tests/runtimes).
+#   probe.sh WORK OMP_COUNT NAME [LIVE_MIB]
+# WORK holds what build.sh built; LIVE_MIB is the Go churn's live set.
+set -uo pipefail
+work=$1 omp=$2 name=$3 live=${4:-280}
+case $name in
+omp) "$omp" | cut -d' ' -f1 ;;
+blas) /usr/bin/python3 "$work/blas.py" ;;
+go) "$work/gomaxprocs" ;;
+rayon) "$work/rayon_probe" ;;
+node) /usr/bin/node "$work/node_probe.js" ;;
+java) /usr/lib/jvm/default-java/bin/java -cp "$work/java" Probe ;;
+nproc) echo "nproc=$(nproc)" ;;
+churn)
+	rc=0
+	"$work/churn" -live "$live" >/dev/null 2>&1 || rc=$?
+	if ((rc == 0)); then echo churn=finished; else echo "churn=killed(exit $rc)"; fi ;;
+*) echo "probe.sh: unknown probe '$name'" >&2; exit 2 ;;
+esac

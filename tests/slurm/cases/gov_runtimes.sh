@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Real runtimes (tests/runtimes/probes) inside real steps, alone and under
+# `governor run` in a governed step: each reports the threads it started and
+# the heap it allows itself, and a Go program churning garbage is killed by
+# the step's memory cgroup alone but finishes under governor run.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+[[ -x $GOV_BUILD_DIR/tests/omp_count ]] || skip "no tests/omp_count (OpenMP) in the build directory"
+gov_plugstack
+work=$GOV_CLUSTER_DIR/runtimes
+# Probes the runtimes stage built (run-all) save a build; build.sh finds
+# them up to date.  A copy: that build tree may be closed to the test user.
+if [[ -d ${GOV_RUNTIME_PROBES:-} ]]; then
+	mkdir -p "$work"
+	for f in gomaxprocs churn rayon_probe java; do
+		[[ -e $GOV_RUNTIME_PROBES/$f ]] && cp -a "$GOV_RUNTIME_PROBES/$f" "$work/"
+	done
+fi
+bash "$GOV_SRC_DIR/tests/runtimes/build.sh" "$work" >&2 || fail "the runtime probes did not build"
+omp=$(user_copy "$GOV_BUILD_DIR/tests/omp_count")
+probe=$(user_copy "$GOV_SRC_DIR/tests/runtimes/probe.sh")
+export GOV_RT_WORK=$work GOV_RT_OMP=$omp GOV_RT_PROBE=$probe
+
+# One step running every CPU and heap probe; prints "NAME KEY=VALUE...".
+# shellcheck disable=SC2016 # expanded in the task
+all='for p in omp blas go rayon node java nproc; do echo "$p $("$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" "$p")"; done'
+
+# step MODE SRUN_ARGS...: the probes' lines, alone or under governor run.
+step() {
+	local mode=$1
+	shift
+	if [[ $mode == alone ]]; then
+		as_user srun "$@" bash -c "$all" _
+	else
+		as_user srun --governor "$@" bash -c "$all" _ "$GOV_TOOL" run --
+	fi
+}
+
+# val LINES PROBE KEY
+val() {
+	sed -n "s/^$2 //p" <<<"$1" | tr ' ' '\n' | sed -n "s/^$3=//p"
+}
+
+for shape in "1 400" "2 600"; do
+	read -r c mem <<<"$shape"
+	alone=$(step alone -n1 -c"$c" --mem="${mem}M")
+	governed=$(step governed -n1 -c"$c" --mem="${mem}M")
+	printf -- '--- -c%s --mem=%sM alone:\n%s\n--- under governor run:\n%s\n' "$c" "$mem" "$alone" "$governed"
+	assert_eq "$c" "$(val "$governed" omp threads)" "-c$c: OpenMP threads"
+	assert_eq "$c" "$(val "$governed" blas blas)" "-c$c: OpenBLAS threads"
+	assert_eq "$c" "$(val "$governed" go gomaxprocs)" "-c$c: GOMAXPROCS"
+	assert_eq "$c" "$(val "$governed" rayon rayon)" "-c$c: rayon threads"
+	assert_eq "$c" "$(val "$governed" java cpus)" "-c$c: JVM processors"
+	assert_eq "$c" "$(val "$governed" nproc nproc)" "-c$c: nproc"
+	heap=$(val "$governed" node heap_limit_mib)
+	assert_match '^[0-9]+$' "$heap" "-c$c: V8 heap limit"
+	((heap <= mem)) || fail "-c$c --mem=${mem}M: V8 heap limit $heap MiB under governor run"
+	heap=$(val "$governed" java maxheap_mib)
+	((heap <= mem)) || fail "-c$c --mem=${mem}M: JVM heap $heap MiB under governor run"
+	assert_idle
+done
+
+# A live set of 55 % of the step's memory: the Go collector's default heap
+# goal (twice the live set) is beyond the step's cgroup.
+live=$((400 * 55 / 100))
+# shellcheck disable=SC2016 # expanded in the task
+churn='"$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" churn '"$live"
+alone=$(as_user srun -n1 -c1 --mem=400M bash -c "$churn" _ 2>/dev/null || true)
+governed=$(as_user srun --governor -n1 -c1 --mem=400M bash -c "$churn" _ "$GOV_TOOL" run -- || true)
+printf -- '--- Go churn in --mem=400M: alone %s, under governor run %s\n' "$alone" "$governed"
+assert_match '^churn=killed' "$alone" "Go churn alone in --mem=400M"
+assert_eq churn=finished "$governed" "Go churn under governor run in --mem=400M"
+assert_idle
+
+# --governor=threads exports the same list of CPU variables: Go sizes itself
+# from it without governor run.
+# shellcheck disable=SC2016 # expanded in the task
+out=$(as_user srun --governor=threads -n1 -c1 bash -c \
+	'echo "$GOMAXPROCS $UV_THREADPOOL_SIZE $PYTHON_CPU_COUNT $("$GOV_RT_WORK/gomaxprocs")"')
+assert_eq "1 4 1 gomaxprocs=1 numcpu=1" "$out" "--governor=threads for Go, libuv, Python"
+assert_idle
+
+# Two tasks on one node share the step's 400 MiB: each plans for 200 MiB.
+out=$(as_user srun --governor -N1 -n2 -c1 --mem=400M "$GOV_TOOL" plan --json |
+	jq -r .memory_limit_per_worker_bytes | sort -u)
+assert_eq $((200 << 20)) "$out" "memory per task of a two-task step"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every verb that takes --sysroot refuses one that is not a directory: a
+# usage error (exit 2) naming the path, never an all-unknown answer.
+# usage: test_sysroot.sh GOVERNOR FIXTURES
+set -uo pipefail
+gov=$1 fixtures=$2
+fail=0
+
+check() { # name expected actual
+  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
+}
+
+for verb in snapshot plan watch doctor run; do
+  extra=()
+  [ "$verb" = run ] && extra=(--dry-run -- true)
+  [ "$verb" = watch ] && extra=(--count 1)
+  for bad in /nonexistent-sysroot "$fixtures/meminfo/thismachine/proc/meminfo"; do
+    name=$(basename "$bad")
+    err=$("$gov" "$verb" --sysroot "$bad" "${extra[@]}" 2>&1 >/dev/null)
+    check "$verb --sysroot $name: exit 2" 2 $?
+    check "$verb: the message names the path" 1 "$(grep -c -- "--sysroot $bad: " <<<"$err")"
+    "$gov" "$verb" "--sysroot=$bad" "${extra[@]}" >/dev/null 2>&1
+    check "$verb --sysroot=$name: exit 2" 2 $?
+  done
+  "$gov" "$verb" --sysroot "$fixtures/snapshot/slurm-v1-node" "${extra[@]}" >/dev/null 2>&1
+  check "$verb with a real tree: exit 0" 0 $?
+done
+exit $fail

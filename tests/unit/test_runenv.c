@@ -1,0 +1,385 @@
+/* The environment `governor run` gives a command: which knob gets which
+ * value, and why (gov_runenv_compute). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "evidence.h"
+
+#define MIB (1ull << 20)
+
+/* Two CPUs by affinity, a 512 MiB cgroup of which 500 MiB remain. */
+static gov_snapshot alloc(void)
+{
+    gov_snapshot s;
+
+    gov_snapshot_init(&s);
+    s.cpu.affinity.count = 2;
+    s.cpu.host.logical = 8;
+    s.memory.host.total_bytes = 16384 * MIB;
+    s.memory.host.available_bytes = 12000 * MIB;
+    s.memory.cgroup.version = 1;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    s.memory.cgroup.limit_bytes = 512 * MIB;
+    s.memory.cgroup.remaining_bytes = 500 * MIB;
+    s.memory.cgroup.planning_remaining_bytes = 500 * MIB;
+    gov_snapshot_resolve(&s);
+    return s;
+}
+
+static const gov_runenv_entry *find(const gov_runenv *env, const char *name, const char *option)
+{
+    for (size_t i = 0; i < env->count; i++) {
+        const gov_runenv_entry *e = &env->entries[i];
+        if (!strcmp(e->name, name) &&
+            (option ? e->option && !strcmp(e->option, option) : !e->option))
+            return e;
+    }
+    fail_msg("no entry %s %s", name, option ? option : "");
+    return NULL;
+}
+
+/* The value the command gets: "(unset)" for an unset, NULL for no change. */
+static const char *var(const gov_runenv *env, const char *name)
+{
+    for (size_t i = 0; i < env->nvars; i++)
+        if (!strcmp(env->vars[i].name, name))
+            return env->vars[i].value ? env->vars[i].value : "(unset)";
+    return NULL;
+}
+
+static gov_runenv *compute(const gov_snapshot *s, uint64_t workers, const char *const *envp,
+                           unsigned flags)
+{
+    gov_runenv *env = NULL;
+
+    assert_int_equal(gov_runenv_compute(s, workers, envp, flags, &env), 0);
+    assert_non_null(env);
+    return env;
+}
+
+static void test_fresh_environment(void **state)
+{
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, NULL, 0);
+    const gov_runenv_entry *e;
+
+    assert_int_equal(env->plan.workers, 1);
+    assert_int_equal(env->plan.threads_per_worker, 2);
+    e = find(env, "OMP_NUM_THREADS", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_SET);
+    assert_int_equal(e->reason, GOV_RUNENV_PLANNED);
+    assert_string_equal(e->setting, "2");
+    assert_non_null(e->runtime);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "2");
+    assert_string_equal(var(env, "GOMAXPROCS"), "2");
+    assert_string_equal(var(env, "PYTHON_CPU_COUNT"), "2");
+    assert_string_equal(var(env, "RAYON_NUM_THREADS"), "2");
+    /* libuv's pool also waits on the disk: never below its default. */
+    assert_string_equal(var(env, "UV_THREADPOOL_SIZE"), "4");
+    /* 90 % and 75 % of the 500 MiB that remain. */
+    assert_string_equal(var(env, "GOMEMLIMIT"), "450MiB");
+    e = find(env, "GOMEMLIMIT", NULL);
+    assert_int_equal(e->planned, 450 * MIB);
+    assert_int_equal(e->basis, 500 * MIB);
+    assert_true(e->bytes);
+    assert_string_equal(var(env, "NODE_OPTIONS"), "--max-old-space-size=372");
+    /* HotSpot counts the two CPUs and reads the cgroup's 512 MiB itself. */
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount");
+    assert_int_equal(e->action, GOV_RUNENV_SKIP);
+    assert_int_equal(e->reason, GOV_RUNENV_RUNTIME_SEES);
+    assert_int_equal(e->basis, 2);
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM");
+    assert_int_equal(e->reason, GOV_RUNENV_RUNTIME_SEES);
+    assert_int_equal(e->basis, 512 * MIB);
+    assert_null(var(env, "JAVA_TOOL_OPTIONS"));
+    /* A pool still learns its ceiling: 2 workers of 1 thread. */
+    assert_string_equal(var(env, "GOVERNOR_WORKERS"), "2");
+    assert_string_equal(var(env, "GOVERNOR_THREADS_PER_WORKER"), "1");
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_PER_WORKER"), "262144000");
+    assert_string_equal(var(env, "GOVERNOR_THREADS"), "2");
+    gov_runenv_free(env);
+}
+
+static void test_user_values_kept(void **state)
+{
+    static const char *const envp[] = {
+        "OMP_NUM_THREADS=4,2", "OPENBLAS_NUM_THREADS=1", "JULIA_NUM_THREADS=auto",
+        "GOMEMLIMIT=2GiB", NULL,
+    };
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, envp, 0);
+    const gov_runenv_entry *e;
+
+    e = find(env, "OMP_NUM_THREADS", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->reason, GOV_RUNENV_USER);
+    assert_string_equal(e->setting, "4,2");
+    assert_int_equal(e->user, 4);
+    assert_true(e->exceeds);
+    assert_null(var(env, "OMP_NUM_THREADS"));
+    e = find(env, "OPENBLAS_NUM_THREADS", NULL);
+    assert_int_equal(e->user, 1);
+    assert_false(e->exceeds);
+    e = find(env, "JULIA_NUM_THREADS", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->user, GOV_UNKNOWN);
+    assert_false(e->exceeds);
+    e = find(env, "GOMEMLIMIT", NULL);
+    assert_int_equal(e->user, 2048 * MIB);
+    assert_true(e->exceeds);
+    /* The others are still set. */
+    assert_string_equal(var(env, "MKL_NUM_THREADS"), "2");
+    gov_runenv_free(env);
+}
+
+static void test_force_replaces(void **state)
+{
+    static const char *const envp[] = { "OMP_NUM_THREADS=4", "GOMEMLIMIT=off", NULL };
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, envp, GOV_RUNENV_FORCE);
+
+    assert_int_equal(find(env, "OMP_NUM_THREADS", NULL)->reason, GOV_RUNENV_FORCED);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "2");
+    assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_FORCED);
+    assert_string_equal(var(env, "GOMEMLIMIT"), "450MiB");
+    gov_runenv_free(env);
+}
+
+/* Values an earlier run or the plugin exported (GOVERNOR_THREADS) are not
+ * the user's: a nested run or a pool replaces them. */
+static void test_earlier_export_replaced(void **state)
+{
+    static const char *const envp[] = {
+        "GOVERNOR_THREADS=2", "OMP_NUM_THREADS=2", "UV_THREADPOOL_SIZE=4",
+        "GOMAXPROCS=3", NULL,
+    };
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 2, envp, 0);
+
+    assert_int_equal(env->plan.threads_per_worker, 1);
+    assert_int_equal(find(env, "OMP_NUM_THREADS", NULL)->reason, GOV_RUNENV_REPLACED);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "1");
+    assert_int_equal(find(env, "UV_THREADPOOL_SIZE", NULL)->reason, GOV_RUNENV_REPLACED);
+    /* 3 is not what was exported: the user's. */
+    assert_int_equal(find(env, "GOMAXPROCS", NULL)->reason, GOV_RUNENV_USER);
+    assert_string_equal(var(env, "GOVERNOR_THREADS"), "1");
+    gov_runenv_free(env);
+}
+
+static void test_node_options_appended(void **state)
+{
+    static const char *const plain[] = { "NODE_OPTIONS=--require ./trace.js", NULL };
+    static const char *const quoted[] = {
+        "NODE_OPTIONS=--title=\"x --max-old-space-size=1\"", NULL,
+    };
+    static const char *const own[] = { "NODE_OPTIONS=--max_old_space_size 9000 --inspect", NULL };
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, plain, 0);
+    const gov_runenv_entry *e;
+
+    assert_string_equal(var(env, "NODE_OPTIONS"), "--require ./trace.js --max-old-space-size=372");
+    assert_string_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->setting,
+                        "--max-old-space-size=372");
+    gov_runenv_free(env);
+
+    /* A quoted word is one word: the option inside it is not Node's. */
+    env = compute(&s, 0, quoted, 0);
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372");
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, own, 0);
+    e = find(env, "NODE_OPTIONS", "--max-old-space-size");
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_string_equal(e->setting, "--max_old_space_size 9000");
+    assert_int_equal(e->user, 9000 * MIB);
+    assert_true(e->exceeds);
+    assert_null(var(env, "NODE_OPTIONS"));
+    gov_runenv_free(env);
+
+    /* --force appends: Node takes the last. */
+    env = compute(&s, 0, own, GOV_RUNENV_FORCE);
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--max_old_space_size 9000 --inspect --max-old-space-size=372");
+    gov_runenv_free(env);
+}
+
+/* V8's old generation leaves room for its young generation and Node's own
+ * memory: a quarter of the share, at least 128 MiB. */
+static void test_node_heap_sizes(void **state)
+{
+    static const struct { uint64_t share_mib; const char *opt; } cases[] = {
+        { 2048, "--max-old-space-size=1536" },
+        { 256, "--max-old-space-size=128" },
+        { 128, "--max-old-space-size=32" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gov_snapshot s = alloc();
+        gov_runenv *env;
+
+        s.memory.cgroup.limit_bytes = cases[i].share_mib * MIB;
+        s.memory.cgroup.remaining_bytes = s.memory.cgroup.planning_remaining_bytes =
+            cases[i].share_mib * MIB;
+        gov_snapshot_resolve(&s);
+        env = compute(&s, 0, NULL, 0);
+        assert_string_equal(var(env, "NODE_OPTIONS"), cases[i].opt);
+        gov_runenv_free(env);
+    }
+}
+
+/* The JVM cannot see a scheduler bound below its cgroup, nor a pool's
+ * share: then (only then) it gets the figures. */
+static void test_java_when_blind(void **state)
+{
+    static const char *const envp[] = { "JAVA_TOOL_OPTIONS=-Dfile.encoding=UTF-8", NULL };
+    static const char *const heap[] = { "JAVA_TOOL_OPTIONS=-Xmx8g", NULL };
+    gov_snapshot s = alloc();
+    gov_runenv *env;
+    const gov_runenv_entry *e;
+
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.tasks_on_node = 1;
+    s.scheduler.mem_per_node_bytes = 256 * MIB;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, envp, 0);
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
+                        "-Dfile.encoding=UTF-8 -XX:ActiveProcessorCount=1 -XX:MaxRAM=256m");
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM");
+    assert_int_equal(e->action, GOV_RUNENV_SET);
+    assert_true(e->planned <= s.memory.effective.limit_bytes);
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, heap, 0);
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM");
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->reason, GOV_RUNENV_USER_HEAP);
+    assert_int_equal(e->user, 8192 * MIB);
+    assert_true(e->exceeds);
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"), "-Xmx8g -XX:ActiveProcessorCount=1");
+    gov_runenv_free(env);
+
+    /* A pool of two in the 2-CPU, 512 MiB cgroup: each JVM gets half. */
+    s = alloc();
+    env = compute(&s, 2, NULL, 0);
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
+                        "-XX:ActiveProcessorCount=1 -XX:MaxRAM=250m");
+    assert_string_equal(var(env, "GOMEMLIMIT"), "225MiB");
+    gov_runenv_free(env);
+}
+
+static void test_memory_hints_need_an_allocation(void **state)
+{
+    static const char *const envp[] = { "GOVERNOR_MEMORY_PER_WORKER=123", NULL };
+    gov_snapshot s;
+    gov_runenv *env;
+
+    /* Only the host: a laptop or an unconstrained node. */
+    gov_snapshot_init(&s);
+    s.cpu.affinity.count = 2;
+    s.memory.host.total_bytes = 16384 * MIB;
+    s.memory.host.available_bytes = 12000 * MIB;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, NULL, 0);
+    assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_NO_ALLOCATION);
+    assert_int_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->reason,
+                     GOV_RUNENV_NO_ALLOCATION);
+    assert_int_equal(find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM")->reason,
+                     GOV_RUNENV_NO_ALLOCATION);
+    assert_null(var(env, "GOMEMLIMIT"));
+    gov_runenv_free(env);
+
+    /* Nothing at all: no hint, and an inherited pool figure goes. */
+    gov_snapshot_init(&s);
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, envp, 0);
+    assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_MEMORY_UNKNOWN);
+    assert_int_equal(find(env, "GOVERNOR_MEMORY_PER_WORKER", NULL)->action, GOV_RUNENV_SKIP);
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_PER_WORKER"), "(unset)");
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "1");
+    gov_runenv_free(env);
+}
+
+/* Whatever the shape, no hint exceeds the effective limit. */
+static void test_hints_within_the_limit(void **state)
+{
+    static const uint64_t limits[] = { 1 * MIB, 3 * MIB, 100 * MIB, 4096 * MIB, 1ull << 42 };
+    static const uint64_t workers[] = { 0, 1, 3, 64 };
+
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++) {
+            gov_snapshot s = alloc();
+            gov_runenv *env;
+
+            s.memory.cgroup.limit_bytes = limits[i];
+            s.memory.cgroup.remaining_bytes = limits[i] / 2;
+            s.memory.cgroup.planning_remaining_bytes = limits[i] / 2;
+            s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+            s.scheduler.mem_per_node_bytes = limits[i] / 2;
+            gov_snapshot_resolve(&s);
+            env = compute(&s, workers[w], NULL, 0);
+            for (size_t k = 0; k < env->count; k++) {
+                const gov_runenv_entry *e = &env->entries[k];
+                if (e->bytes && e->action == GOV_RUNENV_SET)
+                    assert_true(e->planned <= s.memory.effective.limit_bytes);
+            }
+            gov_runenv_free(env);
+        }
+    }
+}
+
+static void test_long_user_value_cut(void **state)
+{
+    static char long_value[300];
+    const char *envp[] = { long_value, NULL };
+    gov_snapshot s = alloc();
+    gov_runenv *env;
+    const gov_runenv_entry *e;
+
+    memset(long_value, '7', sizeof long_value - 1);
+    memcpy(long_value, "OMP_NUM_THREADS=", 16);
+    env = compute(&s, 0, envp, 0);
+    e = find(env, "OMP_NUM_THREADS", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(strlen(e->setting), sizeof e->setting - 1);
+    assert_string_equal(e->setting + sizeof e->setting - 4, "...");
+    assert_int_equal(e->user, GOV_UNKNOWN); /* too large for a count */
+    gov_runenv_free(env);
+}
+
+static void test_bad_arguments(void **state)
+{
+    gov_snapshot s = alloc();
+    gov_runenv *env = (gov_runenv *)&s;
+
+    assert_int_equal(gov_runenv_compute(NULL, 0, NULL, 0, &env), GOV_EINVAL);
+    assert_int_equal(gov_runenv_compute(&s, 0, NULL, 0, NULL), GOV_EINVAL);
+    assert_int_equal(gov_runenv_compute(&s, 0, NULL, 0x80, &env), GOV_EINVAL);
+    gov_runenv_free(NULL);
+    assert_string_equal(gov_runenv_action_name(GOV_RUNENV_KEEP), "keep");
+    assert_string_equal(gov_runenv_reason_name(GOV_RUNENV_RUNTIME_SEES), "runtime_sees");
+    assert_string_equal(gov_runenv_reason_name((gov_runenv_reason)99), "unknown");
+    assert_non_null(gov_runenv_reason_text(GOV_RUNENV_TOO_SMALL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fresh_environment),
+        cmocka_unit_test(test_user_values_kept),
+        cmocka_unit_test(test_force_replaces),
+        cmocka_unit_test(test_earlier_export_replaced),
+        cmocka_unit_test(test_node_options_appended),
+        cmocka_unit_test(test_node_heap_sizes),
+        cmocka_unit_test(test_java_when_blind),
+        cmocka_unit_test(test_memory_hints_need_an_allocation),
+        cmocka_unit_test(test_hints_within_the_limit),
+        cmocka_unit_test(test_long_user_value_cut),
+        cmocka_unit_test(test_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
