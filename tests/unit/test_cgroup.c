@@ -179,7 +179,8 @@ static void test_slurm_v1(void **state)
 static void test_slurm_v1_step_cpuset(void **state)
 {
     expect x = { 1, NAN, UNL, 2, "4-5",
-                 1, LIM, 200 * MiB, U, 50 * MiB, 140 * MiB, NULL };
+                 1, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
+                 NULL };
     check("slurm-v1-step-cpuset", &x);
 }
 
