@@ -147,8 +147,9 @@ typedef struct gov_sched_evidence {
     bool gpus_verified;
 } gov_sched_evidence;
 
-/* Slurm's step ids (slurm.h, part of its protocol), kept here so that the
- * runtime and the plugin's parsers need no Slurm header. */
+/* Slurm's step ids (slurm.h, part of its protocol and the same in 22.05 and
+ * 24.11), kept here so that the runtime and the plugin's parsers need no
+ * Slurm header. */
 #define GOV_STEP_MAX_NORMAL_ID UINT64_C(0xfffffff0)
 #define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
 #define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)

@@ -91,9 +91,11 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     d->step_mem_mib = mem_item(sp, S_STEP_ALLOC_MEM);
     d->job_cores = cores_item(sp, S_JOB_ALLOC_CORES, &job_cores);
     d->step_cores = cores_item(sp, S_STEP_ALLOC_CORES, &step_cores);
-    /* The variable only says that memory was requested per CPU (sbatch and
-     * salloc export it, srun alone does not); believe it when it agrees
-     * with the credential's total for this node. */
+    /* The variable only says that memory was requested per CPU: sbatch and
+     * salloc export it, and from Slurm 24.11 on srun does too for a step it
+     * allocates itself (22.05's does not). In a step of an allocation it is
+     * the allocation's figure, not the step's: believe it only when it
+     * agrees with the credential's total for this node. */
     per_cpu = env_u64(sp, "SLURM_MEM_PER_CPU");
     if (per_cpu != GOV_UNKNOWN && per_cpu && d->cpus_on_node != GOV_UNKNOWN &&
         d->step_mem_mib != GOV_UNKNOWN && per_cpu <= d->step_mem_mib &&
@@ -118,9 +120,10 @@ void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
     const char *v;
     uint64_t grant;
 
-    /* The grant as slurmstepd's gres plugin wrote it: it overwrites these
-     * in every step with GPUs, but without gres/gpu they are whatever the
-     * user exported, so they are only believed where the kernel agrees. */
+    /* The grant as slurmstepd's gres plugin wrote it (22.05 and 24.11 give
+     * SPANK no GRES item): it overwrites these in every step with GPUs, but
+     * without gres/gpu they are whatever the user exported, so they are
+     * only believed where the kernel agrees. */
     grant = gov_slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
                                    env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
     d->gpus_per_task = gov_slurm_gpus_per_task(

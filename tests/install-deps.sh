@@ -9,7 +9,9 @@ packages=(
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest jq strace iproute2 procps
   man-db groff-base scdoc
-  dpkg-dev debhelper fakeroot rpm
+  dpkg-dev debhelper fakeroot rpm cpio
+  dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel
+  mmdebstrap
   # Real runtimes that `governor run` sizes (tests/runtimes, the Python
   # binding's pool example): Debian's own, so every machine tests the same.
   golang-go nodejs default-jdk-headless cargo librust-rayon-dev

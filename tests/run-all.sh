@@ -6,9 +6,13 @@
 #      under `governor run` in real allocations (tests/runtimes)
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
-#   5. install into a staging tree, man pages, the dist tarball, .deb packages
-#   6. end-to-end tests on a real throwaway Slurm cluster
-#   7. benchmarks (figures only, never pass/fail on speed)
+#   5. install into a staging tree, man pages, the dist tarball, .deb and
+#      .rpm packages
+#   6. end-to-end tests on a real throwaway Slurm 22.05 cluster (the host's)
+#   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
+#      the build (warnings as errors) and unit tests, then the same
+#      end-to-end suite
+#   8. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,8 +90,24 @@ debs() {
 	bash tests/install/test_deb.sh
 }
 
+rpms() {
+	bash tests/install/test_rpm.sh "$out/plain"
+}
+
 e2e() {
 	GOV_RUNTIME_PROBES=$out/runtimes bash tests/slurm/run.sh --build "$out/plain"
+}
+
+# The plugin is built per Slurm series: against 24.11's spank.h inside its
+# root, where the unit tests run again on trixie's hwloc and MUNGE.
+build_2411() {
+	rm -rf "$out/slurm-24.11"
+	bash tests/slurm/chroot.sh run --series 24.11 --bind "$out" \
+		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs' _ "$out/slurm-24.11"
+}
+
+e2e_2411() {
+	bash tests/slurm/run.sh --slurm 24.11 --build "$out/slurm-24.11"
 }
 
 bench() {
@@ -104,7 +124,10 @@ main() {
 	stage "Python binding" python_binding
 	stage "install, man pages, dist tarball" install_checks
 	stage "Debian packages" debs
-	stage "end-to-end on a local Slurm cluster" e2e
+	stage "RPM packages (Debian's rpmbuild)" rpms
+	stage "end-to-end on a local Slurm 22.05 cluster" e2e
+	stage "Slurm 24.11 root: build and unit tests" build_2411
+	stage "end-to-end on a local Slurm 24.11 cluster" e2e_2411
 	stage "benchmarks" bench
 
 	if ((failed)); then

@@ -40,7 +40,9 @@ fi
 rm -rf "$tree/debian"
 cp -r "$tree/contrib/debian" "$tree/debian"
 
-(cd "$tree" && dpkg-buildpackage -us -uc -b --jobs=auto) >"$tmp/build.log" 2>&1 || {
+# Debian's own tools only: a python3 earlier in PATH (pyenv, a venv) has
+# neither Debian's build modules nor its dist-packages layout.
+(cd "$tree" && PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc -b --jobs=auto) >"$tmp/build.log" 2>&1 || {
 	tail -60 "$tmp/build.log"
 	echo "build-deb: dpkg-buildpackage failed (last lines above)" >&2
 	exit 1

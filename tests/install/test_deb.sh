@@ -2,23 +2,18 @@
 # Build the Debian packages (contrib/debian/build-deb.sh), install them with
 # apt-get, check what a site gets (the tool runs, the plugin sits in Slurm's
 # plugin directory and srun loads it from there by its plain name, a
-# program builds against libgovernor-dev), then remove them again.
+# program builds against libgovernor-dev, Debian's python3 imports the
+# binding and it loads the installed library), then remove them again.
 #
 # usage: tests/install/test_deb.sh        (as root; no network)
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-packages=(libgovernor0 libgovernor-dev governor slurm-spank-governor)
+packages=(libgovernor0 libgovernor-dev governor slurm-spank-governor python3-governor)
 
-n=0 failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/#   /' <<<"$2"; }
-finish() {
-	echo "1..$n"
-	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }
-	exit 0
-}
+# shellcheck source=tap.sh
+source "$(dirname "$0")/tap.sh"
 installed() { dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qx installed; }
 
 if ((EUID != 0)); then
@@ -92,6 +87,18 @@ fi
 unresolved=$(ldd "$so" 2>&1 | grep 'not found')
 if [[ -z $unresolved ]]; then pass "every library governor.so links is installed"; else fail "every library governor.so links is installed" "$unresolved"; fi
 
+# python3-governor: Debian's python3, outside the source tree and with no
+# PYTHONPATH, imports the packaged module, which finds libgovernor.so.0
+# through the dynamic loader.
+py_view='import governor; s = governor.snapshot(); print(s.descriptor.status, s.scheduler.source, s.memory.scheduler.limit_bytes)'
+out=$(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c \
+	'import governor; print(governor.__file__, governor.snapshot().schema)' 2>&1)
+if [[ $out == "/usr/lib/python3/dist-packages/governor/__init__.py governor.snapshot/1" ]]; then
+	pass "python3 imports the packaged binding, which loads the installed library"
+else
+	fail "python3 imports the packaged binding, which loads the installed library" "$out"
+fi
+
 # srun, as on a login node: a plugstack.conf naming the plugin without a
 # path, so that Slurm finds it in its own PluginDir.  srun --help reads the
 # configuration and loads the plugins without contacting a controller.
@@ -118,13 +125,21 @@ fi
 # user gets a descriptor that the installed tool verifies.
 cluster=$src/tests/slurm/cluster.sh
 chmod 755 "$work"
-if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" 2>&1); then
+if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" --wait 300 2>&1); then
 	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
 		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 governor verify 2>&1)
 	if [[ $out == *verified* ]]; then
 		pass "a cluster loading the installed plugin seals a step that governor verify accepts"
 	else
 		fail "a cluster loading the installed plugin seals a step that governor verify accepts" "$(tail -5 <<<"$out")"
+	fi
+	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
+		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 -c1 --mem=100M \
+			/usr/bin/python3 -c "$py_view" 2>&1)
+	if [[ $out == "verified descriptor $((100 << 20))" ]]; then
+		pass "python3-governor in that step reads the verified descriptor"
+	else
+		fail "python3-governor in that step reads the verified descriptor" "$(tail -5 <<<"$out")"
 	fi
 else
 	fail "a cluster starts with the installed plugin" "$(tail -10 <<<"$out")"

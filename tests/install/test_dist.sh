@@ -15,14 +15,8 @@ build=$(cd "$1" && pwd)
 work=$(mktemp -d /tmp/governor-dist.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-n=0 failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/#   /' <<<"$2"; }
-finish() {
-	echo "1..$n"
-	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }
-	exit 0
-}
+# shellcheck source=tap.sh
+source "$(dirname "$0")/tap.sh"
 
 rm -rf "$build/meson-dist"
 if out=$(meson dist -C "$build" --no-tests --formats xztar --allow-dirty 2>&1); then
@@ -70,7 +64,7 @@ else
 	fail "contrib/debian/changelog and the RPM spec say $version" "debian: $deb_version, rpm: $spec_version"
 fi
 if ! command -v rpmspec >/dev/null; then
-	echo "ok $((n += 1)) - RPM %files match the meson install layout # SKIP no rpmspec (Debian package rpm)"
+	skip "RPM %files match the meson install layout" "no rpmspec (Debian package rpm)"
 	finish
 fi
 # rpmbuild's layout: %{_libdir} is /usr/lib64, the plugin in %{_libdir}/slurm.

@@ -19,10 +19,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 stage=$(mktemp -d /tmp/governor-stage.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 
-n=0 failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [[ -z ${2:-} ]] || sed 's/^/#   /' <<<"$2"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tap.sh
+source "$(dirname "$0")/tap.sh"
 check() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output otherwise
 	local desc=$1 out
 	shift
@@ -50,8 +48,7 @@ if out=$(meson install -C "$build" --destdir "$stage" --quiet 2>&1); then
 	pass "meson install into a staging directory"
 else
 	fail "meson install into a staging directory" "$out"
-	echo "1..$n"
-	exit 1
+	finish
 fi
 S=$stage
 
@@ -169,8 +166,4 @@ else
 	fail "consumer.c builds with pkg-config --cflags --libs governor" "$out"
 fi
 
-echo "1..$n"
-if ((failed)); then
-	echo "# $failed of $n failed"
-	exit 1
-fi
+finish

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway Slurm 22.05 cluster on loopback: munged, slurmctld and N
+# A throwaway Slurm cluster (22.05 or 24.11) on loopback: munged, slurmctld and N
 # emulated nodes (slurmd -N nodeK), all configured from a state directory so
 # the machine's /etc/slurm is never read or touched. See docs/testing.md.
 set -euo pipefail
@@ -138,6 +138,9 @@ start_munge() {
 		log "using the MUNGE daemon already listening on $munge_socket"
 		return 0
 	fi
+	# munged runs as the munge user, as its package runs it: the key, seed,
+	# pid file, log and socket directory are that user's.
+	id -u munge >/dev/null 2>&1 || die "no 'munge' user: install the munge package"
 	mkdir -p "$dir/munge"
 	chmod 700 "$dir/munge"
 	local key=$dir/munge/munge.key sockdir
@@ -145,17 +148,13 @@ start_munge() {
 	chmod 600 "$key"
 	sockdir=$(dirname "$munge_socket")
 	mkdir -p "$sockdir"
-	# munged run as root refuses a socket directory that root does not own
-	# ("Socket is insecure"); Debian's munge package leaves /run/munge to the
-	# munge user. No daemon answers there (checked above), so it is ours.
-	if [[ $(stat -c %u "$sockdir") != 0 ]]; then
-		log "taking $sockdir for root (no MUNGE daemon answers there)"
-		chown root:root "$sockdir"
-	fi
 	chmod 755 "$sockdir"
 	rm -f "$munge_socket" "$munge_socket.lock"
-	env "$marker" munged 9>&- --key-file="$key" --socket="$munge_socket" \
-		--log-file="$logs/munged.log" --pid-file="$run/munged.pid" \
+	touch "$logs/munged.log"
+	chown munge: "$dir/munge" "$key" "$sockdir" "$logs/munged.log"
+	env "$marker" setpriv --reuid=munge --regid=munge --init-groups munged 9>&- \
+		--key-file="$key" --socket="$munge_socket" \
+		--log-file="$logs/munged.log" --pid-file="$dir/munge/munged.pid" \
 		--seed-file="$dir/munge/munged.seed" --num-threads=4 ||
 		{ cat "$logs/munged.log" >&2 || true; die "munged did not start"; }
 	local i
@@ -229,7 +228,6 @@ EOF
 	cat >"$etc/cgroup.conf" <<EOF
 CgroupPlugin=cgroup/v1
 CgroupMountpoint=$cgroup_root
-CgroupAutomount=no
 ConstrainCores=yes
 ConstrainRAMSpace=yes
 ConstrainSwapSpace=no
@@ -402,6 +400,20 @@ wait_idle() {
 	return 1
 }
 
+# A setting that a Slurm series dropped is logged, not fatal (24.11: 'The
+# option "CgroupAutomount" is defunct'): refuse it, so that the generated
+# configuration stays one that every supported series accepts.
+check_config_accepted() {
+	local bad
+	bad=$(grep -hE 'is defunct|unrecognized key' "$logs"/slurm*.log 2>/dev/null | sort -u) || true
+	[[ -z $bad ]] || die "Slurm $(slurm_version) rejects part of the generated configuration:
+$bad"
+}
+
+slurm_version() {
+	SLURM_CONF=$conf scontrol version 2>/dev/null || echo '(unknown version)'
+}
+
 check_cgroups() {
 	local c
 	for c in freezer cpuset memory; do
@@ -471,6 +483,7 @@ start() {
 			{ show_logs; die "slurmd node$k did not start"; }
 	done
 	wait_idle || die "the cluster did not come up (logs above)"
+	check_config_accepted
 	trap - EXIT
 	log "up: $nodes nodes idle; eval \"\$($0 env --dir $dir)\""
 }
@@ -554,10 +567,10 @@ stop_cluster() {
 	while read -r d; do
 		log "could not remove cgroup $d; processes in it: $(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | tr '\n' ' ')"
 	done < <(cluster_cgroups)
-	if [[ -f $run/munged.pid && -f $run/munge_socket ]]; then
+	if [[ -f $dir/munge/munged.pid && -f $run/munge_socket ]]; then
 		rm -f "$(<"$run/munge_socket")" "$(<"$run/munge_socket").lock"
 	fi
-	rm -f "$run"/*.pid
+	rm -f "$run"/*.pid "$dir/munge/munged.pid"
 	remove_fake_devices
 	return 0
 }

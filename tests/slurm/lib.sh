@@ -85,6 +85,27 @@ all_idle() {
 	[[ -n $states ]] && ! grep -qv ' idle$' <<<"$states"
 }
 
+# slurm_series: the running cluster's Slurm release series, e.g. 22.05 or
+# 24.11 (scontrol version: "slurm 24.11.5", Debian's "slurm-wlm 22.05.8").
+slurm_series() {
+	local v
+	v=$(scontrol version 2>/dev/null) || fail "scontrol version does not answer"
+	[[ $v =~ ([0-9]+\.[0-9]+)\.[0-9]+ ]] || fail "no Slurm version in '$v'"
+	printf '%s\n' "${BASH_REMATCH[1]}"
+}
+
+# by_series SERIES=VALUE...: prints the VALUE given for the running series.
+# A case states what each series really does; a series it has no answer
+# for fails the case (never a skip), so a new series gets looked at.
+by_series() {
+	local have arg
+	have=$(slurm_series)
+	for arg; do
+		[[ ${arg%%=*} == "$have" ]] && { printf '%s\n' "${arg#*=}"; return 0; }
+	done
+	fail "no expectation for Slurm $have here (have: ${*%%=*}); observe it and add one"
+}
+
 # set_plugstack LINE...: replaces plugstack.conf for the rest of this case
 # (read by srun/sbatch and by each new slurmstepd); run.sh restores it.
 set_plugstack() {

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Runs every end-to-end case (tests/slurm/cases/*.sh) against a throwaway
-# local Slurm cluster, which it starts and always stops. Builds nothing.
-#   run.sh [--build DIR] [--plugin-args ARGS] [--nodes N] [--dir DIR]
-#          [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
+# local Slurm cluster, which it starts and always stops.
+#   run.sh [--slurm SERIES] [--build DIR] [--plugin-args ARGS] [--nodes N]
+#          [--dir DIR] [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
+# Without --slurm it uses the host's Slurm and builds nothing. With --slurm
+# 24.11 (a series the host lacks) the whole run happens inside a cached
+# Debian root of that series (root.sh, chroot.sh); with --slurm, DIR is first
+# built against that series (build.sh: a directory of its own per series).
 # A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
 # 'N passed, N failed' (', N skipped' when some were). Exit status 0 only
 # when nothing failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+argv=("$@")
 
+series=
 build=
 plugin_args=
 nodes=3
@@ -20,6 +26,7 @@ debug=info
 cases=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
+	--slurm) series=${2:?--slurm needs a series such as 24.11}; shift 2 ;;
 	--build) build=${2:?--build needs a directory}; shift 2 ;;
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--nodes) nodes=${2:?--nodes needs a value}; shift 2 ;;
@@ -27,7 +34,7 @@ while [[ $# -gt 0 ]]; do
 	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
 	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
-	-h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,12p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) cases+=("$1"); shift ;;
 	esac
@@ -43,6 +50,27 @@ for i in "${!cases[@]}"; do
 	[[ -f ${cases[i]} ]] || { echo "run.sh: no case file '${cases[i]}'" >&2; exit 2; }
 	cases[i]=$(realpath "${cases[i]}")
 done
+
+dir=$(realpath -m "$dir")
+
+# The series the host (or this root) has installed: '22.05', '24.11'.
+installed_series() {
+	dpkg-query -W -f='${Version}' slurmd 2>/dev/null | grep -oE '^[0-9]+\.[0-9]+' || true
+}
+
+if [[ -n $series ]]; then
+	[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || { echo "run.sh: --slurm takes a series such as 24.11, got '$series'" >&2; exit 2; }
+	have=$(installed_series)
+	if [[ $have != "$series" ]]; then
+		# Inside a root already: its series is the wrong one.
+		[[ -z ${GOV_IN_ROOT:-} ]] || { echo "run.sh: this root has Slurm ${have:-none}, not $series" >&2; exit 1; }
+		binds=()
+		[[ -n $build ]] && binds=(--bind "$(realpath -m "$build")")
+		exec env GOV_IN_ROOT=1 bash "$here/chroot.sh" run --series "$series" ${binds[@]+"${binds[@]}"} \
+			--cluster-dir "$dir" bash "$here/run.sh" "${argv[@]}"
+	fi
+	[[ -z $build ]] || bash "$here/build.sh" "$build"
+fi
 
 # Another engineer's cluster may be running: wait for it rather than fail.
 cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300)
@@ -64,14 +92,18 @@ stop_cluster() {
 trap stop_cluster EXIT
 trap 'exit 130' INT TERM
 
+# The test user exists before any case asks for its home (a fresh root
+# has none until as_user.sh first runs).
+"$here/as_user.sh" true
+
 started=$SECONDS
 if ! "$here/cluster.sh" start "${cluster_args[@]}"; then
 	echo "run.sh: the cluster did not start (logs above)"
 	echo "0 passed, ${#cases[@]} failed"
 	exit 1
 fi
-printf 'run.sh: cluster up in %ss\n' $((SECONDS - started))
 eval "$("$here/cluster.sh" env --dir "$dir")"
+printf 'run.sh: cluster up in %ss (%s)\n' $((SECONDS - started)) "$(scontrol version 2>&1 || true)"
 # The plugin as plugstack.conf loads it: cluster.sh's readable copy.
 [[ -n $plugin ]] && plugin=$GOV_CLUSTER_DIR/lib/$(basename "$plugin")
 export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build

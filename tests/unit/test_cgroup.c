@@ -164,13 +164,24 @@ static void check(const char *layout, const expect *x)
 
 /* Slurm task/cgroup v1: the task's own memory cgroup is unlimited; the step
  * (200 MiB) and the job (512 MiB) above it carry limits.  Remaining is the
- * tightest level: the step's 200 MiB minus its 60 MiB usage. */
+ * tightest level: the step's 200 MiB minus its 60 MiB usage.  The cpuset is
+ * the task's own (4-5), inside the step's 4-7, as Slurm 24.11 places it. */
 static void test_slurm_v1(void **state)
 {
     expect x = { 1, NAN, UNL, 2, "4-5",
                  1, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
                  NULL };
     check("slurm-v1", &x);
+}
+
+/* The same with Slurm 22.05's v1 cpuset: the task sits in the step's cpuset
+ * (4-5, inside the job's 4-7) and there is no task level. */
+static void test_slurm_v1_step_cpuset(void **state)
+{
+    expect x = { 1, NAN, UNL, 2, "4-5",
+                 1, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
+                 NULL };
+    check("slurm-v1-step-cpuset", &x);
 }
 
 /* Slurm cgroup/v2: limits on the job (512 MiB) and step (200 MiB) levels
@@ -464,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_parse_memory_value),
         cmocka_unit_test(test_parse_v1_limit),
         cmocka_unit_test(test_slurm_v1),
+        cmocka_unit_test(test_slurm_v1_step_cpuset),
         cmocka_unit_test(test_slurm_v2),
         cmocka_unit_test(test_hybrid_host),
         cmocka_unit_test(test_v2_systemd),

@@ -19,10 +19,14 @@ assert_eq 2 "$(get .cpu.scheduler.cpus)" "cpus-per-task"
 assert_eq 2 "$(get .cpu.effective.workers)" "workers"
 assert_eq 209715200 "$(get .memory.effective.limit_bytes)" "effective memory"
 assert_eq enforced "$(get .enforcement.cpu)" "cpu enforcement"
-# A plain srun exports no memory variable into its tasks: without the sealed
-# descriptor the allocation is unknown, and so is its enforcement.
-assert_eq null "$(get .memory.scheduler.limit_bytes)" "no memory variable in a plain srun"
-assert_eq unknown "$(get .enforcement.memory)" "memory enforcement without an allocation"
+# Without the sealed descriptor the allocation comes from the variables. A
+# plain srun on 22.05 exports no memory variable into its tasks: the
+# allocation is unknown, and so is its enforcement. 24.11 exports
+# SLURM_MEM_PER_NODE, and the step's cgroup holds it.
+assert_eq "$(by_series 22.05=null 24.11=209715200)" "$(get .memory.scheduler.limit_bytes)" \
+	"memory variable in a plain srun"
+assert_eq "$(by_series 22.05=unknown 24.11=enforced)" "$(get .enforcement.memory)" \
+	"memory enforcement of a plain srun without a descriptor"
 assert_eq 1 "$(get .scheduler.tasks_on_node)" "tasks on node"
 
 # Inside an allocation the step inherits SLURM_MEM_PER_NODE: the allocation

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A step inside an allocation that is smaller than the allocation: the
+# variables the step inherits describe the job, the seal describes the step,
+# and the snapshot follows the seal. Whether srun takes the allocation's
+# --cpus-per-task differs between series, and the seal follows each.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+gov_plugstack
+# One KEY=VALUE per line: the inherited variables, the sealed payload, the
+# snapshot's scheduler figures.
+# shellcheck disable=SC2016 # expanded in the task
+task='echo "env_mem=${SLURM_MEM_PER_NODE:-unset}"; echo "env_cpt=${SLURM_CPUS_PER_TASK:-unset}"
+echo "omp=${OMP_NUM_THREADS:-unset}"; eval "$GOV_PAYLOAD"
+"$GOV_TOOL" snapshot --json | jq -r "\"source=\(.scheduler.source)\", \"mem=\(.memory.scheduler.limit_bytes)\", \"cpus=\(.cpu.scheduler.cpus)\""'
+
+# Memory: the allocation has 400 MiB, the step asks for 100 MiB. Both series
+# leave the job's SLURM_MEM_PER_NODE in the step's environment.
+out=$(as_user salloc -n1 --mem=400M srun --governor -n1 --mem=100M bash -c "$task" </dev/null 2>/dev/null)
+printf '%s\n' "$out"
+assert_eq 400 "$(field env_mem "$out")" "inherited SLURM_MEM_PER_NODE (the job's)"
+assert_eq 400 "$(field job_mem "$out")" "sealed job memory"
+assert_eq 100 "$(field step_mem "$out")" "sealed step memory"
+assert_eq descriptor "$(field source "$out")" "snapshot source"
+assert_eq $((100 << 20)) "$(field mem "$out")" "snapshot: the step's memory, not the variable's"
+assert_idle
+
+# CPUs: salloc -c2, then srun without -c. Both series export the
+# allocation's SLURM_CPUS_PER_TASK=2 to the step. 22.05's srun ignores it
+# (the step gets 1 CPU per task); 24.11's srun takes it again (2).
+out=$(as_user salloc -n1 -c2 srun --governor=threads bash -c "$task" </dev/null 2>/dev/null)
+printf '%s\n' "$out"
+want=$(by_series 22.05=1 24.11=2)
+assert_eq 2 "$(field env_cpt "$out")" "inherited SLURM_CPUS_PER_TASK"
+assert_eq "$want" "$(field cpt "$out")" "sealed cpus per task"
+assert_eq "$want" "$(field omp "$out")" "OMP_NUM_THREADS from the seal"
+assert_eq "$want" "$(field cpus "$out")" "snapshot cpus per task"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Prints the path of a Debian root holding another Slurm series and the
+# project's build and test dependencies, building it with mmdebstrap when it
+# is not cached yet. The end-to-end suite runs inside it (chroot.sh).
+#   root.sh [--series 24.11] [--cache DIR]
+# The root is cached under DIR (default $GOV_ROOT_CACHE or
+# /var/cache/slurm-governor/roots), keyed by what it contains: a second run
+# on the same machine reuses it, a changed package list builds a new one.
+# Roots are never modified after they are built (chroot.sh overlays them).
+set -euo pipefail
+
+series=24.11
+cache=${GOV_ROOT_CACHE:-/var/cache/slurm-governor/roots}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--series) series=${2:?--series needs a Slurm series}; shift 2 ;;
+	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
+	-h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+	*) echo "root.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+die() {
+	printf 'root.sh: %s\n' "$*" >&2
+	exit 1
+}
+[[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
+
+# The Debian release that ships each series.
+case $series in
+24.11) suite=trixie ;;
+*) die "no Debian root for Slurm $series; known series: 24.11 (22.05 is the host's own)" ;;
+esac
+mirror="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
+packages=(
+	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
+	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev
+	python3 python3-pytest jq iproute2 procps passwd hostname bsdutils
+	# The real runtimes that tests/slurm/cases/gov_runtimes.sh runs in steps.
+	golang-go nodejs default-jdk-headless cargo librust-rayon-dev
+	python3-numpy python3-threadpoolctl libopenblas0-pthread
+)
+# Bump when the recipe below changes in a way the package list does not show.
+recipe=1
+key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" | sha256sum | cut -c1-12)
+root=$cache/slurm-$series-$key
+
+mkdir -p "$cache"
+exec 8>>"$cache/.lock"
+flock 8
+if [[ -f $root/.complete ]]; then
+	printf '%s\n' "$root"
+	exit 0
+fi
+command -v mmdebstrap >/dev/null ||
+	die "mmdebstrap is missing: apt-get install mmdebstrap (tests/install-deps.sh installs it)"
+
+# Built beside its final name and renamed when whole, so that an interrupted
+# build never looks cached.
+tmp=$cache/.build-$series-$key
+rm -rf "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+t0=$SECONDS
+echo "root.sh: building a Debian $suite root for Slurm $series (about 75 s here, with the runtimes of gov_runtimes.sh)" >&2
+log=$cache/.build-$series-$key.log
+if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
+	--include="$(
+		IFS=,
+		echo "${packages[*]}"
+	)" "$suite" "$tmp" "$mirror" >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die "mmdebstrap failed (log: $log); is deb.debian.org reachable?"
+fi
+# 24.11's sinfo --version wants a configuration: ask dpkg.
+got=$(chroot "$tmp" dpkg-query -W -f='${Version}' slurm-client 2>/dev/null) || got=
+[[ $got == "$series."* ]] ||
+	die "the $suite root has '$got', not Slurm $series; update the series table in $0"
+# Daemons must not start from the root's own init scripts, and no key is
+# shared: the test cluster makes its own.
+rm -f "$tmp/etc/munge/munge.key"
+printf 'series=%s\nsuite=%s\nkey=%s\nslurm=%s\n' "$series" "$suite" "$key" "$got" >"$tmp/.complete"
+mv "$tmp" "$root"
+trap - EXIT
+rm -f "$log"
+echo "root.sh: built $root in $((SECONDS - t0)) s" >&2
+
+# Roots of the same series with another key are stale; drop those no
+# overlay uses any more.
+for old in "$cache/slurm-$series-"*; do
+	[[ $old != "$root" && -d $old ]] || continue
+	grep -qF "$old" /proc/mounts || rm -rf "$old"
+done
+printf '%s\n' "$root"
