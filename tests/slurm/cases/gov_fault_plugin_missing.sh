@@ -23,14 +23,14 @@ submit() {
 set_plugstack "required $missing"
 mark=$(log_mark)
 id=$(submit sbatch --parsable -w node1 -o /dev/null --wrap true)
-state=$(wait_job "$id" 30)
-for ((i = 0; i < 50; i++)); do
+# The job's own state says little (22.05 calls it COMPLETED, 24.11
+# requeues it, PENDING): the drain reason tells.
+for ((i = 0; i < 150; i++)); do
 	reason=$(sinfo -R -h -n node1)
 	[[ -n $reason ]] && break
 	sleep 0.2
 done
-# Slurm 22.05 may even call the job COMPLETED: the drain reason tells.
-printf 'required, .so missing: job %s; node1: %s\n' "$state" "${reason:-not drained}"
+printf 'required, .so missing: job %s; node1: %s\n' "$(job_state "$id")" "${reason:-not drained}"
 [[ -n $reason ]] || fail "node1 did not drain: rollout.md's warning would be wrong"
 assert_match 'Failed to load plugin|spank' "$(log_since "$mark")" "slurmd's log"
 scancel "$id" 2>/dev/null || true
