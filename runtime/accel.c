@@ -166,21 +166,8 @@ static int card_attr(const char *root, uint64_t card, const char *attr,
     rc = gov_read_file(root, path, buf, sizeof buf, &len);
     if (rc)
         return rc;
-    if (len > 2 && buf[0] == '0' && buf[1] == 'x') {
-        uint64_t v = 0;
-        size_t i = 2;
-        for (; i < len && buf[i] != '\n'; i++) {
-            int d = buf[i] >= '0' && buf[i] <= '9' ? buf[i] - '0'
-                  : buf[i] >= 'a' && buf[i] <= 'f' ? buf[i] - 'a' + 10 : -1;
-            if (d < 0 || v > UINT64_MAX >> 4)
-                return GOV_EPARSE;
-            v = v << 4 | (uint64_t)d;
-        }
-        if (i == 2)
-            return GOV_EPARSE;
-        *out = v;
-        return 0;
-    }
+    if (len > 2 && buf[0] == '0' && buf[1] == 'x')
+        return gov_parse_hex(buf, len, GOV_NUM_SPACE | GOV_HEX_PREFIX | GOV_HEX_LOWER, out);
     return gov_parse_u64(buf, len, out);
 }
 
@@ -189,25 +176,21 @@ static bool file_field(const char *root, const char *path, const char *key,
                        char *val, size_t cap)
 {
     char buf[4096];
-    size_t len, klen = strlen(key);
-    const char *p, *end;
+    size_t len, klen = strlen(key), n;
+    gov_lines it;
+    const char *p;
 
     if (gov_read_file(root, path, buf, sizeof buf, &len))
         return false;
-    for (p = buf, end = buf + len; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
-
-        if ((size_t)(eol - p) > klen && memcmp(p, key, klen) == 0 &&
-            (p[klen] == ' ' || p[klen] == '=')) {
-            size_t n = (size_t)(eol - p) - klen - 1;
-            if (n >= cap)
+    it = gov_lines_of(buf, len, false);
+    while (gov_line_next(&it, &p, &n)) {
+        if (n > klen && memcmp(p, key, klen) == 0 && (p[klen] == ' ' || p[klen] == '=')) {
+            if (n - klen - 1 >= cap)
                 return false;
-            memcpy(val, p + klen + 1, n);
-            val[n] = '\0';
+            memcpy(val, p + klen + 1, n - klen - 1);
+            val[n - klen - 1] = '\0';
             return true;
         }
-        p = nl ? nl + 1 : end;
     }
     return false;
 }

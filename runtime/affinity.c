@@ -10,19 +10,16 @@ int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
 {
     static const char key[] = "Cpus_allowed_list:";
     const size_t klen = sizeof key - 1;
-    const char *p = text, *end = text + len;
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *p;
+    size_t n;
 
     if (!out || (!text && len))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
-
-        if ((size_t)(eol - p) >= klen && memcmp(p, key, klen) == 0)
-            return gov_cpuset_parse(p + klen, (size_t)(eol - p - klen), out);
-        p = nl ? nl + 1 : end;
-    }
+    while (gov_line_next(&it, &p, &n))
+        if (n >= klen && memcmp(p, key, klen) == 0)
+            return gov_cpuset_parse(p + klen, n - klen, out);
     return GOV_ENOENT;
 }
 

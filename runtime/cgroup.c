@@ -19,28 +19,6 @@
 #define DIR_CAP 2048
 #define MOUNTINFO_MAX (16u << 20)
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static void trim(const char **s, size_t *len)
-{
-    const char *p = *s, *e = *s + *len;
-
-    while (p < e && is_space(*p))
-        p++;
-    while (e > p && is_space(e[-1]))
-        e--;
-    *s = p;
-    *len = (size_t)(e - p);
-}
-
-static bool token_is(const char *s, size_t len, const char *word)
-{
-    return len == strlen(word) && memcmp(s, word, len) == 0;
-}
-
 /* ---- per-file parsers ---------------------------------------------------- */
 
 int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
@@ -55,7 +33,7 @@ int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
         return GOV_EINVAL;
     *ratio = NAN;
     *unlimited = false;
-    trim(&text, &len);
+    gov_trim(&text, &len);
     /* "$MAX $PERIOD": exactly two fields separated by one space. */
     q = text;
     per = memchr(text, ' ', len);
@@ -71,7 +49,7 @@ int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
         return rc;
     if (period == 0)
         return GOV_ERANGE;
-    if (token_is(q, ql, "max")) {
+    if (gov_token_eq(q, ql, "max")) {
         *unlimited = true;
         return 0;
     }
@@ -93,8 +71,8 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
         return GOV_EINVAL;
     *bytes = GOV_UNKNOWN;
     *unlimited = false;
-    trim(&text, &len);
-    if (token_is(text, len, "max")) {
+    gov_trim(&text, &len);
+    if (gov_token_eq(text, len, "max")) {
         *unlimited = true;
         return 0;
     }
@@ -131,19 +109,16 @@ int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
 int gov_memory_stat_find(const char *text, size_t len, const char *key,
                          const char **val, size_t *vlen)
 {
-    size_t kl = strlen(key);
-    const char *p = text, *end = text + len;
+    size_t kl = strlen(key), n;
+    gov_lines it = gov_lines_of(text, len, true);
+    const char *line;
 
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            break;
-        if ((size_t)(nl - p) > kl && memcmp(p, key, kl) == 0 && p[kl] == ' ') {
-            *val = p + kl + 1;
-            *vlen = (size_t)(nl - *val);
+    while (gov_line_next(&it, &line, &n)) {
+        if (n > kl && memcmp(line, key, kl) == 0 && line[kl] == ' ') {
+            *val = line + kl + 1;
+            *vlen = n - kl - 1;
             return 0;
         }
-        p = nl + 1;
     }
     return GOV_ENOENT;
 }
@@ -155,12 +130,12 @@ static bool words_have(const char *s, size_t len, const char *word)
 
     while (s < end) {
         const char *w;
-        while (s < end && is_space(*s))
+        while (s < end && gov_is_space(*s))
             s++;
         w = s;
-        while (s < end && !is_space(*s))
+        while (s < end && !gov_is_space(*s))
             s++;
-        if (s > w && token_is(w, (size_t)(s - w), word))
+        if (s > w && gov_token_eq(w, (size_t)(s - w), word))
             return true;
     }
     return false;
@@ -239,14 +214,14 @@ static bool map_path(const gov_mount *m, const char *path, cg_loc *loc)
 static bool find_mount(const cg_text *t, int version, const char *controller,
                        const char *path, cg_loc *loc)
 {
-    const char *p = t->mountinfo, *end = t->mountinfo + t->mountinfo_len;
+    gov_lines it = gov_lines_of(t->mountinfo, t->mountinfo_len, false);
+    const char *line;
     bool found = false;
     gov_mount m;
+    size_t n;
 
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        int rc = gov_mountinfo_find(p, (size_t)(le - p), version, controller, &m);
+    while (gov_line_next(&it, &line, &n)) {
+        int rc = gov_mountinfo_find(line, n, version, controller, &m);
         if (rc == 0) {
             cg_loc cand;
             memset(&cand, 0, sizeof cand);
@@ -260,7 +235,6 @@ static bool find_mount(const cg_text *t, int version, const char *controller,
             loc->mapped = false;
             return false;    /* not a mountinfo: nothing in it is evidence */
         }
-        p = le + 1;
     }
     return found;
 }
@@ -386,8 +360,8 @@ static int v1_quota(const char *root, const char *dir, double *ratio)
 
     if (read_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
         return -1;
-    trim(&q, &ql);
-    if (token_is(q, ql, "-1"))
+    gov_trim(&q, &ql);
+    if (gov_token_eq(q, ql, "-1"))
         return 0;
     if (gov_parse_u64(q, ql, &quota) || quota == 0)
         return -1;

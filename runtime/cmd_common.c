@@ -1,5 +1,6 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -126,23 +127,14 @@ int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
 
 int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out)
 {
-    uint64_t v = 0;
-    const char *p = text;
+    uint64_t v;
 
-    if (!*p)
-        goto bad;
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9' || v > 1000000)
-            goto bad;
-        v = v * 10 + (uint64_t)(*p - '0');
+    if (gov_parse_dec(text, strlen(text), 0, 1000000, &v) || v == 0) {
+        fprintf(stderr, "governor: %s takes a whole number from 1 to 1000000\n", name);
+        return 1;
     }
-    if (v == 0 || v > 1000000)
-        goto bad;
     *out = v;
     return 0;
-bad:
-    fprintf(stderr, "governor: %s takes a whole number from 1 to 1000000\n", name);
-    return 1;
 }
 
 int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out)

@@ -1,5 +1,6 @@
 /* cpuset.c - Linux CPU list syntax ("0-3,8") to and from gov_cpuset. */
 #include "governor.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,30 +16,6 @@ static bool has_bit(const gov_cpuset *s, uint64_t cpu)
     return (s->bits[cpu / 64] >> (cpu % 64)) & 1u;
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Read a decimal CPU number at *p; bounded so that it never overflows. */
-static int read_cpu(const char **p, const char *end, uint64_t *out)
-{
-    const char *s = *p;
-    uint64_t v = 0;
-
-    if (s == end || *s < '0' || *s > '9')
-        return GOV_EPARSE;
-    while (s < end && *s >= '0' && *s <= '9') {
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v >= GOV_CPUSET_BITS)
-            return GOV_ERANGE;
-        s++;
-    }
-    *p = s;
-    *out = v;
-    return 0;
-}
-
 int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
 {
     const char *p, *end;
@@ -48,23 +25,20 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
     memset(&set, 0, sizeof set);
+    gov_trim(&text, &len);
     p = text;
     end = text + len;
-    while (p < end && is_space(*p))
-        p++;
-    while (end > p && is_space(end[-1]))
-        end--;
     if (p == end)
         return 0;
     for (;;) {
         uint64_t lo, hi;
-        int rc = read_cpu(&p, end, &lo);
+        int rc = gov_scan_dec(&p, end, GOV_CPUSET_BITS - 1, &lo);
         if (rc)
             return rc;
         hi = lo;
         if (p < end && *p == '-') {
             p++;
-            rc = read_cpu(&p, end, &hi);
+            rc = gov_scan_dec(&p, end, GOV_CPUSET_BITS - 1, &hi);
             if (rc)
                 return rc;
             if (hi < lo)

@@ -167,16 +167,11 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 
 /* ---- parsing --------------------------------------------------------------- */
 
+/* One text per value; the unknown sentinel is written by leaving a key
+ * out, never spelled. */
 static int parse_u64(const char *v, size_t n, uint64_t *out)
 {
-    /* Strict: digits only, no white space, no leading zeros except "0";
-     * the unknown sentinel is written by leaving a key out, never spelled. */
-    if (n == 0 || n > 20 || (n > 1 && v[0] == '0'))
-        return GOV_EPARSE;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < '0' || v[i] > '9')
-            return GOV_EPARSE;
-    return gov_parse_u64(v, n, out) || *out == GOV_UNKNOWN ? GOV_EPARSE : 0;
+    return gov_parse_dec(v, n, GOV_NUM_CANONICAL, GOV_UNKNOWN - 1, out) ? GOV_EPARSE : 0;
 }
 
 static int parse_bool(const char *v, size_t n, bool *out)
@@ -269,30 +264,10 @@ static int parse_topo(const char *v, size_t n, gov_desc_topology *t)
     return 0;
 }
 
-static bool is_key(const char *k, size_t kn, const char *name)
-{
-    return strlen(name) == kn && !memcmp(k, name, kn);
-}
-
+/* Exactly 16 lowercase hex digits, as the encoder writes them. */
 static int parse_boot(const char *v, size_t n, uint64_t *out)
 {
-    uint64_t h = 0;
-
-    if (n != 16)
-        return GOV_EPARSE;
-    for (size_t i = 0; i < n; i++) {
-        char c = v[i];
-        unsigned d;
-        if (c >= '0' && c <= '9')
-            d = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            d = (unsigned)(c - 'a' + 10);
-        else
-            return GOV_EPARSE;
-        h = h << 4 | d;
-    }
-    *out = h;
-    return 0;
+    return n != 16 || gov_parse_hex(v, n, GOV_HEX_LOWER, out) ? GOV_EPARSE : 0;
 }
 
 /* One "key=value" line; seen[] rejects duplicates. */
@@ -310,10 +285,10 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     size_t id = K_COUNT;
 
     for (size_t i = 0; i < N_U64 && id == K_COUNT; i++)
-        if (is_key(k, kn, u64_fields[i].key))
+        if (gov_token_eq(k, kn, u64_fields[i].key))
             id = i;
     for (size_t i = 0; i < K_COUNT - N_U64 && id == K_COUNT; i++)
-        if (is_key(k, kn, names[i]))
+        if (gov_token_eq(k, kn, names[i]))
             id = N_U64 + i;
     if (id == K_COUNT || seen[id] || (id < N_U64 && u64_fields[id].since > version))
         return GOV_EPARSE;
@@ -325,7 +300,7 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
         return parse_boot(v, vn, &d->boot_hash);
     case K_KIND:
         for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
-            if (is_key(v, vn, kind_names[i])) {
+            if (gov_token_eq(v, vn, kind_names[i])) {
                 d->step_kind = (gov_step_kind)i;
                 return 0;
             }
@@ -339,9 +314,9 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     case K_GPUS:
         return parse_list(v, vn, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
     case K_PROFILE:
-        if (is_key(v, vn, "batch"))
+        if (gov_token_eq(v, vn, "batch"))
             d->policy.profile = GOV_PROFILE_BATCH;
-        else if (is_key(v, vn, "interactive"))
+        else if (gov_token_eq(v, vn, "interactive"))
             d->policy.profile = GOV_PROFILE_INTERACTIVE;
         else
             return GOV_EPARSE;
@@ -353,9 +328,9 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     case K_CPURES:
         return parse_reserve(v, vn, &d->policy.cpu_reserve_threads, &d->policy.cpu_reserve_pct);
     case K_SEAL:
-        if (is_key(v, vn, "required"))
+        if (gov_token_eq(v, vn, "required"))
             d->policy.seal_required = true;
-        else if (!is_key(v, vn, "optional"))
+        else if (!gov_token_eq(v, vn, "optional"))
             return GOV_EPARSE;
         return 0;
     case K_TTL:
@@ -372,10 +347,12 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
 int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 {
     bool seen[K_COUNT] = { false };
-    const char *p = text, *end = text + len, *nl;
+    gov_lines it = gov_lines_of(text, len, true);
+    const char *line, *k, *v;
+    size_t n, kn, vn, hl = strlen(GOV_DESC_HEADER);
     gov_descriptor d;
-    size_t hl = strlen(GOV_DESC_HEADER);
     uint64_t version;
+    int rc;
 
     if (!out || (!text && len))
         return GOV_EINVAL;
@@ -383,26 +360,18 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
     if (len > GOV_DESC_MAX_BYTES)
         return GOV_EPARSE;
     gov_descriptor_init(&d);
-    nl = memchr(p, '\n', len);
-    if (!nl || (size_t)(nl - p) <= hl || memcmp(p, GOV_DESC_HEADER, hl))
-        return GOV_EPARSE;
-    if (parse_u64(p + hl, (size_t)(nl - p) - hl, &version))
+    if (!gov_line_next(&it, &line, &n) || n <= hl || memcmp(line, GOV_DESC_HEADER, hl) ||
+        parse_u64(line + hl, n - hl, &version))
         return GOV_EPARSE;
     /* Version 1 (no gpus_usable, never verified GPUs) is still read: nodes
      * and jobs upgrade at different times. */
     if (version < 1 || version > GOV_DESC_VERSION)
         return GOV_EVERSION;
-    for (p = nl + 1; p < end; p = nl + 1) {
-        const char *eq;
-        nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            return GOV_EPARSE;     /* every line ends with a newline */
-        eq = memchr(p, '=', (size_t)(nl - p));
-        if (!eq || eq == p || eq + 1 == nl ||
-            parse_line((unsigned)version, p, (size_t)(eq - p), eq + 1,
-                       (size_t)(nl - eq - 1), &d, seen))
+    while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
+        if (parse_line((unsigned)version, k, kn, v, vn, &d, seen))
             return GOV_EPARSE;
-    }
+    if (rc)
+        return GOV_EPARSE;
     for (size_t i = 0; i < N_U64; i++)
         if (u64_fields[i].required && !seen[i])
             return GOV_EPARSE;

@@ -6,27 +6,25 @@
 
 #include <string.h>
 
-/* Digits at text[0..len) into *out with a binary unit shift. */
-static int scaled(const char *text, size_t len, unsigned shift, uint64_t *out)
+/* A number and the unit after it ("400MiB": 400 and "MiB"). */
+static int split_unit(const char *text, size_t len, uint64_t *v, const char **unit,
+                      size_t *ulen)
 {
-    uint64_t v;
-    int rc = gov_parse_u64(text, len, &v);
+    const char *p = text;
+    int rc = gov_scan_dec(&p, text + len, UINT64_MAX, v);
 
-    if (rc)
-        return rc;
+    *unit = p;
+    *ulen = (size_t)(text + len - p);
+    return rc;
+}
+
+/* v times 2^shift into *out, unless that overflows. */
+static int shifted(uint64_t v, unsigned shift, uint64_t *out)
+{
     if (shift && v > (UINT64_MAX >> shift))
         return GOV_ERANGE;
     *out = v << shift;
     return 0;
-}
-
-static size_t digits(const char *text, size_t len)
-{
-    size_t i = 0;
-
-    while (i < len && text[i] >= '0' && text[i] <= '9')
-        i++;
-    return i;
 }
 
 int gov_envval_count(const char *text, size_t len, uint64_t *out)
@@ -46,46 +44,48 @@ int gov_envval_count(const char *text, size_t len, uint64_t *out)
 int gov_envval_go_bytes(const char *text, size_t len, uint64_t *out)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    size_t n = digits(text, len);
+    const char *unit;
+    size_t ulen;
+    uint64_t v;
+    int rc;
 
-    if (len == 3 && !memcmp(text, "off", 3)) {
+    if (gov_token_eq(text, len, "off")) {
         *out = INT64_MAX;
         return 0;
     }
-    if (n == 0)
-        return GOV_EPARSE;
-    if (n == len)
-        return scaled(text, n, 0, out);
+    rc = split_unit(text, len, &v, &unit, &ulen);
+    if (rc)
+        return rc;
+    if (ulen == 0)
+        return shifted(v, 0, out);
     for (unsigned u = 0; u < sizeof units / sizeof units[0]; u++)
-        if (len - n == strlen(units[u]) && !memcmp(text + n, units[u], len - n))
-            return scaled(text, n, 10 * u, out);
+        if (gov_token_eq(unit, ulen, units[u]))
+            return shifted(v, 10 * u, out);
     return GOV_EPARSE;
 }
 
 int gov_envval_java_size(const char *text, size_t len, uint64_t *out)
 {
-    size_t n = digits(text, len);
+    const char *unit;
+    size_t ulen;
+    uint64_t v;
     unsigned shift;
+    int rc = split_unit(text, len, &v, &unit, &ulen);
 
-    if (n == 0)
+    if (rc)
+        return rc;
+    if (ulen == 0)
+        return shifted(v, 0, out);
+    if (ulen != 1)
         return GOV_EPARSE;
-    if (n == len)
-        return scaled(text, n, 0, out);
-    if (len - n != 1)
-        return GOV_EPARSE;
-    switch (text[n]) {
+    switch (unit[0]) {
     case 'k': case 'K': shift = 10; break;
     case 'm': case 'M': shift = 20; break;
     case 'g': case 'G': shift = 30; break;
     case 't': case 'T': shift = 40; break;
     default: return GOV_EPARSE;
     }
-    return scaled(text, n, shift, out);
-}
-
-static int blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    return shifted(v, shift, out);
 }
 
 /* The word starting at or after *pos: [*start, *end).  Double quotes group
@@ -96,12 +96,12 @@ static int next_word(const char *text, size_t len, size_t *pos, size_t *start, s
     size_t i = *pos;
     int quoted = 0;
 
-    while (i < len && blank(text[i]))
+    while (i < len && gov_is_space(text[i]))
         i++;
     if (i == len)
         return 0;
     *start = i;
-    for (; i < len && (quoted || !blank(text[i])); i++) {
+    for (; i < len && (quoted || !gov_is_space(text[i])); i++) {
         if (text[i] == '"')
             quoted = !quoted;
         else if (quoted && text[i] == '\\' && i + 1 < len)

@@ -11,6 +11,7 @@
 #define GOV_EVIDENCE_H
 
 #include "governor.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -37,9 +38,6 @@ int gov_path_join(const char *root, const char *path, char *out, size_t cap);
  * governor's default clock. */
 uint64_t gov_monotonic_ns(void);
 
-/* Parse one unsigned decimal integer, surrounding white space allowed.
- * Returns 0, GOV_EPARSE, GOV_ERANGE. */
-int gov_parse_u64(const char *text, size_t len, uint64_t *out);
 
 /* ---- host inventory (inventory.c) ---------------------------------------- */
 

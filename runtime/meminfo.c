@@ -21,21 +21,18 @@ static uint64_t kb_value(const char *p, const char *eol)
 int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
                       uint64_t *available_bytes)
 {
-    const char *p = text, *end = text + len;
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *p;
+    size_t n;
 
     if (!total_bytes || !available_bytes || (!text && len))
         return GOV_EINVAL;
     *total_bytes = *available_bytes = GOV_UNKNOWN;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
-        size_t n = (size_t)(eol - p);
-
+    while (gov_line_next(&it, &p, &n)) {
         if (n > 9 && memcmp(p, "MemTotal:", 9) == 0)
-            *total_bytes = kb_value(p + 9, eol);
+            *total_bytes = kb_value(p + 9, p + n);
         else if (n > 13 && memcmp(p, "MemAvailable:", 13) == 0)
-            *available_bytes = kb_value(p + 13, eol);
-        p = nl ? nl + 1 : end;
+            *available_bytes = kb_value(p + 13, p + n);
     }
     if (*total_bytes == GOV_UNKNOWN && *available_bytes == GOV_UNKNOWN)
         return GOV_ENOENT;

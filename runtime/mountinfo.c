@@ -129,25 +129,22 @@ static int match_line(const char *p, const char *end, int version,
 int gov_mountinfo_find(const char *text, size_t len, int version,
                        const char *controller, gov_mount *out)
 {
-    const char *p = text, *end = text + len;
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *p;
+    size_t n;
 
     if (!out || (!text && len) || (version != 1 && version != 2) ||
         (version == 1 && !controller))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        if (le > p) {
-            int rc = match_line(p, le, version, controller, out);
-            if (rc == 1)
-                return 0;
-            if (rc < 0) {
-                memset(out, 0, sizeof *out);
-                return rc;
-            }
+    while (gov_line_next(&it, &p, &n)) {
+        int rc = n ? match_line(p, p + n, version, controller, out) : 0;
+        if (rc == 1)
+            return 0;
+        if (rc < 0) {
+            memset(out, 0, sizeof *out);
+            return rc;
         }
-        p = le + 1;
     }
     return GOV_ENOENT;
 }
@@ -155,21 +152,20 @@ int gov_mountinfo_find(const char *text, size_t len, int version,
 int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
                          char *path, size_t cap)
 {
-    const char *p = text, *end = text + len;
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *p;
+    size_t n;
 
     if (!path || cap == 0 || (!text && len))
         return GOV_EINVAL;
     path[0] = '\0';
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
+    while (gov_line_next(&it, &p, &n)) {
+        const char *le = p + n;
         const char *c1, *c2, *ctl, *cg;
         size_t ctll, cgl;
 
-        if (le == p) {
-            p = le + 1;
+        if (n == 0)
             continue;
-        }
         /* "ID:CONTROLLERS:PATH"; the path itself may contain ':'. */
         c1 = memchr(p, ':', (size_t)(le - p));
         c2 = c1 ? memchr(c1 + 1, ':', (size_t)(le - c1 - 1)) : NULL;
@@ -192,7 +188,6 @@ int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
             path[cgl] = '\0';
             return 0;
         }
-        p = le + 1;
     }
     return GOV_ENOENT;
 }

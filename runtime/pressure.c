@@ -48,20 +48,18 @@ static double avg10_of(const char *p, const char *eol)
 int gov_psi_parse(const char *text, size_t len, double *some_avg10,
                   double *full_avg10)
 {
-    const char *p = text, *end = text + len;
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *p;
+    size_t n;
 
     if (!some_avg10 || !full_avg10 || (!text && len))
         return GOV_EINVAL;
     *some_avg10 = *full_avg10 = NAN;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
-
-        if (eol - p > 5 && memcmp(p, "some ", 5) == 0)
-            *some_avg10 = avg10_of(p + 5, eol);
-        else if (eol - p > 5 && memcmp(p, "full ", 5) == 0)
-            *full_avg10 = avg10_of(p + 5, eol);
-        p = nl ? nl + 1 : end;
+    while (gov_line_next(&it, &p, &n)) {
+        if (n > 5 && memcmp(p, "some ", 5) == 0)
+            *some_avg10 = avg10_of(p + 5, p + n);
+        else if (n > 5 && memcmp(p, "full ", 5) == 0)
+            *full_avg10 = avg10_of(p + 5, p + n);
     }
     return isnan(*some_avg10) && isnan(*full_avg10) ? GOV_EPARSE : 0;
 }
@@ -102,23 +100,21 @@ static bool read_source(const char *root, const char *dir, const char *cpu,
 static void swap_activity(const char *root, gov_snapshot *out)
 {
     char buf[16384];
-    size_t len;
-    const char *p, *end;
+    size_t len, n;
+    gov_lines it;
+    const char *p;
 
     if (gov_read_file(root, "/proc/vmstat", buf, sizeof buf, &len))
         return;
-    for (p = buf, end = buf + len; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *eol = nl ? nl : end;
+    it = gov_lines_of(buf, len, false);
+    while (gov_line_next(&it, &p, &n)) {
         uint64_t v;
 
-        if (eol - p > 7 && memcmp(p, "pswpin ", 7) == 0 &&
-            gov_parse_u64(p + 7, (size_t)(eol - p - 7), &v) == 0)
+        if (n > 7 && memcmp(p, "pswpin ", 7) == 0 && gov_parse_u64(p + 7, n - 7, &v) == 0)
             out->pressure.swap_in_pages = v;
-        else if (eol - p > 8 && memcmp(p, "pswpout ", 8) == 0 &&
-                 gov_parse_u64(p + 8, (size_t)(eol - p - 8), &v) == 0)
+        else if (n > 8 && memcmp(p, "pswpout ", 8) == 0 &&
+                 gov_parse_u64(p + 8, n - 8, &v) == 0)
             out->pressure.swap_out_pages = v;
-        p = nl ? nl + 1 : end;
     }
 }
 

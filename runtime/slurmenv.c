@@ -31,26 +31,6 @@ const char *gov_env_get(const char *const *envp, const char *name)
     return NULL;
 }
 
-/* Decimal digits at *p (no sign, no space), at most max.  Advances *p. */
-static int read_bounded(const char **p, const char *end, uint64_t max,
-                        uint64_t *out)
-{
-    const char *s = *p;
-    uint64_t v = 0;
-
-    if (s == end || *s < '0' || *s > '9')
-        return GOV_EPARSE;
-    for (; s < end && *s >= '0' && *s <= '9'; s++) {
-        uint64_t d = (uint64_t)(*s - '0');
-        if (v > (max - d) / 10)
-            return GOV_ERANGE;
-        v = v * 10 + d;
-    }
-    *p = s;
-    *out = v;
-    return 0;
-}
-
 int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
                            uint64_t *out)
 {
@@ -66,7 +46,7 @@ int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
      * with trailing garbage is rejected rather than half-trusted. */
     for (;;) {
         uint64_t value, reps = 1;
-        int rc = read_bounded(&p, end, MAX_LIST_COUNT, &value);
+        int rc = gov_scan_dec(&p, end, MAX_LIST_COUNT, &value);
         if (rc)
             return rc;
         if (p < end && *p == '(') {
@@ -74,7 +54,7 @@ int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
             if (p == end || *p != 'x')
                 return GOV_EPARSE;
             p++;
-            rc = read_bounded(&p, end, MAX_LIST_COUNT, &reps);
+            rc = gov_scan_dec(&p, end, MAX_LIST_COUNT, &reps);
             if (rc)
                 return rc;
             if (reps == 0 || p == end || *p != ')')
@@ -116,7 +96,7 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
 
     if (!bytes || (!text && len))
         return GOV_EINVAL;
-    rc = read_bounded(&p, end, UINT64_MAX, &v);
+    rc = gov_scan_dec(&p, end, UINT64_MAX, &v);
     if (rc)
         return rc;
     if (p < end) {
@@ -142,7 +122,7 @@ static uint64_t count_in(const char *v, uint64_t max)
     const char *p = v;
     uint64_t n;
 
-    if (!v || read_bounded(&p, v + strlen(v), max, &n) || *p)
+    if (!v || gov_scan_dec(&p, v + strlen(v), max, &n) || *p)
         return GOV_UNKNOWN;
     return n;
 }
@@ -192,7 +172,7 @@ uint64_t gov_slurm_gpus_per_task(const char *v)
         for (const char *q = v; q < stop; q++)
             if (*q == ':')
                 num = q + 1;
-        if (read_bounded(&num, stop, MAX_GPUS, &n) || num != stop)
+        if (gov_scan_dec(&num, stop, MAX_GPUS, &n) || num != stop)
             return GOV_UNKNOWN;
         total += n;
         if (total > MAX_GPUS)

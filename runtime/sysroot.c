@@ -66,27 +66,3 @@ int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
         *len = used;
     return rc;
 }
-
-int gov_parse_u64(const char *text, size_t len, uint64_t *out)
-{
-    const char *p = text, *end = text + len;
-    uint64_t v = 0;
-
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
-        p++;
-    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
-        end--;
-    if (p == end)
-        return GOV_EPARSE;
-    for (; p < end; p++) {
-        unsigned d;
-        if (*p < '0' || *p > '9')
-            return GOV_EPARSE;
-        d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return GOV_ERANGE;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}

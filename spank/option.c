@@ -4,11 +4,6 @@
 
 #include <string.h>
 
-static bool word_is(const char *w, size_t n, const char *name)
-{
-    return strlen(name) == n && !memcmp(w, name, n);
-}
-
 int gov_mode_parse(const char *text, gov_mode *out)
 {
     gov_mode m = { .given = true, .profile = GOV_PROFILE_BATCH };
@@ -25,15 +20,15 @@ int gov_mode_parse(const char *text, gov_mode *out)
         size_t n = strcspn(p, ",");
         gov_profile prof;
 
-        if (word_is(p, n, "batch") || word_is(p, n, "interactive")) {
-            prof = word_is(p, n, "batch") ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+        if (gov_token_eq(p, n, "batch") || gov_token_eq(p, n, "interactive")) {
+            prof = gov_token_eq(p, n, "batch") ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
             if (m.profile_set && m.profile != prof)
                 return GOV_EPARSE;     /* two different profiles */
             m.profile_set = true;
             m.profile = prof;
-        } else if (word_is(p, n, "threads")) {
+        } else if (gov_token_eq(p, n, "threads")) {
             m.threads = true;
-        } else if (word_is(p, n, "off")) {
+        } else if (gov_token_eq(p, n, "off")) {
             m.off = true;
         } else {
             return GOV_EPARSE;         /* unknown or empty word */

@@ -22,14 +22,7 @@ void gov_spank_policy_init(gov_spank_policy *p)
 /* Strict decimal: digits only, bounded. */
 static int parse_num(const char *v, size_t n, uint64_t max, uint64_t *out)
 {
-    if (n == 0 || n > 19)
-        return GOV_EPARSE;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < '0' || v[i] > '9')
-            return GOV_EPARSE;
-    if (gov_parse_u64(v, n, out) || *out > max)
-        return GOV_EPARSE;
-    return 0;
+    return gov_parse_dec(v, n, 0, max, out) ? GOV_EPARSE : 0;
 }
 
 static int parse_pct(const char *v, size_t n, uint32_t *pct)

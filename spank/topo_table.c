@@ -132,12 +132,7 @@ int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 /* Digits only, no leading zero but "0", at most max. */
 static int number(const char *v, size_t n, uint64_t max, uint64_t *out)
 {
-    if (n == 0 || n > 20 || (n > 1 && v[0] == '0'))
-        return GOV_EPARSE;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] < '0' || v[i] > '9')
-            return GOV_EPARSE;
-    return gov_parse_u64(v, n, out) || *out > max ? GOV_EPARSE : 0;
+    return gov_parse_dec(v, n, GOV_NUM_CANONICAL, max, out) ? GOV_EPARSE : 0;
 }
 
 /* A list of core indexes in the canonical form the encoder writes (so a
@@ -180,18 +175,13 @@ static int pair(const char *v, size_t n, bool may_be_negative, uint64_t max, int
     return list(colon + 1, n - m - 1, may_be_empty, set);
 }
 
-static bool is_key(const char *k, size_t kn, const char *name)
-{
-    return strlen(name) == kn && !memcmp(k, name, kn);
-}
-
 static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_topo_table *t,
                       bool *have_cores)
 {
     uint64_t x;
     int64_t num;
 
-    if (is_key(k, kn, "cores")) {
+    if (gov_token_eq(k, kn, "cores")) {
         if (*have_cores || number(v, vn, GOV_CPUSET_BITS, &x) || x == 0)
             return GOV_EPARSE;
         t->cores = (uint32_t)x;
@@ -200,26 +190,26 @@ static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_to
     }
     if (!*have_cores)
         return GOV_EPARSE;          /* cores comes first */
-    if (is_key(k, kn, "package")) {
+    if (gov_token_eq(k, kn, "package")) {
         if (t->n_packages == GOV_TOPO_MAX_PACKAGES)
             return GOV_EPARSE;
         return list(v, vn, false, &t->package[t->n_packages++]);
     }
-    if (is_key(k, kn, "pus")) {
+    if (gov_token_eq(k, kn, "pus")) {
         if (t->n_pu_groups == GOV_TOPO_MAX_PU_GROUPS ||
             pair(v, vn, false, 4096, &num, &t->pu_group[t->n_pu_groups].cores, false) || !num)
             return GOV_EPARSE;
         t->pu_group[t->n_pu_groups++].pus = (uint32_t)num;
         return 0;
     }
-    if (is_key(k, kn, "numa")) {
+    if (gov_token_eq(k, kn, "numa")) {
         if (t->n_numa == GOV_TOPO_MAX_NUMA ||
             pair(v, vn, false, INT64_MAX, &num, &t->numa[t->n_numa].cores, true))
             return GOV_EPARSE;
         t->numa[t->n_numa++].mem_bytes = (uint64_t)num;
         return 0;
     }
-    if (is_key(k, kn, "gpu")) {
+    if (gov_token_eq(k, kn, "gpu")) {
         if (t->n_gpus == GOV_DESC_MAX_GPUS ||
             pair(v, vn, true, INT32_MAX, &num, &t->gpu[t->n_gpus].cores, true))
             return GOV_EPARSE;
@@ -231,27 +221,22 @@ static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_to
 
 int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
 {
-    size_t hl = strlen(GOV_TOPO_HEADER);
-    const char *p, *end, *nl;
+    size_t hl = strlen(GOV_TOPO_HEADER), kn, vn;
+    const char *k, *v;
     bool have_cores = false;
+    gov_lines it;
+    int rc;
 
     if (!out || (!text && len))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
     if (len > GOV_TOPO_MAX_BYTES || len < hl || memcmp(text, GOV_TOPO_HEADER, hl))
         return GOV_EPARSE;
-    end = text + len;
-    for (p = text + hl; p < end; p = nl + 1) {
-        const char *eq;
-        nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            goto bad;             /* every line ends with a newline */
-        eq = memchr(p, '=', (size_t)(nl - p));
-        if (!eq || eq == p ||
-            parse_line(p, (size_t)(eq - p), eq + 1, (size_t)(nl - eq - 1), out, &have_cores))
+    it = gov_lines_of(text + hl, len - hl, true);
+    while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
+        if (parse_line(k, kn, v, vn, out, &have_cores))
             goto bad;
-    }
-    if (valid(out))
+    if (rc == 0 && valid(out))
         return 0;
 bad:
     memset(out, 0, sizeof *out);

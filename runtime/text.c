@@ -1,0 +1,147 @@
+/* text.c - lines, records, tokens and numbers of outside text (text.h). */
+#include "text.h"
+
+#include "governor.h"
+
+#include <string.h>
+
+gov_lines gov_lines_of(const char *text, size_t len, bool complete)
+{
+    return (gov_lines){ text, text + len, complete };
+}
+
+bool gov_line_next(gov_lines *it, const char **line, size_t *len)
+{
+    const char *nl;
+
+    if (it->p >= it->end)
+        return false;
+    nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+    if (!nl && it->complete) {
+        it->p = it->end;
+        return false;
+    }
+    *line = it->p;
+    *len = (size_t)((nl ? nl : it->end) - it->p);
+    it->p = nl ? nl + 1 : it->end;
+    return true;
+}
+
+int gov_record_next(gov_lines *it, const char **key, size_t *klen, const char **val,
+                    size_t *vlen)
+{
+    const char *line, *eq;
+    size_t n;
+
+    if (it->p >= it->end)
+        return 0;
+    if (!memchr(it->p, '\n', (size_t)(it->end - it->p)))
+        return GOV_EPARSE;     /* every record ends with a newline */
+    gov_line_next(it, &line, &n);
+    eq = memchr(line, '=', n);
+    if (!eq || eq == line || eq + 1 == line + n)
+        return GOV_EPARSE;
+    *key = line;
+    *klen = (size_t)(eq - line);
+    *val = eq + 1;
+    *vlen = n - *klen - 1;
+    return 1;
+}
+
+bool gov_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void gov_trim(const char **s, size_t *len)
+{
+    const char *p = *s, *e = *s + *len;
+
+    while (p < e && gov_is_space(*p))
+        p++;
+    while (e > p && gov_is_space(e[-1]))
+        e--;
+    *s = p;
+    *len = (size_t)(e - p);
+}
+
+bool gov_token_eq(const char *s, size_t len, const char *word)
+{
+    return len == strlen(word) && memcmp(s, word, len) == 0;
+}
+
+int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+
+    if (s == end || *s < '0' || *s > '9')
+        return GOV_EPARSE;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (d > max || v > (max - d) / 10)
+            return GOV_ERANGE;
+        v = v * 10 + d;
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+int gov_parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
+                  uint64_t *out)
+{
+    const char *p;
+    int rc;
+
+    if (!text && len)
+        return GOV_EPARSE;
+    if (flags & GOV_NUM_SPACE)
+        gov_trim(&text, &len);
+    if (len == 0 || ((flags & GOV_NUM_CANONICAL) && len > 1 && text[0] == '0'))
+        return GOV_EPARSE;
+    p = text;
+    rc = gov_scan_dec(&p, text + len, max, out);
+    if (rc == 0 && p != text + len)
+        rc = GOV_EPARSE;
+    return rc;
+}
+
+static int hex_digit(char c, unsigned flags)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F' && !(flags & GOV_HEX_LOWER))
+        return c - 'A' + 10;
+    return -1;
+}
+
+int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out)
+{
+    uint64_t v = 0;
+
+    if (!text && len)
+        return GOV_EPARSE;
+    if (flags & GOV_NUM_SPACE)
+        gov_trim(&text, &len);
+    if (flags & GOV_HEX_PREFIX) {
+        if (len < 2 || text[0] != '0' || text[1] != 'x')
+            return GOV_EPARSE;
+        text += 2;
+        len -= 2;
+    }
+    if (len == 0)
+        return GOV_EPARSE;
+    for (size_t i = 0; i < len; i++) {
+        int d = hex_digit(text[i], flags);
+        if (d < 0)
+            return GOV_EPARSE;
+        if (v > UINT64_MAX >> 4)
+            return GOV_ERANGE;
+        v = v << 4 | (uint64_t)d;
+    }
+    *out = v;
+    return 0;
+}

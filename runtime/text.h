@@ -1,0 +1,76 @@
+/*
+ * text.h - reading outside text, one set of rules (text.c): lines, key=value
+ * records, tokens and numbers.  Every parser of kernel files, Slurm
+ * variables, plugstack arguments and the project's own formats builds on
+ * these, so their strictness is chosen with a flag, never rewritten.
+ * Nothing here allocates; every function is pure and thread-safe.
+ */
+#ifndef GOV_TEXT_H
+#define GOV_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- lines -------------------------------------------------------------- */
+
+/* An iterator over the lines of a text. */
+typedef struct gov_lines {
+    const char *p, *end;
+    bool complete;   /* only lines that end with '\n' (a cut-off read's last
+                        line is dropped) */
+} gov_lines;
+
+/* Iterate over text[0..len); complete: see gov_lines. */
+gov_lines gov_lines_of(const char *text, size_t len, bool complete);
+
+/* The next line, without its '\n', into *line / *len.  False at the end. */
+bool gov_line_next(gov_lines *it, const char **line, size_t *len);
+
+/* The next "key=value\n" record of a strict format (the descriptor, the
+ * topology table): 1 with key and value, 0 at the end, GOV_EPARSE for a
+ * line without '=', with an empty key or value, or without its newline. */
+int gov_record_next(gov_lines *it, const char **key, size_t *klen, const char **val,
+                    size_t *vlen);
+
+/* ---- tokens ------------------------------------------------------------- */
+
+bool gov_is_space(char c);   /* ' ', '\t', '\n', '\r' */
+
+/* Drop white space at both ends of s[0..*len). */
+void gov_trim(const char **s, size_t *len);
+
+/* s[0..len) is exactly word. */
+bool gov_token_eq(const char *s, size_t len, const char *word);
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Strictness of gov_parse_dec() / gov_parse_hex(). */
+#define GOV_NUM_SPACE     0x1u  /* white space around the number (a kernel
+                                   file's newline) is allowed */
+#define GOV_NUM_CANONICAL 0x2u  /* no leading zero but "0" itself: one text
+                                   per value, for sealed formats */
+#define GOV_HEX_PREFIX    0x4u  /* "0x" is required (sysfs attributes) */
+#define GOV_HEX_LOWER     0x8u  /* only lowercase digits */
+
+/* text[0..len) as an unsigned decimal of at most max: digits only, no
+ * sign.  Returns 0, GOV_EPARSE (not a number under flags) or GOV_ERANGE
+ * (above max, or overflow). */
+int gov_parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
+                  uint64_t *out);
+
+/* The decimal digits at *p (at least one, at most max), advancing *p past
+ * them: numbers inside a larger grammar.  0, GOV_EPARSE, GOV_ERANGE. */
+int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out);
+
+/* text[0..len) as a hexadecimal number under flags.  0, GOV_EPARSE,
+ * GOV_ERANGE. */
+int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out);
+
+/* The most common case: a kernel file's number, white space allowed. */
+static inline int gov_parse_u64(const char *text, size_t len, uint64_t *out)
+{
+    return gov_parse_dec(text, len, GOV_NUM_SPACE, UINT64_MAX, out);
+}
+
+#endif /* GOV_TEXT_H */

@@ -1,0 +1,123 @@
+/* text.c: the one set of rules for lines, records, tokens and numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "governor.h"
+#include "text.h"
+
+static void test_lines(void **state)
+{
+    const char text[] = "a\n\nbc\nd";
+    gov_lines it = gov_lines_of(text, strlen(text), false);
+    const char *l;
+    size_t n;
+
+    assert_true(gov_line_next(&it, &l, &n) && n == 1 && l[0] == 'a');
+    assert_true(gov_line_next(&it, &l, &n) && n == 0);
+    assert_true(gov_line_next(&it, &l, &n) && n == 2 && !memcmp(l, "bc", 2));
+    assert_true(gov_line_next(&it, &l, &n) && n == 1 && l[0] == 'd');
+    assert_false(gov_line_next(&it, &l, &n));
+    /* Complete lines only: a cut-off last line is not a line. */
+    it = gov_lines_of(text, strlen(text), true);
+    for (int i = 0; i < 3; i++)
+        assert_true(gov_line_next(&it, &l, &n));
+    assert_false(gov_line_next(&it, &l, &n));
+}
+
+static void test_records(void **state)
+{
+    const char good[] = "a=1\nkey=value=x\n";
+    const char *bad[] = { "a=1", "=1\n", "a=\n", "a\n" };
+    gov_lines it = gov_lines_of(good, strlen(good), true);
+    const char *k, *v;
+    size_t kn, vn;
+
+    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 1);
+    assert_true(gov_token_eq(k, kn, "a") && gov_token_eq(v, vn, "1"));
+    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 1);
+    assert_true(gov_token_eq(k, kn, "key") && gov_token_eq(v, vn, "value=x"));
+    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        it = gov_lines_of(bad[i], strlen(bad[i]), true);
+        assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), GOV_EPARSE);
+    }
+}
+
+static void test_tokens(void **state)
+{
+    const char *s = " \tword\r\n";
+    size_t n = strlen(s);
+
+    gov_trim(&s, &n);
+    assert_true(gov_token_eq(s, n, "word"));
+    assert_false(gov_token_eq(s, n, "wor"));
+    assert_false(gov_token_eq(s, n, "words"));
+}
+
+static void test_decimal(void **state)
+{
+    uint64_t v;
+
+    assert_int_equal(gov_parse_dec("42", 2, 0, 100, &v), 0);
+    assert_int_equal(v, 42);
+    assert_int_equal(gov_parse_dec("101", 3, 0, 100, &v), GOV_ERANGE);
+    assert_int_equal(gov_parse_dec(" 42\n", 4, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_dec(" 42\n", 4, GOV_NUM_SPACE, 100, &v), 0);
+    assert_int_equal(gov_parse_dec("042", 3, 0, 100, &v), 0);
+    assert_int_equal(gov_parse_dec("042", 3, GOV_NUM_CANONICAL, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_dec("0", 1, GOV_NUM_CANONICAL, 100, &v), 0);
+    assert_int_equal(gov_parse_dec("", 0, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_dec("-1", 2, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_dec("+1", 2, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_dec("18446744073709551615", 20, 0, UINT64_MAX, &v), 0);
+    assert_int_equal(v, UINT64_MAX);
+    assert_int_equal(gov_parse_dec("18446744073709551616", 20, 0, UINT64_MAX, &v), GOV_ERANGE);
+    assert_int_equal(gov_parse_dec("9", 1, 0, 5, &v), GOV_ERANGE);
+    assert_int_equal(gov_parse_u64("7\n", 2, &v), 0);
+    assert_int_equal(v, 7);
+}
+
+static void test_scan(void **state)
+{
+    const char *t = "12(x3)", *p = t;
+    uint64_t v;
+
+    assert_int_equal(gov_scan_dec(&p, t + 6, 100, &v), 0);
+    assert_int_equal(v, 12);
+    assert_int_equal(p - t, 2);
+    assert_int_equal(gov_scan_dec(&p, t + 6, 100, &v), GOV_EPARSE);
+    assert_int_equal(p - t, 2);    /* not advanced on error */
+}
+
+static void test_hex(void **state)
+{
+    uint64_t v;
+
+    assert_int_equal(gov_parse_hex("0x1002\n", 7, GOV_NUM_SPACE | GOV_HEX_PREFIX, &v), 0);
+    assert_int_equal(v, 0x1002);
+    assert_int_equal(gov_parse_hex("1002", 4, GOV_HEX_PREFIX, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_hex("0x", 2, GOV_HEX_PREFIX, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_hex("ABcd", 4, 0, &v), 0);
+    assert_int_equal(v, 0xabcd);
+    assert_int_equal(gov_parse_hex("ABcd", 4, GOV_HEX_LOWER, &v), GOV_EPARSE);
+    assert_int_equal(gov_parse_hex("ffffffffffffffff", 16, GOV_HEX_LOWER, &v), 0);
+    assert_int_equal(v, UINT64_MAX);
+    assert_int_equal(gov_parse_hex("10000000000000000", 17, 0, &v), GOV_ERANGE);
+    assert_int_equal(gov_parse_hex("0g", 2, 0, &v), GOV_EPARSE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lines),
+        cmocka_unit_test(test_records),
+        cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_decimal),
+        cmocka_unit_test(test_scan),
+        cmocka_unit_test(test_hex),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
