@@ -134,9 +134,12 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
  * socket NULL = MUNGE's default; ttl_s 0 = MUNGE's default; uid other than
  * GOV_UID_NONE: only processes of that uid can decode the credential
  * (MUNGE_OPT_UID_RESTRICTION; root included, others get GOV_ESEAL).  *cred
- * is malloc'd.  Returns 0, GOV_EMUNGE, GOV_EINVAL. */
+ * is malloc'd.  On GOV_EMUNGE, why (GOV_SEAL_WHY_MAX bytes, may be NULL)
+ * gets MUNGE's own words (munge_ctx_strerror()).  Returns 0, GOV_EMUNGE,
+ * GOV_EINVAL. */
+#define GOV_SEAL_WHY_MAX 160
 int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
-                    const void *payload, size_t len, char **cred);
+                    const void *payload, size_t len, char **cred, char *why);
 
 typedef struct gov_seal_info {
     uint32_t uid;        /* encoder's effective uid */

@@ -2,8 +2,17 @@
 #include "descriptor.h"
 
 #include <munge.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void say_why(char *why, munge_ctx_t ctx, munge_err_t e)
+{
+    const char *text = ctx ? munge_ctx_strerror(ctx) : NULL;
+
+    if (why)
+        snprintf(why, GOV_SEAL_WHY_MAX, "%s", text ? text : munge_strerror(e));
+}
 
 static munge_ctx_t ctx_open(const char *socket, uint32_t ttl_s, uint32_t uid)
 {
@@ -22,7 +31,7 @@ static munge_ctx_t ctx_open(const char *socket, uint32_t ttl_s, uint32_t uid)
 }
 
 int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
-                    const void *payload, size_t len, char **cred)
+                    const void *payload, size_t len, char **cred, char *why)
 {
     munge_ctx_t ctx;
     munge_err_t e;
@@ -31,9 +40,13 @@ int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
         return GOV_EINVAL;
     *cred = NULL;
     ctx = ctx_open(socket, ttl_s, uid);
-    if (!ctx)
+    if (!ctx) {
+        say_why(why, NULL, EMUNGE_NO_MEMORY);
         return GOV_EMUNGE;
+    }
     e = munge_encode(cred, ctx, payload, (int)len);
+    if (e != EMUNGE_SUCCESS)
+        say_why(why, ctx, e);
     munge_ctx_destroy(ctx);
     if (e != EMUNGE_SUCCESS) {
         free(*cred);

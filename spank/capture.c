@@ -49,6 +49,17 @@ static uint64_t env_u64(spank_t sp, const char *name)
     return v;
 }
 
+/* An item the descriptor is bound with: without it there is no descriptor,
+ * and the log says which item and why (spank_strerror), as pyxis does. */
+static bool binding_item(spank_t sp, spank_item_t item, const char *name, void *out)
+{
+    spank_err_t rc = spank_get_item(sp, item, out);
+
+    if (rc != ESPANK_SUCCESS)
+        slurm_error("governor: spank_get_item(%s) failed: %s", name, spank_strerror(rc));
+    return rc == ESPANK_SUCCESS;
+}
+
 int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d)
 {
     uint32_t step_id = 0, job_id = 0, node = 0;
@@ -56,12 +67,13 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     uid_t uid = 0;
     gov_cpuset job_cores, step_cores;
     uint64_t per_cpu;
+    int rc;
 
     gov_descriptor_init(d);
-    if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
-        spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS ||
-        spank_get_item(sp, S_JOB_NODEID, &node) != ESPANK_SUCCESS ||
-        spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
+    if (!binding_item(sp, S_JOB_ID, "S_JOB_ID", &job_id) ||
+        !binding_item(sp, S_JOB_STEPID, "S_JOB_STEPID", &step_id) ||
+        !binding_item(sp, S_JOB_NODEID, "S_JOB_NODEID", &node) ||
+        !binding_item(sp, S_JOB_UID, "S_JOB_UID", &uid))
         return GOV_EIO;
     d->step_kind = gov_step_kind_of(step_id);
     if (d->step_kind == GOV_STEP_EXTERN)
@@ -70,8 +82,11 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     d->step_id = step_id;
     d->node_index = node;
     d->uid = (uint64_t)uid;
-    if (gov_boot_hash_read(NULL, &d->boot_hash))
+    rc = gov_boot_hash_read(NULL, &d->boot_hash);
+    if (rc) {
+        slurm_error("governor: cannot read the node's boot id: %s", gov_strerror(rc));
         return GOV_EIO;
+    }
     d->nodes = u32_item(sp, S_JOB_NNODES);
     d->tasks_total = u32_item(sp, S_JOB_TOTAL_TASK_COUNT);
     d->tasks_on_node = u32_item(sp, S_JOB_LOCAL_TASK_COUNT);

@@ -60,7 +60,7 @@ static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
 int gov_handoff_task(spank_t sp, const gov_plugin *pl)
 {
     gov_descriptor d = pl->step;
-    char text[GOV_DESC_MAX_BYTES + 1];
+    char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "", msg[GOV_SEAL_WHY_MAX + 64];
     char *cred = NULL;
     uint64_t ppid;
     int len, rc;
@@ -81,11 +81,12 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
      * anyone else on the node. */
     rc = gov_seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
                           pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
-                          pl->site.munge_timeout_s * 1000, &cred);
-    if (rc)
-        return seal_failed(sp, pl, rc == GOV_ETIMEDOUT
-                                       ? "MUNGE cannot seal the descriptor (munged does not answer)"
-                                       : "MUNGE cannot seal the descriptor");
+                          pl->site.munge_timeout_s * 1000, &cred, why);
+    if (rc) {
+        snprintf(msg, sizeof msg, "MUNGE cannot seal the descriptor (%s)",
+                 rc == GOV_ETIMEDOUT ? "munged does not answer" : why[0] ? why : gov_strerror(rc));
+        return seal_failed(sp, pl, msg);
+    }
     rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);
     free(cred);
     if (rc != ESPANK_SUCCESS)

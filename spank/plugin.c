@@ -108,7 +108,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     if (rc == GOV_ENOENT)
         return 0;      /* the extern step: no tasks, nothing to hand off */
     if (rc) {
-        slurm_error("governor: cannot read this step's allocation; no descriptor for it");
+        slurm_error("governor: cannot read this step's allocation (above); no descriptor for it");
         gov_state.capture_failed = true;
         return 0;
     }

@@ -15,10 +15,10 @@
  * about 10 s: 5 attempts of 2 s).  The request runs in a thread that is
  * cancelled at the deadline; its socket is then closed.  Only for a process
  * that will exec or exit soon (a task in task_init_privileged): what the
- * cancelled call allocated is not freed.  Returns 0, GOV_ETIMEDOUT, or
- * gov_seal_encode()'s errors. */
+ * cancelled call allocated is not freed.  why: as gov_seal_encode()'s.
+ * Returns 0, GOV_ETIMEDOUT, or gov_seal_encode()'s errors. */
 int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
-                     size_t len, unsigned timeout_ms, char **cred);
+                     size_t len, unsigned timeout_ms, char **cred, char *why);
 
 /* Whether a message keyed `name` is due: true at most once per period_s
  * on this node, across processes, by the time stamp of the file

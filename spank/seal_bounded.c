@@ -29,6 +29,7 @@ struct job {
     const void *payload;
     size_t len;
     char *cred;
+    char why[GOV_SEAL_WHY_MAX];
     int rc;
     bool done;
     pthread_mutex_t lock;
@@ -38,11 +39,12 @@ struct job {
 static void *run(void *arg)
 {
     struct job *j = arg;
-    char *cred = NULL;
+    char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
     int rc;
 
-    rc = gov_seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred);
+    rc = gov_seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred, why);
     pthread_mutex_lock(&j->lock);
+    memcpy(j->why, why, sizeof why);
     j->rc = rc;
     j->cred = cred;
     j->done = true;
@@ -97,7 +99,7 @@ static void close_munge_sockets(const char *path)
 }
 
 int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
-                     size_t len, unsigned timeout_ms, char **cred)
+                     size_t len, unsigned timeout_ms, char **cred, char *why)
 {
     struct job *j;
     struct timespec deadline;
@@ -150,6 +152,8 @@ int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const voi
     }
     *cred = j->cred;
     rc = j->rc;
+    if (why)
+        memcpy(why, j->why, sizeof j->why);
     job_free(j);
     return rc;
 }

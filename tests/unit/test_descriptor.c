@@ -376,7 +376,7 @@ static char *seal_or_skip(const gov_descriptor *d)
     int n = gov_descriptor_encode(d, text, sizeof text);
 
     assert_true(n > 0);
-    if (gov_seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred))
+    if (gov_seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
         return NULL;
     return cred;
 }
@@ -439,7 +439,7 @@ static void test_expired_accepted(void **state)
     bound_to_self(&d, &c);
     n = gov_descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
-    if (geteuid() != 0 || gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred)) {
+    if (geteuid() != 0 || gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL)) {
         skip();
         return;
     }
@@ -464,12 +464,12 @@ static void test_uid_restriction(void **state)
     bound_to_self(&d, &c);
     n = gov_descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
-    if (geteuid() != 0 || gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine)) {
+    if (geteuid() != 0 || gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL)) {
         skip();
         return;
     }
     assert_int_equal(gov_descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
-    assert_int_equal(gov_seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs), 0);
+    assert_int_equal(gov_seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs, NULL), 0);
     assert_int_equal(gov_descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
                      GOV_ESEAL);
     free(mine);
@@ -481,14 +481,18 @@ static void test_munge_unreachable(void **state)
     gov_descriptor d, out;
     gov_desc_claim c;
     gov_seal_info info;
-    char *cred = NULL;
+    char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
 
     bound_to_self(&d, &c);
-    assert_int_equal(gov_seal_encode("/nonexistent/munge.socket", 0, GOV_UID_NONE, "x", 1, &cred), GOV_EMUNGE);
+    assert_int_equal(gov_seal_encode("/nonexistent/munge.socket", 0, GOV_UID_NONE, "x", 1, &cred,
+                                     why),
+                     GOV_EMUNGE);
     assert_null(cred);
+    /* MUNGE's own words say why, for the plugin's log. */
+    assert_non_null(strstr(why, "/nonexistent/munge.socket"));
     assert_int_equal(gov_descriptor_verify("MUNGE:AAAA:", "/nonexistent/munge.socket",
                                            GOV_UID_NONE, &c, &out, &info), GOV_EMUNGE);
-    assert_int_equal(gov_seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred), GOV_EINVAL);
+    assert_int_equal(gov_seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred, NULL), GOV_EINVAL);
 }
 
 static void test_collect(void **state)
