@@ -61,46 +61,38 @@ static bool numbered(const char *name, const char *prefix, uint64_t *num)
     return gov_parse_u64(name + n, strlen(name + n), num) == 0;
 }
 
-static DIR *open_dir(const char *root, const char *path)
-{
-    char full[4096];
-
-    if (gov_path_join(root, path, full, sizeof full))
-        return NULL;
-    return opendir(full);
-}
-
 /* What access(R_OK | W_OK) says of a device node (permission only, no
  * open, so no driver is woken).  A device cgroup (v1 devices.deny, v2's
  * eBPF filter) refuses with EPERM, whoever asks; file modes refuse with
  * EACCES, and never root. */
 enum dev_access { DEV_USABLE, DEV_REFUSED, DEV_DENIED, DEV_UNKNOWN };
 
-static enum dev_access dev_access(const char *root, const char *dir, const char *name)
+static enum dev_access dev_access(const gov_root *root, const char *dir, const char *name)
 {
-    char rel[1024], full[4096];
+    char rel[1024];
+    int rc;
 
-    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel ||
-        gov_path_join(root, rel, full, sizeof full))
+    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
         return DEV_UNKNOWN;
-    if (access(full, R_OK | W_OK) == 0)
+    rc = gov_root_access(root, rel, R_OK | W_OK);
+    if (rc == 0)
         return DEV_USABLE;
-    if (errno == EPERM)
+    if (rc == -EPERM)
         return DEV_DENIED;
-    return errno == EACCES || errno == ENOENT || errno == EROFS ? DEV_REFUSED : DEV_UNKNOWN;
+    return rc == -EACCES || rc == -ENOENT || rc == -EROFS ? DEV_REFUSED : DEV_UNKNOWN;
 }
 
-static int rw_access(const char *root, const char *dir, const char *name)
+static int rw_access(const gov_root *root, const char *dir, const char *name)
 {
     enum dev_access a = dev_access(root, dir, name);
 
     return a == DEV_UNKNOWN ? -1 : a == DEV_USABLE;
 }
 
-void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
+void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
                          gov_gpu_nodes *out)
 {
-    DIR *d = open_dir(root, dir);
+    DIR *d = gov_root_opendir(root, dir);
     struct dirent *e;
     uint64_t num;
 
@@ -132,15 +124,15 @@ void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
     closedir(d);
 }
 
-void gov_gpu_devices_count(const char *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
+void gov_gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
 {
     gov_gpu_nodes_count(root, "/dev", "nvidia", nvidia);
     gov_gpu_nodes_count(root, "/dev/dri", "renderD", render);
 }
 
-static uint64_t count_entries(const char *root, const char *dir)
+static uint64_t count_entries(const gov_root *root, const char *dir)
 {
-    DIR *d = open_dir(root, dir);
+    DIR *d = gov_root_opendir(root, dir);
     struct dirent *e;
     uint64_t n = 0;
 
@@ -154,7 +146,7 @@ static uint64_t count_entries(const char *root, const char *dir)
 }
 
 /* A sysfs attribute of DRM card N as a number ("0x1002" or decimal). */
-static int card_attr(const char *root, uint64_t card, const char *attr,
+static int card_attr(const gov_root *root, uint64_t card, const char *attr,
                      uint64_t *out)
 {
     char path[256], buf[64];
@@ -172,7 +164,7 @@ static int card_attr(const char *root, uint64_t card, const char *attr,
 }
 
 /* The value of "KEY value" or "KEY=value" in a small sysfs text file. */
-static bool file_field(const char *root, const char *path, const char *key,
+static bool file_field(const gov_root *root, const char *path, const char *key,
                        char *val, size_t cap)
 {
     char buf[4096];
@@ -196,7 +188,7 @@ static bool file_field(const char *root, const char *path, const char *key,
 }
 
 /* The render-node minor of DRM card N (its device's drm/renderD<minor>). */
-static uint64_t card_render_minor(const char *root, uint64_t card)
+static uint64_t card_render_minor(const gov_root *root, uint64_t card)
 {
     char path[256];
     DIR *d;
@@ -205,7 +197,7 @@ static uint64_t card_render_minor(const char *root, uint64_t card)
 
     snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/drm",
              (unsigned long long)card);
-    if (!(d = open_dir(root, path)))
+    if (!(d = gov_root_opendir(root, path)))
         return GOV_UNKNOWN;
     while ((e = readdir(d)))
         if (numbered(e->d_name, "renderD", &num))
@@ -216,7 +208,7 @@ static uint64_t card_render_minor(const char *root, uint64_t card)
 
 /* AMD APU evidence: the KFD topology node driving this card's render node
  * reports CPU cores as well as SIMDs (what ROCm's thunk calls an APU). */
-static bool amd_apu(const char *root, uint64_t card)
+static bool amd_apu(const gov_root *root, uint64_t card)
 {
     static const char nodes[] = "/sys/class/kfd/kfd/topology/nodes";
     uint64_t minor = card_render_minor(root, card), num;
@@ -224,7 +216,7 @@ static bool amd_apu(const char *root, uint64_t card)
     struct dirent *e;
     bool apu = false;
 
-    if (minor == GOV_UNKNOWN || !(d = open_dir(root, nodes)))
+    if (minor == GOV_UNKNOWN || !(d = gov_root_opendir(root, nodes)))
         return false;
     while (!apu && (e = readdir(d))) {
         char path[512], val[32];
@@ -248,7 +240,7 @@ static bool amd_apu(const char *root, uint64_t card)
 
 /* Intel's integrated GPU always sits at PCI 0000:00:02.0; its discrete
  * cards (Arc, Data Center GPUs) sit behind a PCIe port elsewhere. */
-static bool intel_integrated(const char *root, uint64_t card)
+static bool intel_integrated(const gov_root *root, uint64_t card)
 {
     char path[256], slot[64];
 
@@ -260,7 +252,7 @@ static bool intel_integrated(const char *root, uint64_t card)
 
 /* Whether a device cgroup denies this process card N (through its render
  * node, else its primary node): such a card is outside the allocation. */
-static bool card_denied(const char *root, uint64_t card)
+static bool card_denied(const gov_root *root, uint64_t card)
 {
     uint64_t minor = card_render_minor(root, card);
     char name[32];
@@ -272,9 +264,9 @@ static bool card_denied(const char *root, uint64_t card)
     return dev_access(root, "/dev/dri", name) == DEV_DENIED;
 }
 
-static void drm_cards(const char *root, gov_snapshot *out)
+static void drm_cards(const gov_root *root, gov_snapshot *out)
 {
-    DIR *d = open_dir(root, "/sys/class/drm");
+    DIR *d = gov_root_opendir(root, "/sys/class/drm");
     struct dirent *e;
     uint64_t lowest = GOV_UNKNOWN, num, vendor;
 
@@ -315,7 +307,7 @@ static void drm_cards(const char *root, gov_snapshot *out)
         out->accel.gpu_unified = 0;
 }
 
-void gov_accel_collect(const char *root, const char *const *envp,
+void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot *out)
 {
     static const char *const vars[GOV_VIS_COUNT] = {

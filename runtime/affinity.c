@@ -43,7 +43,7 @@ static int live_affinity(gov_cpuset *set)
     return rc;
 }
 
-int gov_affinity_collect(const char *root, gov_cpuset *set, uint64_t *count)
+int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
 {
     char buf[16384];
     size_t len;
@@ -51,7 +51,7 @@ int gov_affinity_collect(const char *root, gov_cpuset *set, uint64_t *count)
 
     memset(set, 0, sizeof *set);
     *count = GOV_UNKNOWN;
-    if (!root || !*root || strcmp(root, "/") == 0) {
+    if (gov_root_is_live(root)) {
         rc = live_affinity(set);
     } else {
         /* The system call cannot be redirected into a sysroot. */

@@ -25,7 +25,7 @@ uint64_t gov_boot_hash(const char *text, size_t len)
     return h;
 }
 
-int gov_boot_hash_read(const char *root, uint64_t *out)
+int gov_boot_hash_read(const gov_root *root, uint64_t *out)
 {
     char buf[128];
     size_t len;
@@ -70,7 +70,7 @@ int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
     return GOV_EPARSE;
 }
 
-int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
+int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
                         uint64_t *start)
 {
     char path[64], buf[1024];
@@ -96,7 +96,7 @@ static uint64_t claim_value(const char *text)
     return v;
 }
 
-bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
+bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
                             uint64_t anc_start)
 {
     /* Brent's cycle detection: compare with a saved pid whose distance

@@ -251,7 +251,7 @@ static void level_dir(const cg_loc *loc, size_t rel_len, char *dir)
         strcpy(dir, "/");
 }
 
-static int read_in(const char *root, const char *dir, const char *name,
+static int read_in(const gov_root *root, const char *dir, const char *name,
                    char *buf, size_t cap, size_t *len)
 {
     char path[DIR_CAP + 64];
@@ -266,21 +266,19 @@ static int read_in(const char *root, const char *dir, const char *name,
     return gov_read_file(root, path, buf, cap, len);
 }
 
-static bool exists_in(const char *root, const char *dir, const char *name)
+static bool exists_in(const gov_root *root, const char *dir, const char *name)
 {
-    char rel[DIR_CAP + 64], full[4096];
+    char rel[DIR_CAP + 64];
 
     if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
         return false;
-    if (gov_path_join(root, rel, full, sizeof full))
-        return false;
-    return access(full, F_OK) == 0;
+    return gov_root_access(root, rel, F_OK) == 0;
 }
 
 /* Whether a v2 level is known to set no limit of its own for a controller,
  * so that its missing limit files are not missing evidence.  When
  * cgroup.controllers cannot be read, the level's files decide. */
-static bool v2_no_limit(const char *root, const char *dir, const char *controller)
+static bool v2_no_limit(const gov_root *root, const char *dir, const char *controller)
 {
     char buf[512];
     size_t n;
@@ -299,7 +297,7 @@ static bool v2_no_limit(const char *root, const char *dir, const char *controlle
 /* Whether the v2 hierarchy carries a controller: the mount root's
  * cgroup.controllers lists every controller usable below it; without that
  * file, the presence of the controller's file in the process's cgroup. */
-static bool v2_carries(const char *root, const cg_loc *loc,
+static bool v2_carries(const gov_root *root, const cg_loc *loc,
                        const char *controller, const char *probe)
 {
     char dir[DIR_CAP], buf[512];
@@ -316,7 +314,7 @@ static bool v2_carries(const char *root, const cg_loc *loc,
 
 /* v1 when a v1 mount carries the controller and /proc/self/cgroup names it;
  * else v2 when the v2 hierarchy carries it; else none. */
-static void locate(const char *root, const cg_text *t, const char *controller,
+static void locate(const gov_root *root, const cg_text *t, const char *controller,
                    const char *probe_v2, cg_loc *loc)
 {
     char path[DIR_CAP];
@@ -351,7 +349,7 @@ static bool up(const cg_loc *loc, size_t *len)
 /* ---- CPU ----------------------------------------------------------------- */
 
 /* One level's quota: 1 limited (*ratio), 0 no limit, <0 unknown. */
-static int v1_quota(const char *root, const char *dir, double *ratio)
+static int v1_quota(const gov_root *root, const char *dir, double *ratio)
 {
     char qb[64], pb[64];
     size_t ql, pl;
@@ -372,7 +370,7 @@ static int v1_quota(const char *root, const char *dir, double *ratio)
     return 1;
 }
 
-static int v2_quota(const char *root, const char *dir, double *ratio)
+static int v2_quota(const gov_root *root, const char *dir, double *ratio)
 {
     char buf[128];
     size_t n;
@@ -386,7 +384,7 @@ static int v2_quota(const char *root, const char *dir, double *ratio)
     return unlimited ? 0 : 1;
 }
 
-static void collect_quota(const char *root, const cg_loc *loc,
+static void collect_quota(const gov_root *root, const cg_loc *loc,
                           gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel);
@@ -416,7 +414,7 @@ static void collect_quota(const char *root, const cg_loc *loc,
 /* The effective cpuset of the process's own cgroup (it already includes the
  * parents).  On v2 a cgroup without the cpuset controller runs on its
  * nearest ancestor's CPUs, so the walk goes up while the file is absent. */
-static void collect_cpuset(const char *root, const cg_loc *loc,
+static void collect_cpuset(const gov_root *root, const cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel), n;
@@ -483,7 +481,7 @@ static void add_bound(uint64_t *best, mem_level *at, bool *unknown, uint64_t bou
     }
 }
 
-static int read_u64_in(const char *root, const char *dir, const char *name,
+static int read_u64_in(const gov_root *root, const char *dir, const char *name,
                        uint64_t *v)
 {
     char buf[64];
@@ -495,7 +493,7 @@ static int read_u64_in(const char *root, const char *dir, const char *name,
 
 /* memory.stat of a level; a stat larger than the buffer still gives its
  * complete lines (gov_memory_stat_find never reads a cut-off one). */
-static bool read_stat(const char *root, const char *dir, char *buf, size_t cap, size_t *n)
+static bool read_stat(const gov_root *root, const char *dir, char *buf, size_t cap, size_t *n)
 {
     int rc = read_in(root, dir, "memory.stat", buf, cap, n);
 
@@ -505,7 +503,7 @@ static bool read_stat(const char *root, const char *dir, char *buf, size_t cap, 
 /* Usage and working set of one level.  The inactive file counter is v2's
  * inactive_file, v1's hierarchical total_inactive_file; without it the
  * working set is the usage (conservative). */
-static mem_level read_level(const char *root, const char *dir, int version)
+static mem_level read_level(const gov_root *root, const char *dir, int version)
 {
     const char *usage_file = version == 1 ? "memory.usage_in_bytes" : "memory.current";
     const char *key = version == 1 ? "total_inactive_file" : "inactive_file";
@@ -524,7 +522,7 @@ static mem_level read_level(const char *root, const char *dir, int version)
     return lv;
 }
 
-static void v2_memory_level(const char *root, const char *dir, mem_acc *acc,
+static void v2_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
                             mem_level *own)
 {
     char buf[64];
@@ -554,7 +552,7 @@ static void v2_memory_level(const char *root, const char *dir, mem_acc *acc,
                   min_u64(max, high), &lv);
 }
 
-static void v1_memory_level(const char *root, const char *dir, mem_acc *acc,
+static void v1_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
                             mem_level *own)
 {
     char buf[64];
@@ -580,7 +578,7 @@ static void v1_memory_level(const char *root, const char *dir, mem_acc *acc,
  * view (a mount root below the hierarchy's root).  When it is stricter than
  * every visible level, its owner's usage is unreadable; the process's own
  * working set (a part of it) gives the closest bound on what remains there. */
-static void v1_hierarchical(const char *root, const char *dir, mem_acc *acc,
+static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
                             const mem_level *own)
 {
     char buf[16384];
@@ -602,7 +600,7 @@ static void v1_hierarchical(const char *root, const char *dir, mem_acc *acc,
     add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, hl, own);
 }
 
-static void collect_memory(const char *root, const cg_loc *loc,
+static void collect_memory(const gov_root *root, const cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     mem_acc acc = { .limit = GOV_UNKNOWN, .high = GOV_UNKNOWN,
@@ -644,7 +642,7 @@ static void collect_memory(const char *root, const cg_loc *loc,
 
 /* ---- pressure directory -------------------------------------------------- */
 
-static void collect_pressure_dir(const char *root, const cg_text *t,
+static void collect_pressure_dir(const gov_root *root, const cg_text *t,
                                  gov_cgroup_evidence *out)
 {
     static const char *const files[] = { "cpu.pressure", "memory.pressure", "io.pressure" };
@@ -690,7 +688,7 @@ static int devices_confined(const cg_text *t)
 /* ---- the collector ------------------------------------------------------- */
 
 /* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
-static bool read_texts(const char *root, cg_text *t)
+static bool read_texts(const gov_root *root, cg_text *t)
 {
     size_t cap = 65536;
 
@@ -711,7 +709,7 @@ static bool read_texts(const char *root, cg_text *t)
     }
 }
 
-void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
+void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
 {
     cg_text *t;
     cg_loc cpu, cpuset, mem;
@@ -750,7 +748,7 @@ void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out)
     free(t);
 }
 
-int gov_cgroup_devices_confined(const char *root)
+int gov_cgroup_devices_confined(const gov_root *root)
 {
     cg_text *t = calloc(1, sizeof *t);
     int confined = -1;

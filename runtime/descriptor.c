@@ -456,8 +456,9 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
     policy->cpu_reserve_pct = d->policy.cpu_reserve_pct;
 }
 
-void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
-                            gov_sched_evidence *sched, gov_snapshot *snap)
+void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
+                            const char *const *envp, gov_sched_evidence *sched,
+                            gov_snapshot *snap)
 {
     const char *cred = NULL;
     gov_desc_claim claim;
@@ -474,7 +475,7 @@ void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
     if (opts && (opts->flags & GOV_OPT_NO_DESCRIPTOR))
         return;
     /* The seal binds to the live process; a sysroot is someone else's. */
-    if (opts && opts->sysroot)
+    if (!gov_root_is_live(root))
         return;
     /* envp NULL means the process environment, as gov_options documents. */
     if (!envp)

@@ -94,7 +94,7 @@ typedef struct gov_desc_claim {
 uint64_t gov_boot_hash(const char *text, size_t len);
 
 /* Read ROOT/proc/sys/kernel/random/boot_id and hash it. */
-int gov_boot_hash_read(const char *root, uint64_t *out);
+int gov_boot_hash_read(const gov_root *root, uint64_t *out);
 
 /* From a /proc/PID/stat text: the parent pid (field 4) and start time in
  * clock ticks since boot (field 22).  Returns 0 or GOV_EPARSE. */
@@ -102,14 +102,14 @@ int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
                         uint64_t *start);
 
 /* Start time of ROOT/proc/PID (PID 0: self), and its parent. */
-int gov_proc_start_read(const char *root, uint64_t pid, uint64_t *ppid,
+int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
                         uint64_t *start);
 
 /* Whether ROOT/proc/PID is the process (anc_pid, anc_start) or descends
  * from it, walking parent links up to the top of the pid namespace.  A
  * cycle in the links (a fixture, or pids reused during the walk) ends the
  * walk with false. */
-bool gov_proc_descends_from(const char *root, uint64_t pid, uint64_t anc_pid,
+bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
                             uint64_t anc_start);
 
 /* Fill the claim of the live process from envp (SLURM_JOB_ID,

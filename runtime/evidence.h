@@ -13,6 +13,7 @@
 #include "governor.h"
 #include "text.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -25,14 +26,32 @@ gov_profile gov_default_profile(const gov_snapshot *s);
 
 /* ---- file access under a root (sysroot.c) ------------------------------ */
 
-/* Read ROOT/PATH (PATH absolute) into buf (NUL-terminated), at most cap-1
+/* The root under which kernel files are read (sysroot.c): a directory
+ * handle, opened once.  A NULL gov_root pointer, or one opened from NULL,
+ * "" or "/", is the live system: the process's own /proc, the system calls
+ * that cannot be redirected (affinity), hwloc and the descriptor's binding
+ * apply there only.  Paths given to the functions below are absolute
+ * inside the root ("/proc/self/cgroup"). */
+typedef struct gov_root {
+    int fd;      /* O_PATH directory; -1 for the live root or one that
+                    cannot be opened (which reads as an empty tree) */
+    bool live;
+} gov_root;
+
+void gov_root_open(const char *path, gov_root *out);
+void gov_root_close(gov_root *r);
+bool gov_root_is_live(const gov_root *r);
+
+/* openat(2) / faccessat(2) / opendir(3) under the root: an fd or -errno,
+ * 0 or -errno, a DIR or NULL with errno set. */
+int gov_root_openat(const gov_root *r, const char *path, int flags);
+int gov_root_access(const gov_root *r, const char *path, int mode);
+DIR *gov_root_opendir(const gov_root *r, const char *path);
+
+/* Read a file under the root into buf (NUL-terminated), at most cap-1
  * bytes.  *len gets the byte count.  Returns 0, -errno, or GOV_ENOSPC when
  * the file is larger than the buffer. */
-int gov_read_file(const char *root, const char *path, char *buf, size_t cap,
-                  size_t *len);
-
-/* Build ROOT/PATH into out (cap bytes).  Returns 0 or GOV_ENOSPC. */
-int gov_path_join(const char *root, const char *path, char *out, size_t cap);
+int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len);
 
 /* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
  * governor's default clock. */
@@ -49,7 +68,7 @@ typedef struct gov_inventory {
  * Under a sysroot: the same sysfs files hwloc reads, read directly. */
 struct hwloc_topology;
 int gov_inventory_load_topology(struct hwloc_topology **out);
-void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
+void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
                            gov_inventory *out);
 
 /* ---- affinity (affinity.c) ----------------------------------------------- */
@@ -57,7 +76,7 @@ void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
 /* sched_getaffinity on the live system; Cpus_allowed_list of
  * ROOT/proc/self/status under a sysroot.  Returns 0 or an error; on error
  * *count is GOV_UNKNOWN. */
-int gov_affinity_collect(const char *root, gov_cpuset *set, uint64_t *count);
+int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count);
 
 /* Find "Cpus_allowed_list:" in a /proc/PID/status text. */
 int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
@@ -111,10 +130,10 @@ typedef struct gov_cgroup_evidence {
                                  * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
-void gov_cgroup_collect(const char *root, gov_cgroup_evidence *out);
+void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
 
 /* Only devices_confined, for slurmstepd (reads no limit files). */
-int gov_cgroup_devices_confined(const char *root);
+int gov_cgroup_devices_confined(const gov_root *root);
 
 /* Per-file parsers (exposed for tests and fuzzing). */
 int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
@@ -191,11 +210,11 @@ typedef struct gov_gpu_nodes {
 } gov_gpu_nodes;
 
 /* ROOT/DIR/PREFIX<digits> ("/dev", "nvidia"). */
-void gov_gpu_nodes_count(const char *root, const char *dir, const char *prefix,
+void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
                          gov_gpu_nodes *out);
 
 /* NVIDIA /dev/nvidiaN and DRM render nodes /dev/dri/renderD*. */
-void gov_gpu_devices_count(const char *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
+void gov_gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
 
 /* ---- GPU rules (gpu_rules.c) --------------------------------------------- */
 
@@ -216,7 +235,7 @@ void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
  * grant is known and nothing holds, unknown without a grant. */
 gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
-void gov_accel_collect(const char *root, const char *const *envp,
+void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot *out);
 
 /* Count the devices named by a visibility variable's value ("0,1",
@@ -227,13 +246,13 @@ uint64_t gov_visible_count(const char *value);
 
 int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
                       uint64_t *available_bytes);
-void gov_meminfo_collect(const char *root, uint64_t *total_bytes,
+void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
                          uint64_t *available_bytes);
 
 /* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
 int gov_psi_parse(const char *text, size_t len, double *some_avg10,
                   double *full_avg10);
-void gov_pressure_collect(const char *root, const gov_cgroup_evidence *cg,
+void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                           gov_snapshot *out);
 
 /* ---- disk (disk.c) ------------------------------------------------------- */
@@ -243,8 +262,11 @@ void gov_disk_collect(const char *workdir, gov_snapshot *out);
 /* ---- descriptor (descriptor.c) ------------------------------------------- */
 
 /* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
- * sched/policy on success; status, reason and age go into snap->descriptor. */
-void gov_descriptor_collect(const gov_options *opts, const char *const *envp,
-                            gov_sched_evidence *sched, gov_snapshot *snap);
+ * sched/policy on success; status, reason and age go into snap->descriptor.
+ * Nothing is looked at under a sysroot (the seal binds to the live process)
+ * or with GOV_OPT_NO_DESCRIPTOR. */
+void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
+                            const char *const *envp, gov_sched_evidence *sched,
+                            gov_snapshot *snap);
 
 #endif /* GOV_EVIDENCE_H */

@@ -45,7 +45,7 @@ static uint64_t hwloc_count(hwloc_topology_t topo, hwloc_obj_type_t type)
 }
 
 /* Read a CPU list file under root; 0 or an error. */
-static int read_cpulist(const char *root, const char *path, gov_cpuset *set)
+static int read_cpulist(const gov_root *root, const char *path, gov_cpuset *set)
 {
     char buf[4096];
     size_t len;
@@ -69,7 +69,7 @@ static uint64_t lowest_cpu(const gov_cpuset *s)
 
 /* A core is counted once, at its lowest online thread; the sibling list
  * must contain the CPU itself or the topology is not trusted. */
-static int core_leader(const char *root, uint64_t cpu, const gov_cpuset *online,
+static int core_leader(const gov_root *root, uint64_t cpu, const gov_cpuset *online,
                        bool *leader)
 {
     char path[128];
@@ -97,7 +97,7 @@ static int core_leader(const char *root, uint64_t cpu, const gov_cpuset *online,
     return 0;
 }
 
-static int package_id(const char *root, uint64_t cpu, uint64_t *id)
+static int package_id(const gov_root *root, uint64_t cpu, uint64_t *id)
 {
     char path[128], buf[64];
     size_t len;
@@ -111,7 +111,7 @@ static int package_id(const char *root, uint64_t cpu, uint64_t *id)
     return rc ? rc : gov_parse_u64(buf, len, id);
 }
 
-static void sysfs_collect(const char *root, const gov_cpuset *online,
+static void sysfs_collect(const gov_root *root, const gov_cpuset *online,
                           gov_inventory *out)
 {
     uint64_t cores = 0, npkg = 0;
@@ -149,11 +149,10 @@ static void sysfs_collect(const char *root, const gov_cpuset *online,
     out->packages = pkgs_ok && npkg ? npkg : GOV_UNKNOWN;
 }
 
-void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
+void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
                            gov_inventory *out)
 {
     gov_cpuset online, nodes;
-    bool live = !root || !*root || strcmp(root, "/") == 0;
     bool have_online;
 
     out->logical = out->physical = out->packages = GOV_UNKNOWN;
@@ -163,7 +162,9 @@ void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
     if (have_online && gov_cpuset_count(&online))
         out->online = gov_cpuset_count(&online);
 
-    if (live && topo) {
+    /* A topology is hwloc's view of the root: the context loads one for
+     * the live system, the tests one for a fixture (HWLOC_FSROOT). */
+    if (topo) {
         out->logical = hwloc_count(topo, HWLOC_OBJ_PU);
         out->physical = hwloc_count(topo, HWLOC_OBJ_CORE);
         out->packages = hwloc_count(topo, HWLOC_OBJ_PACKAGE);
@@ -171,8 +172,9 @@ void gov_inventory_collect(struct hwloc_topology *topo, const char *root,
         return;
     }
 
-    /* hwloc cannot be pointed at a sysroot: read the files it reads.  Like
-     * hwloc, count online CPUs only (offline ones have no topology). */
+    /* Without one (a sysroot: a library must not set HWLOC_FSROOT, which is
+     * process-wide), read the files hwloc reads.  Like hwloc, count online
+     * CPUs only (offline ones have no topology). */
     if (out->online == GOV_UNKNOWN)
         return;
     out->logical = out->online;

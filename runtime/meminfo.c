@@ -39,7 +39,7 @@ int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
     return 0;
 }
 
-void gov_meminfo_collect(const char *root, uint64_t *total_bytes,
+void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
                          uint64_t *available_bytes)
 {
     char buf[16384];

@@ -65,7 +65,7 @@ int gov_psi_parse(const char *text, size_t len, double *some_avg10,
 }
 
 /* Read one PSI file at DIR/NAME under root; false when nothing usable. */
-static bool read_psi(const char *root, const char *dir, const char *name,
+static bool read_psi(const gov_root *root, const char *dir, const char *name,
                      double *some, double *full)
 {
     char path[4096], buf[512];
@@ -81,7 +81,7 @@ static bool read_psi(const char *root, const char *dir, const char *name,
     return gov_psi_parse(buf, len, some, full) == 0;
 }
 
-static bool read_source(const char *root, const char *dir, const char *cpu,
+static bool read_source(const gov_root *root, const char *dir, const char *cpu,
                         const char *mem, gov_snapshot *out)
 {
     double cpu_some, cpu_full, mem_some, mem_full;
@@ -97,7 +97,7 @@ static bool read_source(const char *root, const char *dir, const char *cpu,
     return true;
 }
 
-static void swap_activity(const char *root, gov_snapshot *out)
+static void swap_activity(const gov_root *root, gov_snapshot *out)
 {
     char buf[16384];
     size_t len, n;
@@ -118,7 +118,7 @@ static void swap_activity(const char *root, gov_snapshot *out)
     }
 }
 
-void gov_pressure_collect(const char *root, const gov_cgroup_evidence *cg,
+void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                           gov_snapshot *out)
 {
     out->pressure.source = GOV_PRESSURE_SOURCE_NONE;

@@ -9,9 +9,10 @@
 extern char **environ;
 
 struct gov_context {
-    gov_options opts;
-    char *sysroot, *workdir, *munge_socket;  /* owned copies */
-    hwloc_topology_t topo;                   /* live system only */
+    gov_options opts;                 /* sysroot: NULL, it is `root` now */
+    gov_root root;
+    char *workdir, *munge_socket;     /* owned copies */
+    hwloc_topology_t topo;            /* live system only */
 };
 
 static int dup_opt(const char *in, char **out)
@@ -21,11 +22,6 @@ static int dup_opt(const char *in, char **out)
         return 0;
     *out = strdup(in);
     return *out ? 0 : GOV_ENOMEM;
-}
-
-static bool is_live(const char *root)
-{
-    return !root || !*root || !strcmp(root, "/");
 }
 
 int gov_context_create(const gov_options *opts, gov_context **out)
@@ -42,22 +38,23 @@ int gov_context_create(const gov_options *opts, gov_context **out)
         ctx->opts = *opts;
     else
         ctx->opts.trusted_uid = GOV_UID_NONE;
+    gov_root_open(ctx->opts.sysroot, &ctx->root);
+    ctx->opts.sysroot = NULL;
     /* Strict mode needs the live process's descriptor. */
     if ((ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR) &&
-        ((ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR) || !is_live(ctx->opts.sysroot))) {
-        free(ctx);
+        ((ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR) || !gov_root_is_live(&ctx->root))) {
+        gov_context_destroy(ctx);
         return GOV_EINVAL;
     }
-    if (dup_opt(ctx->opts.sysroot, &ctx->sysroot) || dup_opt(ctx->opts.workdir, &ctx->workdir) ||
+    if (dup_opt(ctx->opts.workdir, &ctx->workdir) ||
         dup_opt(ctx->opts.munge_socket, &ctx->munge_socket)) {
         gov_context_destroy(ctx);
         return GOV_ENOMEM;
     }
-    ctx->opts.sysroot = ctx->sysroot;
     ctx->opts.workdir = ctx->workdir;
     ctx->opts.munge_socket = ctx->munge_socket;
     /* A topology that cannot load only leaves the host counts unknown. */
-    if (is_live(ctx->sysroot) && gov_inventory_load_topology(&ctx->topo) != 0)
+    if (gov_root_is_live(&ctx->root) && gov_inventory_load_topology(&ctx->topo) != 0)
         ctx->topo = NULL;
     *out = ctx;
     return 0;
@@ -69,7 +66,7 @@ void gov_context_destroy(gov_context *ctx)
         return;
     if (ctx->topo)
         hwloc_topology_destroy(ctx->topo);
-    free(ctx->sysroot);
+    gov_root_close(&ctx->root);
     free(ctx->workdir);
     free(ctx->munge_socket);
     free(ctx);
@@ -112,7 +109,7 @@ static void map_sched(const gov_sched_evidence *e, gov_snapshot *s)
 
 int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
 {
-    const char *root;
+    const gov_root *root;
     const char *const *envp;
     gov_inventory inv;
     gov_cgroup_evidence cg;
@@ -122,7 +119,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     if (!ctx || !out)
         return GOV_EINVAL;
     strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
-    root = ctx->opts.sysroot;
+    root = &ctx->root;
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
     gov_snapshot_init(out);
@@ -145,8 +142,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
      * strict mode never falls back to them. */
     gov_slurmenv_collect(envp, &env_sched);
     memset(&desc_sched, 0, sizeof desc_sched);
-    if (is_live(root) && !(ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR))
-        gov_descriptor_collect(&ctx->opts, envp, &desc_sched, out);
+    gov_descriptor_collect(&ctx->opts, root, envp, &desc_sched, out);
     if (desc_sched.source == GOV_SCHED_DESCRIPTOR)
         map_sched(&desc_sched, out);
     else if (!strict)

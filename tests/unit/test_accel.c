@@ -14,13 +14,17 @@
 #include <unistd.h>
 
 #include "evidence.h"
+#include "fixture_root.h"
 
 static gov_snapshot snap;
 
 static void collect(const char *fixture, const char *const *envp)
 {
+    gov_root root = fixture_root(fixture);
+
     memset(&snap, 0xa5, sizeof snap);
-    gov_accel_collect(fixture, envp, &snap);
+    gov_accel_collect(&root, envp, &snap);
+    gov_root_close(&root);
 }
 
 static void test_visible_count(void **state)
@@ -218,7 +222,7 @@ static void make_gpu_tree(const char *root)
 
 /* In a child moved into a devices cgroup that denies nvidia1 and renderD128
  * (card0): the counts, the governor's card and the confinement. */
-static void collect_in_cgroup(const char *root, const char *cg, uint64_t out[6])
+static void collect_in_cgroup(const char *tree, const char *cg, uint64_t out[6])
 {
     int fds[2];
     pid_t pid;
@@ -228,6 +232,7 @@ static void collect_in_cgroup(const char *root, const char *cg, uint64_t out[6])
     pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        gov_root root = fixture_root(tree);
         char self[32];
         uint64_t r[6];
         FILE *f;
@@ -236,7 +241,7 @@ static void collect_in_cgroup(const char *root, const char *cg, uint64_t out[6])
         f = fopen(cg, "w");
         if (!f || fputs(self, f) < 0 || fclose(f) != 0)
             _exit(2);
-        gov_accel_collect(root, NULL, &snap);
+        gov_accel_collect(&root, NULL, &snap);
         r[0] = snap.accel.nvidia_dev_usable;
         r[1] = snap.accel.nvidia_dev_denied;
         r[2] = snap.accel.drm_render_usable;

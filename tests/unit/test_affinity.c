@@ -6,6 +6,16 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "fixture_root.h"
+
+static int collect(const char *fixture, gov_cpuset *set, uint64_t *count)
+{
+    gov_root root = fixture_root(fixture);
+    int rc = gov_affinity_collect(&root, set, count);
+
+    gov_root_close(&root);
+    return rc;
+}
 
 static void test_fixture_bound(void **state)
 {
@@ -13,7 +23,7 @@ static void test_fixture_bound(void **state)
     uint64_t count;
     char buf[64];
 
-    assert_int_equal(gov_affinity_collect(GOV_FIXTURES "/affinity/bound", &set, &count), 0);
+    assert_int_equal(collect(GOV_FIXTURES "/affinity/bound", &set, &count), 0);
     assert_int_equal(count, 4);
     assert_int_equal(gov_cpuset_format(&set, buf, sizeof buf), 9);
     assert_string_equal(buf, "2-3,10-11");
@@ -24,7 +34,7 @@ static void test_fixture_this_machine(void **state)
     gov_cpuset set;
     uint64_t count;
 
-    assert_int_equal(gov_affinity_collect(GOV_FIXTURES "/affinity/thismachine", &set, &count), 0);
+    assert_int_equal(collect(GOV_FIXTURES "/affinity/thismachine", &set, &count), 0);
     assert_int_equal(count, 2);
 }
 
@@ -33,7 +43,7 @@ static void test_missing_status_is_unknown(void **state)
     gov_cpuset set;
     uint64_t count = 7;
 
-    assert_int_equal(gov_affinity_collect(GOV_FIXTURES "/affinity/none", &set, &count), GOV_ENOENT);
+    assert_int_equal(collect(GOV_FIXTURES "/affinity/none", &set, &count), GOV_ENOENT);
     assert_true(count == GOV_UNKNOWN);
     assert_int_equal(gov_cpuset_count(&set), 0);
 }
@@ -47,7 +57,7 @@ static void test_live_matches_proc_status(void **state)
 
     assert_int_equal(gov_affinity_collect(NULL, &live, &count), 0);
     assert_true(count >= 1 && count <= GOV_CPUSET_BITS);
-    assert_int_equal(gov_read_file("/", "/proc/self/status", buf, sizeof buf, &len), 0);
+    assert_int_equal(gov_read_file(NULL, "/proc/self/status", buf, sizeof buf, &len), 0);
     assert_int_equal(gov_status_parse_cpus_allowed(buf, len, &status), 0);
     assert_memory_equal(&live, &status, sizeof live);
     assert_int_equal(gov_cpuset_count(&live), count);

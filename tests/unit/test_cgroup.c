@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "fixture_root.h"
 
 #define U GOV_UNKNOWN
 #define MiB (UINT64_C(1) << 20)
@@ -128,12 +129,15 @@ typedef struct expect {
 
 static void check(const char *layout, const expect *x)
 {
-    char root[1024], list[256];
+    char tree[1024], list[256];
+    gov_root root;
     gov_cgroup_evidence ev;
 
-    snprintf(root, sizeof root, "%s/cgroup/%s", GOV_FIXTURES, layout);
+    snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, layout);
+    root = fixture_root(tree);
     memset(&ev, 0xa5, sizeof ev);
-    gov_cgroup_collect(root, &ev);
+    gov_cgroup_collect(&root, &ev);
+    gov_root_close(&root);
 
     assert_int_equal(ev.cpu_version, x->cpu_version);
     if (isnan(x->quota))
@@ -448,14 +452,17 @@ static void test_devices_confined(void **state)
         { "slurm-v2", -1 },
         { "does-not-exist", -1 },
     };
-    char root[1024];
+    char tree[1024];
+    gov_root root;
     gov_cgroup_evidence ev;
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(root, sizeof root, "%s/cgroup/%s", GOV_FIXTURES, cases[i].layout);
-        gov_cgroup_collect(root, &ev);
+        snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, cases[i].layout);
+        root = fixture_root(tree);
+        gov_cgroup_collect(&root, &ev);
         assert_int_equal(ev.devices_confined, cases[i].confined);
-        assert_int_equal(gov_cgroup_devices_confined(root), cases[i].confined);
+        assert_int_equal(gov_cgroup_devices_confined(&root), cases[i].confined);
+        gov_root_close(&root);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "descriptor.h"
+#include "fixture_root.h"
 
 static void sample(gov_descriptor *d)
 {
@@ -185,9 +186,11 @@ static void test_strict_parse(void **state)
 
 static void test_proc_stat(void **state)
 {
+    gov_root fx = fixture_root(GOV_FIXTURES "/binding");
     uint64_t ppid = 0, start = 0;
 
-    assert_int_equal(gov_proc_start_read(GOV_FIXTURES "/binding", 4242, &ppid, &start), 0);
+    assert_int_equal(gov_proc_start_read(&fx, 4242, &ppid, &start), 0);
+    gov_root_close(&fx);
     assert_int_equal(ppid, 4200);
     assert_int_equal(start, 987654);
     assert_int_equal(gov_proc_stat_parse("1 (x) S 0", 9, &ppid, &start), GOV_EPARSE);
@@ -199,13 +202,16 @@ static void test_proc_stat(void **state)
 
 static void test_boot_hash(void **state)
 {
+    gov_root fx = fixture_root(GOV_FIXTURES "/binding"), none = fixture_root(GOV_FIXTURES "/none");
     uint64_t h;
 
-    assert_int_equal(gov_boot_hash_read(GOV_FIXTURES "/binding", &h), 0);
+    assert_int_equal(gov_boot_hash_read(&fx, &h), 0);
     assert_int_equal(h, gov_boot_hash("8a870c85-e864-4aba-9d74-daa4873326ce", 36));
     assert_int_equal(gov_boot_hash("abc\n", 4), gov_boot_hash("abc", 3));
     assert_int_not_equal(gov_boot_hash("abc", 3), gov_boot_hash("abd", 3));
-    assert_int_equal(gov_boot_hash_read(GOV_FIXTURES "/none", &h), GOV_ENOENT);
+    assert_int_equal(gov_boot_hash_read(&none, &h), GOV_ENOENT);
+    gov_root_close(&fx);
+    gov_root_close(&none);
 }
 
 /* The environment of task 0 of step 0 on node 1 of job 1234. */
@@ -344,7 +350,8 @@ static void test_binding_het(void **state)
  * walk instead of hanging it. */
 static void test_binding_cycle(void **state)
 {
-    const char *root = GOV_FIXTURES "/binding-cycle";
+    gov_root fx = fixture_root(GOV_FIXTURES "/binding-cycle");
+    const gov_root *root = &fx;
 
     assert_true(gov_proc_descends_from(root, 100, 102, 30));
     assert_true(gov_proc_descends_from(root, 100, 100, 10));
@@ -352,6 +359,7 @@ static void test_binding_cycle(void **state)
     assert_false(gov_proc_descends_from(root, 100, 4242, 1));
     /* No such process: false. */
     assert_false(gov_proc_descends_from(root, 7, 100, 10));
+    gov_root_close(&fx);
 }
 
 /* A task's descendants verify however deep they are: a build system or a
@@ -502,21 +510,21 @@ static void test_collect(void **state)
     gov_sched_evidence sched;
     gov_snapshot snap;
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
+    gov_root fx = fixture_root(GOV_FIXTURES "/binding");
     char env_desc[8192], env_job[] = "SLURM_JOB_ID=1234", env_step[] = "SLURM_STEP_ID=0",
          env_node[] = "SLURM_NODEID=1";
     const char *envp[] = { env_desc, env_job, env_step, env_node, NULL };
     char *cred;
 
     memset(&snap, 0, sizeof snap);
-    gov_descriptor_collect(&opts, (const char *const *)(envp + 1), &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &sched, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     assert_int_equal(snap.descriptor.age_s, GOV_UNKNOWN);
 
     snprintf(env_desc, sizeof env_desc, "%s=garbage", GOV_DESCRIPTOR_ENV);
-    opts.sysroot = GOV_FIXTURES "/binding";
-    gov_descriptor_collect(&opts, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, &fx, envp, &sched, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
-    opts.sysroot = NULL;
+    gov_root_close(&fx);
 
     bound_to_self(&d, &c);
     cred = seal_or_skip(&d);
@@ -528,7 +536,7 @@ static void test_collect(void **state)
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);
     memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.reason, 0);
     assert_int_equal(sched.source, GOV_SCHED_DESCRIPTOR);
@@ -542,7 +550,7 @@ static void test_collect(void **state)
     /* The process claims another job: bound elsewhere, invalid. */
     snprintf(env_job, sizeof env_job, "SLURM_JOB_ID=1235");
     memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
     assert_int_equal(sched.source, GOV_SCHED_NONE);

@@ -6,13 +6,22 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "fixture_root.h"
+
+static void collect(const char *fixture, uint64_t *total, uint64_t *available)
+{
+    gov_root root = fixture_root(fixture);
+
+    gov_meminfo_collect(&root, total, available);
+    gov_root_close(&root);
+}
 
 static void test_this_machine(void **state)
 {
     uint64_t t, a;
 
     /* Copied from the machine this project was started on. */
-    gov_meminfo_collect(GOV_FIXTURES "/meminfo/thismachine", &t, &a);
+    collect(GOV_FIXTURES "/meminfo/thismachine", &t, &a);
     assert_int_equal(t, UINT64_C(24684096) * 1024);
     assert_int_equal(a, UINT64_C(24304276) * 1024);
 }
@@ -22,7 +31,7 @@ static void test_no_memavailable(void **state)
     uint64_t t, a;
 
     /* Kernels before 3.14: MemAvailable is unknown, never estimated. */
-    gov_meminfo_collect(GOV_FIXTURES "/meminfo/no-memavailable", &t, &a);
+    collect(GOV_FIXTURES "/meminfo/no-memavailable", &t, &a);
     assert_true(t != GOV_UNKNOWN);
     assert_true(a == GOV_UNKNOWN);
 }
@@ -31,7 +40,7 @@ static void test_missing_file(void **state)
 {
     uint64_t t = 1, a = 1;
 
-    gov_meminfo_collect(GOV_FIXTURES "/meminfo/absent", &t, &a);
+    collect(GOV_FIXTURES "/meminfo/absent", &t, &a);
     assert_true(t == GOV_UNKNOWN);
     assert_true(a == GOV_UNKNOWN);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "fixture_root.h"
 
 #define CGDIR "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_42/step_0/user/task_0"
 
@@ -15,8 +16,11 @@ static gov_snapshot snap;
 
 static void collect(const char *fixture, const gov_cgroup_evidence *cg)
 {
+    gov_root root = fixture_root(fixture);
+
     memset(&snap, 0xa5, sizeof snap);
-    gov_pressure_collect(fixture, cg, &snap);
+    gov_pressure_collect(&root, cg, &snap);
+    gov_root_close(&root);
 }
 
 static gov_cgroup_evidence cgroup_with_dir(const char *dir)
@@ -71,12 +75,15 @@ static void test_cgroup_without_files_falls_back(void **state)
  * process in the v2 root, whose figures are the whole system's. */
 static void collect_through_cgroups(const char *layout)
 {
-    char root[1024];
+    char tree[1024];
+    gov_root root;
     gov_cgroup_evidence cg;
 
-    snprintf(root, sizeof root, GOV_FIXTURES "/cgroup/%s", layout);
-    gov_cgroup_collect(root, &cg);
-    collect(root, &cg);
+    snprintf(tree, sizeof tree, GOV_FIXTURES "/cgroup/%s", layout);
+    root = fixture_root(tree);
+    gov_cgroup_collect(&root, &cg);
+    gov_root_close(&root);
+    collect(tree, &cg);
 }
 
 static void test_root_cgroup_is_system(void **state)
