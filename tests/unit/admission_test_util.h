@@ -1,8 +1,8 @@
-/* governor_test_util.h - synthetic snapshots and a hand-driven clock for the
+/* admission_test_util.h - synthetic snapshots and a hand-driven clock for the
  * governor tests: gov_snapshot_init() (every fact unknown), then the fields
  * a real capture would fill. */
-#ifndef GOVERNOR_TEST_UTIL_H
-#define GOVERNOR_TEST_UTIL_H
+#ifndef GOV_ADMISSION_TEST_UTIL_H
+#define GOV_ADMISSION_TEST_UTIL_H
 
 #include "governor.h"
 

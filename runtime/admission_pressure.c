@@ -1,6 +1,6 @@
-/* governor_pressure.c - GREEN/YELLOW/RED with the seed's hysteresis, and the
+/* admission_pressure.c - GREEN/YELLOW/RED with the seed's hysteresis, and the
  * batch ceiling (docs/governor.md, "Pressure"). */
-#include "governor_internal.h"
+#include "admission.h"
 
 static uint32_t inc_sat(uint32_t v) { return v < GOV_STREAK_MAX ? v + 1 : v; }
 

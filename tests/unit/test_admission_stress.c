@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "governor_test_util.h"
+#include "admission_test_util.h"
 
 #define WORKERS 4
 #define HELD_MAX 16

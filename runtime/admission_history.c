@@ -1,6 +1,6 @@
-/* governor_history.c - bounded batch history per task class and the
+/* admission_history.c - bounded batch history per task class and the
  * conservative bytes-per-item it implies (docs/governor.md, "History"). */
-#include "governor_internal.h"
+#include "admission.h"
 
 #include <stdlib.h>
 

@@ -1,16 +1,16 @@
 /*
- * governor_internal.h - the parts of the runtime governor (governor.c locks
+ * admission.h - the parts of the runtime governor (admission.c locks
  * and dispatches; the others are plain functions on plain state, called with
  * the governor's lock held, so each is testable through the public API).
  */
-#ifndef GOV_GOVERNOR_INTERNAL_H
-#define GOV_GOVERNOR_INTERNAL_H
+#ifndef GOV_ADMISSION_H
+#define GOV_ADMISSION_H
 
 #include "governor.h"
 
 #include <stdbool.h>
 
-/* ---- budget (governor_budget.c) ----------------------------------------- */
+/* ---- budget (admission_budget.c) ----------------------------------------- */
 
 /* Resources held by active reservations. */
 typedef struct gov_usage {
@@ -58,7 +58,7 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
                        uint64_t per_item, uint64_t ceiling, uint64_t want,
                        gov_decision *out);
 
-/* ---- pressure state machine (governor_pressure.c) ------------------------ */
+/* ---- pressure state machine (admission_pressure.c) ------------------------ */
 
 typedef struct gov_pressure_sm {
     gov_pressure_level level;
@@ -87,7 +87,7 @@ void gov_pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max);
 /* Why the ceiling is where it is now. */
 gov_ceiling_reason gov_pressure_ceiling_reason(const gov_pressure_sm *sm);
 
-/* ---- history (governor_history.c) ---------------------------------------- */
+/* ---- history (admission_history.c) ---------------------------------------- */
 
 typedef struct gov_history {
     uint32_t task_class;
@@ -109,7 +109,7 @@ int gov_history_record(gov_history_table *t, uint32_t task_class,
  * the class's known-peak records imply (never lowered). */
 uint64_t gov_history_per_item(const gov_history_table *t, const gov_estimate *est);
 
-/* ---- active reservations (governor_reservations.c) ----------------------- */
+/* ---- active reservations (admission_reservations.c) ----------------------- */
 
 typedef struct gov_held {
     uint64_t id;             /* 0 = empty slot */

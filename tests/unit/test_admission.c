@@ -1,6 +1,6 @@
 /* The runtime governor: budget, admission, policy, reservations, ids,
- * history and waiting.  Pressure hysteresis is in test_governor_pressure.c.
- * Every test builds synthetic snapshots (governor_test_util.h) and drives
+ * history and waiting.  Pressure hysteresis is in test_admission_pressure.c.
+ * Every test builds synthetic snapshots (admission_test_util.h) and drives
  * the governor through its public API with a hand-moved clock. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "governor_test_util.h"
+#include "admission_test_util.h"
 
 /* RAM available = min(MemAvailable, physical, effective remaining)
  *                 - host reserve - active reservations, clamped at 0. */

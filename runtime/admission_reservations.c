@@ -1,6 +1,6 @@
-/* governor_reservations.c - the table of active reservations by id: open
+/* admission_reservations.c - the table of active reservations by id: open
  * addressing, so decide+reserve+release stays a few hundred nanoseconds. */
-#include "governor_internal.h"
+#include "admission.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
-/* governor.c - the runtime governor's public verbs: one lock around the
+/* admission.c - the runtime governor's public verbs: one lock around the
  * budget, reservations, pressure state and history; a condition variable on
- * the generation counter.  The rules live in governor_budget.c and
- * governor_pressure.c; docs/governor.md states them. */
+ * the generation counter.  The rules live in admission_budget.c and
+ * admission_pressure.c; docs/governor.md states them. */
 #define _GNU_SOURCE
 #include "evidence.h"
-#include "governor_internal.h"
+#include "admission.h"
 
 #include <pthread.h>
 #include <stdlib.h>

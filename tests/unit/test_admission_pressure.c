@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "governor_test_util.h"
+#include "admission_test_util.h"
 
 /* A 16 GiB batch-profile host: soft floor 4 GiB, hard floor 2 GiB. */
 static gov_snapshot host(test_clock *clk, uint64_t avail, uint64_t swap)
