@@ -20,7 +20,7 @@ bash "$cluster" start --plugin "$plugin" >/dev/null
 eval "$(bash "$cluster" env)"
 gov_dir=$GOV_CLUSTER_DIR/bin
 mkdir -p "$gov_dir" && chmod 755 "$gov_dir"
-install -m 755 "$build/runtime/governor" "$gov_dir/governor"
+install -m 755 "$build/tool/governor" "$gov_dir/governor"
 
 echo "\$ srun --governor -N2 -n3 -c1 --mem=200M governor snapshot   (as a non-root user)"
 # Each task writes its own view; they are printed in task order.

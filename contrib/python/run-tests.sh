@@ -13,7 +13,7 @@ fi
 build=$(cd "$1" && pwd)
 shift
 lib=$build/runtime/libgovernor.so
-tool=$build/runtime/governor
+tool=$build/tool/governor
 for f in "$lib" "$tool"; do
 	if [ ! -e "$f" ]; then
 		echo "run-tests: $f is missing: run 'meson compile -C $build' first" >&2

@@ -3,7 +3,7 @@
 # usage: tests/bench/run.sh BUILDDIR
 set -euo pipefail
 build=$(cd "${1:?usage: run.sh BUILDDIR}" && pwd)
-gov=$build/runtime/governor
+gov=$build/tool/governor
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 

@@ -49,7 +49,7 @@ if out=$(meson test -C "$work/build" --print-errorlogs 2>&1); then
 else
 	fail "its tests pass" "$(tail -30 <<<"$out")"
 fi
-out=$("$work/build/runtime/governor" --version 2>&1)
+out=$("$work/build/tool/governor" --version 2>&1)
 if [[ $out == "governor ${name##*-}" ]]; then pass "its governor --version matches the tarball's name"; else fail "its governor --version matches the tarball's name" "$out"; fi
 if [[ -f $work/build/docs/man/governor.1 ]]; then pass "its man pages are generated"; else fail "its man pages are generated"; fi
 

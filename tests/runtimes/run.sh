@@ -16,7 +16,7 @@ source "$here/../slurm/lib.sh"
 
 build=$(cd "${1:?usage: run.sh BUILDDIR [WORKDIR]}" && pwd)
 work=${2:-$build/runtimes}
-gov=$build/runtime/governor
+gov=$build/tool/governor
 omp=$build/tests/omp_count
 for f in "$gov" "$omp"; do
 	[[ -x $f ]] || fail "$f is missing: build with 'meson compile -C $build' (OpenMP needed)"

@@ -6,9 +6,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_plugin
-[[ -x $GOV_BUILD_DIR/runtime/governor ]] || skip "no runtime/governor in the build directory"
+[[ -x $GOV_BUILD_DIR/tool/governor ]] || skip "no tool/governor in the build directory"
 # A copy the test user can run, wherever the build tree lives.
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
 
 # gov_plugstack [ARGS...]: the plugin's plugstack.conf line with these
@@ -71,7 +71,7 @@ gpu_cluster() {
 		skip "this machine has GPU device nodes ($(head -n1 <<<"$real")); emulated GPUs are made only where none exist"
 	fi
 	restart_cluster --gpus 4,2 --constrain-devices yes "$@"
-	GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+	GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 	GPU_PROBE=$(user_copy "$GOV_SLURM_TESTS/gpu_probe.sh")
 	gov_plugstack
 }

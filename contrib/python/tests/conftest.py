@@ -49,11 +49,11 @@ def quiet_node(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def tool() -> Path:
-    """The `governor` tool of the same build (GOVERNOR_TOOL, else beside
-    the library in BUILDDIR/runtime/)."""
+    """The `governor` tool of the same build (GOVERNOR_TOOL, else
+    BUILDDIR/tool/governor beside the library's BUILDDIR/runtime/)."""
     path = os.environ.get("GOVERNOR_TOOL")
     if not path and os.environ.get("GOVERNOR_LIBRARY"):
-        path = str(Path(os.environ["GOVERNOR_LIBRARY"]).parent / "governor")
+        path = str(Path(os.environ["GOVERNOR_LIBRARY"]).parent.parent / "tool" / "governor")
     if not path or not os.access(path, os.X_OK):
         pytest.fail("set GOVERNOR_TOOL to the build's governor executable")
     return Path(path)

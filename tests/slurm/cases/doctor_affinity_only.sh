@@ -9,7 +9,7 @@ source "$(dirname "$0")/../lib.sh"
 
 restart_cluster --task-plugin task/affinity
 grep -x 'TaskPlugin=task/affinity' "$SLURM_CONF"
-gov=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+gov=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 
 rc=0
 out=$(as_user salloc -N1 -n1 -c1 --mem=200M srun -n1 -c1 --mem=200M "$gov" doctor --json) || rc=$?

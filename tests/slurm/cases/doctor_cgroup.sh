@@ -6,7 +6,7 @@ set -euo pipefail
 # shellcheck source=../lib.sh
 source "$(dirname "$0")/../lib.sh"
 
-gov=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+gov=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 
 # Inside an allocation the step inherits SLURM_MEM_PER_NODE, so the memory
 # allocation is known even without the plugin's descriptor.

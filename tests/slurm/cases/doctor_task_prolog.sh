@@ -14,7 +14,7 @@ rm -f "$log"
 # logging into the test user's home, as this cluster's TaskProlog.
 install_prolog() {
 	local gov prolog
-	gov=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+	gov=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 	prolog=$GOV_CLUSTER_DIR/bin/governor-doctor-taskprolog.sh
 	sed -e "s|^GOVERNOR=.*|GOVERNOR=$gov|" -e "s|^STRICT=.*|STRICT=$1|" \
 		-e "s|^log() .*|log() { cat >>'$log'; }|" \

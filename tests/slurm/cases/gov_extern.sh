@@ -10,7 +10,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 # debug2 makes slurmstepd log each SPANK callback and its return code.
 restart_cluster --conf-line PrologFlags=contain --debug debug2
 grep -x 'PrologFlags=contain' "$SLURM_CONF"
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
 gov_plugstack default=on
 

@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "$0")/../gov_lib.sh"
 
 restart_cluster --conf-line SchedulerParameters=bf_interval=1
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
 gov_plugstack
 home=$(user_home)

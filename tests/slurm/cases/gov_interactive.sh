@@ -12,7 +12,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 command -v script >/dev/null || skip "no util-linux script to give salloc a terminal"
 restart_cluster --conf-line LaunchParameters=use_interactive_step
 grep -x 'LaunchParameters=use_interactive_step' "$SLURM_CONF"
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
 gov_plugstack default=off
 

@@ -15,7 +15,7 @@ rm -f "$home/gov_leak.cred" "$home/gov_leak.prolog"
 printf '%s\n' '#!/bin/sh' '"$GOV_TOOL" verify --json | jq -r .status >"$HOME/gov_leak.prolog"' >"$prolog"
 chmod 755 "$prolog"
 restart_cluster --conf-line "TaskProlog=$prolog"
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
 gov_plugstack
 

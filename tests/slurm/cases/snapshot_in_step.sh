@@ -5,7 +5,7 @@ set -euo pipefail
 # shellcheck source=../lib.sh
 source "$(dirname "$0")/../lib.sh"
 
-gov=$(user_copy "$GOV_BUILD_DIR/runtime/governor")
+gov=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 out=$(as_user srun -n1 -c2 --mem=200M "$gov" snapshot --json)
 get() { json_get "$1" <<<"$out"; }
 
