@@ -237,6 +237,59 @@ typedef struct gov_site_policy {
     uint32_t cpu_reserve_pct;      /**< % of logical threads, 0 if none */
 } gov_site_policy;
 
+/** The descriptor's verification (gov_snapshot.descriptor). */
+typedef struct gov_snapshot_descriptor {
+    gov_descriptor_status status;
+    int reason;                /**< GOV_E* code when invalid, else 0 */
+    uint64_t age_s;            /**< seconds since sealing, GOV_UNKNOWN if absent */
+    int replayed;              /**< MUNGE said REPLAYED (decoded before) */
+    int expired;               /**< MUNGE said EXPIRED (older than its TTL) */
+} gov_snapshot_descriptor;
+
+/** Pressure stall information and swap activity (gov_snapshot.pressure). */
+typedef struct gov_snapshot_pressure {
+    gov_pressure_source source;
+    double cpu_some_avg10;       /**< percent, NaN when unknown */
+    double memory_some_avg10;
+    double memory_full_avg10;
+    uint64_t swap_in_pages;      /**< /proc/vmstat pswpin, GOV_UNKNOWN if absent */
+    uint64_t swap_out_pages;     /**< /proc/vmstat pswpout */
+} gov_snapshot_pressure;
+
+/** Accelerators: visibility variables, driver entries, device nodes (gov_snapshot.accel). */
+typedef struct gov_snapshot_accel {
+    uint64_t visible[GOV_VIS_COUNT]; /**< devices named by each variable;
+                                          GOV_UNKNOWN when unset */
+    uint64_t nvidia_gpus;        /**< /proc/driver/nvidia/gpus entries */
+    uint64_t nvidia_dev_nodes;   /**< /dev/nvidiaN nodes */
+    uint64_t nvidia_dev_usable;  /**< of those, openable read-write */
+    uint64_t nvidia_dev_denied;  /**< of those, refused by a device cgroup (EPERM) */
+    uint64_t amd_gpus;           /**< DRM cards with an AMD vendor id */
+    int kfd_usable;              /**< /dev/kfd openable: 1, 0, -1 unknown */
+    uint64_t drm_render_nodes;   /**< /dev/dri/renderD* */
+    uint64_t drm_render_usable;
+    uint64_t drm_render_denied;  /**< refused by a device cgroup (EPERM) */
+    /** The process's device cgroup: 1 when it is confined to a v1
+     *  devices cgroup below the root (Slurm's ConstrainDevices), 0 when
+     *  it sits in the root one, -1 unknown (v2 filters are eBPF
+     *  programs, not readable; a denied device still proves one). */
+    int devices_confined;
+    /* The one GPU the governor may use: the lowest-numbered DRM card. */
+    int gpu_index;               /**< card number, -1 when none */
+    uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
+    uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
+    int gpu_unified;             /**< its memory is system RAM (UMA): 1,
+                                      dedicated VRAM: 0, unknown: -1 */
+} gov_snapshot_accel;
+
+/** The working directory's filesystem (gov_snapshot.disk). */
+typedef struct gov_snapshot_disk {
+    uint64_t capacity_bytes;     /**< f_blocks * f_frsize */
+    uint64_t free_bytes;         /**< f_bfree: includes root's reserve */
+    uint64_t avail_bytes;        /**< f_bavail: what this user may use */
+    int writable;                /**< access(W_OK): 1, 0, -1 unknown */
+} gov_snapshot_disk;
+
 /**
  * One point-in-time view of what this process may use.  Every layer is kept
  * apart; the effective values are the minimum of the known layers.  The JSON
@@ -246,13 +299,7 @@ typedef struct gov_site_policy {
 typedef struct gov_snapshot {
     uint64_t captured_ns;          /**< CLOCK_MONOTONIC at capture */
 
-    struct {
-        gov_descriptor_status status;
-        int reason;                /**< GOV_E* code when invalid, else 0 */
-        uint64_t age_s;            /**< seconds since sealing, GOV_UNKNOWN if absent */
-        int replayed;              /**< MUNGE said REPLAYED (decoded before) */
-        int expired;               /**< MUNGE said EXPIRED (older than its TTL) */
-    } descriptor;
+    gov_snapshot_descriptor descriptor;
 
     struct {
         gov_sched_source source;
@@ -338,46 +385,11 @@ typedef struct gov_snapshot {
         } effective;
     } memory;
 
-    struct {
-        gov_pressure_source source;
-        double cpu_some_avg10;       /**< percent, NaN when unknown */
-        double memory_some_avg10;
-        double memory_full_avg10;
-        uint64_t swap_in_pages;      /**< /proc/vmstat pswpin, GOV_UNKNOWN if absent */
-        uint64_t swap_out_pages;     /**< /proc/vmstat pswpout */
-    } pressure;
+    gov_snapshot_pressure pressure;
 
-    struct {
-        uint64_t visible[GOV_VIS_COUNT]; /**< devices named by each variable;
-                                              GOV_UNKNOWN when unset */
-        uint64_t nvidia_gpus;        /**< /proc/driver/nvidia/gpus entries */
-        uint64_t nvidia_dev_nodes;   /**< /dev/nvidiaN nodes */
-        uint64_t nvidia_dev_usable;  /**< of those, openable read-write */
-        uint64_t nvidia_dev_denied;  /**< of those, refused by a device cgroup (EPERM) */
-        uint64_t amd_gpus;           /**< DRM cards with an AMD vendor id */
-        int kfd_usable;              /**< /dev/kfd openable: 1, 0, -1 unknown */
-        uint64_t drm_render_nodes;   /**< /dev/dri/renderD* */
-        uint64_t drm_render_usable;
-        uint64_t drm_render_denied;  /**< refused by a device cgroup (EPERM) */
-        /** The process's device cgroup: 1 when it is confined to a v1
-         *  devices cgroup below the root (Slurm's ConstrainDevices), 0 when
-         *  it sits in the root one, -1 unknown (v2 filters are eBPF
-         *  programs, not readable; a denied device still proves one). */
-        int devices_confined;
-        /* The one GPU the governor may use: the lowest-numbered DRM card. */
-        int gpu_index;               /**< card number, -1 when none */
-        uint64_t gpu_vram_total_bytes; /**< from that same card, GOV_UNKNOWN */
-        uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
-        int gpu_unified;             /**< its memory is system RAM (UMA): 1,
-                                          dedicated VRAM: 0, unknown: -1 */
-    } accel;
+    gov_snapshot_accel accel;
 
-    struct {
-        uint64_t capacity_bytes;     /**< f_blocks * f_frsize */
-        uint64_t free_bytes;         /**< f_bfree: includes root's reserve */
-        uint64_t avail_bytes;        /**< f_bavail: what this user may use */
-        int writable;                /**< access(W_OK): 1, 0, -1 unknown */
-    } disk;
+    gov_snapshot_disk disk;
 
     struct {
         gov_enforcement cpu;

@@ -264,17 +264,17 @@ static bool card_denied(const gov_root *root, uint64_t card)
     return dev_access(root, "/dev/dri", name) == DEV_DENIED;
 }
 
-static void drm_cards(const gov_root *root, gov_snapshot *out)
+static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
 {
     DIR *d = gov_root_opendir(root, "/sys/class/drm");
     struct dirent *e;
     uint64_t lowest = GOV_UNKNOWN, num, vendor;
 
     if (!d) {
-        out->accel.amd_gpus = errno == ENOENT ? 0 : GOV_UNKNOWN;
+        out->amd_gpus = errno == ENOENT ? 0 : GOV_UNKNOWN;
         return;
     }
-    out->accel.amd_gpus = 0;
+    out->amd_gpus = 0;
     /* "cardN" only: connectors ("card0-DP-1") are not devices.  The
      * governor's card is the lowest one the allocation leaves usable. */
     while ((e = readdir(d))) {
@@ -283,32 +283,52 @@ static void drm_cards(const gov_root *root, gov_snapshot *out)
         if (num < lowest && !card_denied(root, num))
             lowest = num;
         if (card_attr(root, num, "vendor", &vendor) == 0 && vendor == VENDOR_AMD)
-            out->accel.amd_gpus++;
+            out->amd_gpus++;
     }
     closedir(d);
     if (lowest == GOV_UNKNOWN)
         return;
 
-    out->accel.gpu_index = (int)lowest;
+    out->gpu_index = (int)lowest;
     /* amdgpu's attributes; capacity and usage come from this same card. */
     if (card_attr(root, lowest, "mem_info_vram_total", &num) == 0)
-        out->accel.gpu_vram_total_bytes = num;
+        out->gpu_vram_total_bytes = num;
     if (card_attr(root, lowest, "mem_info_vram_used", &num) == 0)
-        out->accel.gpu_vram_used_bytes = num;
+        out->gpu_vram_used_bytes = num;
     /* Unified only on evidence of integration; dedicated only on evidence
      * of VRAM of its own; anything else stays unknown. */
     if (card_attr(root, lowest, "vendor", &vendor) != 0)
         return;
     if ((vendor == VENDOR_INTEL && intel_integrated(root, lowest)) ||
         (vendor == VENDOR_AMD && amd_apu(root, lowest)))
-        out->accel.gpu_unified = 1;
+        out->gpu_unified = 1;
     else if (vendor == VENDOR_NVIDIA ||
-             (vendor == VENDOR_AMD && out->accel.gpu_vram_total_bytes != GOV_UNKNOWN))
-        out->accel.gpu_unified = 0;
+             (vendor == VENDOR_AMD && out->gpu_vram_total_bytes != GOV_UNKNOWN))
+        out->gpu_unified = 0;
+}
+
+void gov_accel_set_unknown(gov_snapshot_accel *out)
+{
+    for (int i = 0; i < GOV_VIS_COUNT; i++)
+        out->visible[i] = GOV_UNKNOWN;
+    out->nvidia_gpus = GOV_UNKNOWN;
+    out->nvidia_dev_nodes = GOV_UNKNOWN;
+    out->nvidia_dev_usable = GOV_UNKNOWN;
+    out->nvidia_dev_denied = GOV_UNKNOWN;
+    out->amd_gpus = GOV_UNKNOWN;
+    out->kfd_usable = -1;
+    out->drm_render_nodes = GOV_UNKNOWN;
+    out->drm_render_usable = GOV_UNKNOWN;
+    out->drm_render_denied = GOV_UNKNOWN;
+    out->devices_confined = -1;
+    out->gpu_index = -1;
+    out->gpu_unified = -1;
+    out->gpu_vram_total_bytes = GOV_UNKNOWN;
+    out->gpu_vram_used_bytes = GOV_UNKNOWN;
 }
 
 void gov_accel_collect(const gov_root *root, const char *const *envp,
-                       gov_snapshot *out)
+                       gov_snapshot_accel *out)
 {
     static const char *const vars[GOV_VIS_COUNT] = {
         [GOV_VIS_NVIDIA] = "NVIDIA_VISIBLE_DEVICES",
@@ -317,26 +337,21 @@ void gov_accel_collect(const gov_root *root, const char *const *envp,
         [GOV_VIS_HIP] = "HIP_VISIBLE_DEVICES",
     };
     gov_gpu_nodes nvidia, render;
-    int kfd;
 
-    memset(&out->accel, 0, sizeof out->accel);
+    gov_accel_set_unknown(out);
     for (int i = 0; i < GOV_VIS_COUNT; i++) {
         const char *v = gov_env_get(envp, vars[i]);
-        out->accel.visible[i] = v ? gov_visible_count(v) : GOV_UNKNOWN;
+        if (v)
+            out->visible[i] = gov_visible_count(v);
     }
-    out->accel.nvidia_gpus = count_entries(root, "/proc/driver/nvidia/gpus");
+    out->nvidia_gpus = count_entries(root, "/proc/driver/nvidia/gpus");
     gov_gpu_devices_count(root, &nvidia, &render);
-    out->accel.nvidia_dev_nodes = nvidia.total;
-    out->accel.nvidia_dev_usable = nvidia.usable;
-    out->accel.nvidia_dev_denied = nvidia.denied;
-    out->accel.drm_render_nodes = render.total;
-    out->accel.drm_render_usable = render.usable;
-    out->accel.drm_render_denied = render.denied;
-    kfd = rw_access(root, "/dev", "kfd");
-    out->accel.kfd_usable = kfd;
-    out->accel.gpu_index = -1;
-    out->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
-    out->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
-    out->accel.gpu_unified = -1;
+    out->nvidia_dev_nodes = nvidia.total;
+    out->nvidia_dev_usable = nvidia.usable;
+    out->nvidia_dev_denied = nvidia.denied;
+    out->drm_render_nodes = render.total;
+    out->drm_render_usable = render.usable;
+    out->drm_render_denied = render.denied;
+    out->kfd_usable = rw_access(root, "/dev", "kfd");
     drm_cards(root, out);
 }

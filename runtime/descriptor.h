@@ -162,8 +162,4 @@ int gov_descriptor_verify(const char *cred, const char *socket,
                           uint32_t trusted_uid, const gov_desc_claim *claim,
                           gov_descriptor *out, gov_seal_info *info);
 
-/* Copy a verified descriptor's facts into the collectors' structs. */
-void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
-                          gov_site_policy *policy);
-
 #endif /* GOV_DESCRIPTOR_H */

@@ -14,24 +14,29 @@ static uint64_t blocks_bytes(uint64_t blocks, uint64_t size)
     return blocks * size;
 }
 
-void gov_disk_collect(const char *workdir, gov_snapshot *out)
+void gov_disk_set_unknown(gov_snapshot_disk *out)
+{
+    out->capacity_bytes = GOV_UNKNOWN;
+    out->free_bytes = GOV_UNKNOWN;
+    out->avail_bytes = GOV_UNKNOWN;
+    out->writable = -1;
+}
+
+void gov_disk_collect(const char *workdir, gov_snapshot_disk *out)
 {
     const char *dir = workdir && *workdir ? workdir : ".";
     struct statvfs st;
 
-    out->disk.capacity_bytes = GOV_UNKNOWN;
-    out->disk.free_bytes = GOV_UNKNOWN;
-    out->disk.avail_bytes = GOV_UNKNOWN;
-    out->disk.writable = -1;
+    gov_disk_set_unknown(out);
 
     if (statvfs(dir, &st) == 0 && st.f_frsize) {
-        out->disk.capacity_bytes = blocks_bytes(st.f_blocks, st.f_frsize);
-        out->disk.free_bytes = blocks_bytes(st.f_bfree, st.f_frsize);
-        out->disk.avail_bytes = blocks_bytes(st.f_bavail, st.f_frsize);
+        out->capacity_bytes = blocks_bytes(st.f_blocks, st.f_frsize);
+        out->free_bytes = blocks_bytes(st.f_bfree, st.f_frsize);
+        out->avail_bytes = blocks_bytes(st.f_bavail, st.f_frsize);
     }
     /* Permission only: quotas and remote policies may still refuse. */
     if (access(dir, W_OK) == 0)
-        out->disk.writable = 1;
+        out->writable = 1;
     else if (errno == EACCES || errno == EROFS || errno == EPERM)
-        out->disk.writable = 0;
+        out->writable = 0;
 }

@@ -235,8 +235,12 @@ void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
  * grant is known and nothing holds, unknown without a grant. */
 gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
+/* Every field unknown; gov_accel_collect() starts from this, and
+ * gov_snapshot_init() uses it.  devices_confined is the cgroup
+ * collector's: the snapshot copies it in. */
+void gov_accel_set_unknown(gov_snapshot_accel *out);
 void gov_accel_collect(const gov_root *root, const char *const *envp,
-                       gov_snapshot *out);
+                       gov_snapshot_accel *out);
 
 /* Count the devices named by a visibility variable's value ("0,1",
  * "GPU-uuid,...", "all", "none", ""); GOV_UNKNOWN for "all". */
@@ -252,21 +256,31 @@ void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
 /* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
 int gov_psi_parse(const char *text, size_t len, double *some_avg10,
                   double *full_avg10);
+void gov_pressure_set_unknown(gov_snapshot_pressure *out);
 void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
-                          gov_snapshot *out);
+                          gov_snapshot_pressure *out);
 
 /* ---- disk (disk.c) ------------------------------------------------------- */
 
-void gov_disk_collect(const char *workdir, gov_snapshot *out);
+void gov_disk_set_unknown(gov_snapshot_disk *out);
+void gov_disk_collect(const char *workdir, gov_snapshot_disk *out);
 
-/* ---- descriptor (descriptor.c) ------------------------------------------- */
+/* ---- descriptor (descriptor_collect.c) ----------------------------------- */
+
+/* Absent: no status, no age. */
+void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
 
 /* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
- * sched/policy on success; status, reason and age go into snap->descriptor.
+ * sched and policy on success; status, reason and age go into *out.
  * Nothing is looked at under a sysroot (the seal binds to the live process)
  * or with GOV_OPT_NO_DESCRIPTOR. */
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
                             const char *const *envp, gov_sched_evidence *sched,
-                            gov_snapshot *snap);
+                            gov_snapshot_descriptor *out, gov_site_policy *policy);
+
+/* Copy a verified descriptor's facts into the collectors' structs. */
+struct gov_descriptor;
+void gov_descriptor_apply(const struct gov_descriptor *d, gov_sched_evidence *sched,
+                          gov_site_policy *policy);
 
 #endif /* GOV_EVIDENCE_H */

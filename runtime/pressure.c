@@ -82,7 +82,7 @@ static bool read_psi(const gov_root *root, const char *dir, const char *name,
 }
 
 static bool read_source(const gov_root *root, const char *dir, const char *cpu,
-                        const char *mem, gov_snapshot *out)
+                        const char *mem, gov_snapshot_pressure *out)
 {
     double cpu_some, cpu_full, mem_some, mem_full;
     bool have_cpu = read_psi(root, dir, cpu, &cpu_some, &cpu_full);
@@ -91,13 +91,13 @@ static bool read_source(const gov_root *root, const char *dir, const char *cpu,
     if (!have_cpu && !have_mem)
         return false;
     /* cpu "full" exists since 5.13 (zeros at system level); unused here. */
-    out->pressure.cpu_some_avg10 = cpu_some;
-    out->pressure.memory_some_avg10 = mem_some;
-    out->pressure.memory_full_avg10 = mem_full;
+    out->cpu_some_avg10 = cpu_some;
+    out->memory_some_avg10 = mem_some;
+    out->memory_full_avg10 = mem_full;
     return true;
 }
 
-static void swap_activity(const gov_root *root, gov_snapshot *out)
+static void swap_activity(const gov_root *root, gov_snapshot_pressure *out)
 {
     char buf[16384];
     size_t len, n;
@@ -111,31 +111,36 @@ static void swap_activity(const gov_root *root, gov_snapshot *out)
         uint64_t v;
 
         if (n > 7 && memcmp(p, "pswpin ", 7) == 0 && gov_parse_u64(p + 7, n - 7, &v) == 0)
-            out->pressure.swap_in_pages = v;
+            out->swap_in_pages = v;
         else if (n > 8 && memcmp(p, "pswpout ", 8) == 0 &&
                  gov_parse_u64(p + 8, n - 8, &v) == 0)
-            out->pressure.swap_out_pages = v;
+            out->swap_out_pages = v;
     }
 }
 
-void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
-                          gov_snapshot *out)
+void gov_pressure_set_unknown(gov_snapshot_pressure *out)
 {
-    out->pressure.source = GOV_PRESSURE_SOURCE_NONE;
-    out->pressure.cpu_some_avg10 = NAN;
-    out->pressure.memory_some_avg10 = NAN;
-    out->pressure.memory_full_avg10 = NAN;
-    out->pressure.swap_in_pages = GOV_UNKNOWN;
-    out->pressure.swap_out_pages = GOV_UNKNOWN;
+    out->source = GOV_PRESSURE_SOURCE_NONE;
+    out->cpu_some_avg10 = NAN;
+    out->memory_some_avg10 = NAN;
+    out->memory_full_avg10 = NAN;
+    out->swap_in_pages = GOV_UNKNOWN;
+    out->swap_out_pages = GOV_UNKNOWN;
+}
+
+void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
+                          gov_snapshot_pressure *out)
+{
+    gov_pressure_set_unknown(out);
 
     /* The process's own cgroup is the better witness; the figures never
      * mix sources, so the system files are read only when it gave none.
      * The v2 root cgroup's figures are the system's, and say so. */
     if (cg && cg->has_pressure_dir &&
         read_source(root, cg->pressure_dir, "cpu.pressure", "memory.pressure", out))
-        out->pressure.source = cg->pressure_dir_is_root ? GOV_PRESSURE_SOURCE_SYSTEM
+        out->source = cg->pressure_dir_is_root ? GOV_PRESSURE_SOURCE_SYSTEM
                                                         : GOV_PRESSURE_SOURCE_CGROUP;
     else if (read_source(root, "/proc/pressure", "cpu", "memory", out))
-        out->pressure.source = GOV_PRESSURE_SOURCE_SYSTEM;
+        out->source = GOV_PRESSURE_SOURCE_SYSTEM;
     swap_activity(root, out);
 }

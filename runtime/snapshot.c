@@ -142,17 +142,17 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
      * strict mode never falls back to them. */
     gov_slurmenv_collect(envp, &env_sched);
     memset(&desc_sched, 0, sizeof desc_sched);
-    gov_descriptor_collect(&ctx->opts, root, envp, &desc_sched, out);
+    gov_descriptor_collect(&ctx->opts, root, envp, &desc_sched, &out->descriptor, &out->policy);
     if (desc_sched.source == GOV_SCHED_DESCRIPTOR)
         map_sched(&desc_sched, out);
     else if (!strict)
         map_sched(&env_sched, out);
 
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
-    gov_pressure_collect(root, &cg, out);
-    gov_accel_collect(root, envp, out);
+    gov_pressure_collect(root, &cg, &out->pressure);
+    gov_accel_collect(root, envp, &out->accel);
     out->accel.devices_confined = cg.devices_confined;
-    gov_disk_collect(ctx->opts.workdir ? ctx->opts.workdir : ".", out);
+    gov_disk_collect(ctx->opts.workdir, &out->disk);
 
     gov_snapshot_resolve(out);
     if (strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)

@@ -10,7 +10,7 @@
 void gov_snapshot_init(gov_snapshot *s)
 {
     memset(s, 0, sizeof *s);
-    s->descriptor.age_s = GOV_UNKNOWN;
+    gov_descriptor_set_unknown(&s->descriptor);
 
     s->scheduler.tasks_on_node = GOV_UNKNOWN;
     s->scheduler.tasks_total = GOV_UNKNOWN;
@@ -47,33 +47,9 @@ void gov_snapshot_init(gov_snapshot *s)
     s->memory.effective.limit_bytes = GOV_UNKNOWN;
     s->memory.effective.remaining_bytes = GOV_UNKNOWN;
 
-    s->pressure.cpu_some_avg10 = NAN;
-    s->pressure.memory_some_avg10 = NAN;
-    s->pressure.memory_full_avg10 = NAN;
-    s->pressure.swap_in_pages = GOV_UNKNOWN;
-    s->pressure.swap_out_pages = GOV_UNKNOWN;
-
-    for (int i = 0; i < GOV_VIS_COUNT; i++)
-        s->accel.visible[i] = GOV_UNKNOWN;
-    s->accel.nvidia_gpus = GOV_UNKNOWN;
-    s->accel.nvidia_dev_nodes = GOV_UNKNOWN;
-    s->accel.nvidia_dev_usable = GOV_UNKNOWN;
-    s->accel.nvidia_dev_denied = GOV_UNKNOWN;
-    s->accel.amd_gpus = GOV_UNKNOWN;
-    s->accel.kfd_usable = -1;
-    s->accel.drm_render_nodes = GOV_UNKNOWN;
-    s->accel.drm_render_usable = GOV_UNKNOWN;
-    s->accel.drm_render_denied = GOV_UNKNOWN;
-    s->accel.devices_confined = -1;
-    s->accel.gpu_index = -1;
-    s->accel.gpu_unified = -1;
-    s->accel.gpu_vram_total_bytes = GOV_UNKNOWN;
-    s->accel.gpu_vram_used_bytes = GOV_UNKNOWN;
-
-    s->disk.capacity_bytes = GOV_UNKNOWN;
-    s->disk.free_bytes = GOV_UNKNOWN;
-    s->disk.avail_bytes = GOV_UNKNOWN;
-    s->disk.writable = -1;
+    gov_pressure_set_unknown(&s->pressure);
+    gov_accel_set_unknown(&s->accel);
+    gov_disk_set_unknown(&s->disk);
 
     s->policy.mem_reserve_bytes = GOV_UNKNOWN;
     s->policy.cpu_reserve_threads = GOV_UNKNOWN;

@@ -48,7 +48,7 @@ int gov_cmd_verify(int argc, char **argv)
     }
     memset(&sched, 0, sizeof sched);
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, NULL, &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, NULL, &sched, &snap.descriptor, &snap.policy);
 
     if (json) {
         gov_jw w;

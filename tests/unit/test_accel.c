@@ -23,7 +23,7 @@ static void collect(const char *fixture, const char *const *envp)
     gov_root root = fixture_root(fixture);
 
     memset(&snap, 0xa5, sizeof snap);
-    gov_accel_collect(&root, envp, &snap);
+    gov_accel_collect(&root, envp, &snap.accel);
     gov_root_close(&root);
 }
 
@@ -241,7 +241,7 @@ static void collect_in_cgroup(const char *tree, const char *cg, uint64_t out[6])
         f = fopen(cg, "w");
         if (!f || fputs(self, f) < 0 || fclose(f) != 0)
             _exit(2);
-        gov_accel_collect(&root, NULL, &snap);
+        gov_accel_collect(&root, NULL, &snap.accel);
         r[0] = snap.accel.nvidia_dev_usable;
         r[1] = snap.accel.nvidia_dev_denied;
         r[2] = snap.accel.drm_render_usable;

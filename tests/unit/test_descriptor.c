@@ -517,12 +517,13 @@ static void test_collect(void **state)
     char *cred;
 
     memset(&snap, 0, sizeof snap);
-    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &sched, &snap.descriptor,
+                           &snap.policy);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     assert_int_equal(snap.descriptor.age_s, GOV_UNKNOWN);
 
     snprintf(env_desc, sizeof env_desc, "%s=garbage", GOV_DESCRIPTOR_ENV);
-    gov_descriptor_collect(&opts, &fx, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, &fx, envp, &sched, &snap.descriptor, &snap.policy);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     gov_root_close(&fx);
 
@@ -536,7 +537,7 @@ static void test_collect(void **state)
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);
     memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap.descriptor, &snap.policy);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.reason, 0);
     assert_int_equal(sched.source, GOV_SCHED_DESCRIPTOR);
@@ -550,7 +551,7 @@ static void test_collect(void **state)
     /* The process claims another job: bound elsewhere, invalid. */
     snprintf(env_job, sizeof env_job, "SLURM_JOB_ID=1235");
     memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap);
+    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap.descriptor, &snap.policy);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
     assert_int_equal(sched.source, GOV_SCHED_NONE);

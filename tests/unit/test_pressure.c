@@ -19,7 +19,7 @@ static void collect(const char *fixture, const gov_cgroup_evidence *cg)
     gov_root root = fixture_root(fixture);
 
     memset(&snap, 0xa5, sizeof snap);
-    gov_pressure_collect(&root, cg, &snap);
+    gov_pressure_collect(&root, cg, &snap.pressure);
     gov_root_close(&root);
 }
 
