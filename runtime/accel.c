@@ -4,8 +4,10 @@
  *   management/driver visibility: /proc/driver/nvidia/gpus, DRM cards;
  *   device permission: /dev/nvidiaN, /dev/kfd, /dev/dri/renderD*;
  * and the one GPU the governor may use: the lowest-numbered DRM card that
- * no device cgroup denies, with its VRAM read from that same card.  Candidates are not usable devices:
- * runtime and workload compatibility are not this file's to judge. */
+ * no device cgroup denies, with its VRAM read from that same card.  Device
+ * nodes and variables are counted by core/gpu_devices.c, as the plugin
+ * counts them.  Candidates are not usable devices: runtime and workload
+ * compatibility are not this file's to judge. */
 #include "evidence.h"
 
 #include <dirent.h>
@@ -18,116 +20,11 @@
 #define VENDOR_INTEL UINT64_C(0x8086)
 #define VENDOR_NVIDIA UINT64_C(0x10de)
 
-uint64_t gov_visible_count(const char *value)
-{
-    uint64_t n = 0;
-    const char *p = value;
-
-    if (!value)
-        return GOV_UNKNOWN;
-    if (!*value || strcmp(value, "none") == 0 || strcmp(value, "void") == 0)
-        return 0;
-    if (strcmp(value, "all") == 0)
-        return GOV_UNKNOWN; /* every device: no upper bound from here */
-    /* Indices, UUIDs ("GPU-...") and MIG ids ("MIG-...") are all entries.
-     * An empty or spaced entry makes the whole value malformed. */
-    for (;;) {
-        const char *start = p;
-
-        while (*p && *p != ',') {
-            if (*p <= ' ' || *p == 0x7f)
-                return GOV_UNKNOWN;
-            p++;
-        }
-        if (p == start)
-            return GOV_UNKNOWN;
-        n++;
-        if (!*p)
-            return n;
-        p++;
-    }
-}
-
-/* NAME is PREFIX followed by decimal digits only; *num gets them. */
-static bool numbered(const char *name, const char *prefix, uint64_t *num)
-{
-    size_t n = strlen(prefix);
-
-    if (strncmp(name, prefix, n) != 0 || !name[n])
-        return false;
-    for (const char *p = name + n; *p; p++)
-        if (*p < '0' || *p > '9')
-            return false;
-    return gov_parse_u64(name + n, strlen(name + n), num) == 0;
-}
-
-/* What access(R_OK | W_OK) says of a device node (permission only, no
- * open, so no driver is woken).  A device cgroup (v1 devices.deny, v2's
- * eBPF filter) refuses with EPERM, whoever asks; file modes refuse with
- * EACCES, and never root. */
-enum dev_access { DEV_USABLE, DEV_REFUSED, DEV_DENIED, DEV_UNKNOWN };
-
-static enum dev_access dev_access(const gov_root *root, const char *dir, const char *name)
-{
-    char rel[1024];
-    int rc;
-
-    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
-        return DEV_UNKNOWN;
-    rc = gov_root_access(root, rel, R_OK | W_OK);
-    if (rc == 0)
-        return DEV_USABLE;
-    if (rc == -EPERM)
-        return DEV_DENIED;
-    return rc == -EACCES || rc == -ENOENT || rc == -EROFS ? DEV_REFUSED : DEV_UNKNOWN;
-}
-
 static int rw_access(const gov_root *root, const char *dir, const char *name)
 {
-    enum dev_access a = dev_access(root, dir, name);
+    gov_dev_access a = gov_dev_access_of(root, dir, name);
 
-    return a == DEV_UNKNOWN ? -1 : a == DEV_USABLE;
-}
-
-void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
-                         gov_gpu_nodes *out)
-{
-    DIR *d = gov_root_opendir(root, dir);
-    struct dirent *e;
-    uint64_t num;
-
-    /* A missing directory is zero devices; an unreadable one is unknown. */
-    if (!d) {
-        out->total = out->usable = out->denied = errno == ENOENT ? 0 : GOV_UNKNOWN;
-        return;
-    }
-    out->total = out->usable = out->denied = 0;
-    while ((e = readdir(d))) {
-        if (!numbered(e->d_name, prefix, &num))
-            continue;
-        out->total++;
-        switch (dev_access(root, dir, e->d_name)) {
-        case DEV_USABLE:
-            out->usable++;
-            break;
-        case DEV_DENIED:
-            out->denied++;
-            break;
-        case DEV_REFUSED:
-            break;
-        case DEV_UNKNOWN:
-            out->usable = out->denied = GOV_UNKNOWN;
-            closedir(d);
-            return;
-        }
-    }
-    closedir(d);
-}
-
-void gov_gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
-{
-    gov_gpu_nodes_count(root, "/dev", "nvidia", nvidia);
-    gov_gpu_nodes_count(root, "/dev/dri", "renderD", render);
+    return a == GOV_DEV_UNKNOWN ? -1 : a == GOV_DEV_USABLE;
 }
 
 static uint64_t count_entries(const gov_root *root, const char *dir)
@@ -200,7 +97,7 @@ static uint64_t card_render_minor(const gov_root *root, uint64_t card)
     if (!(d = gov_root_opendir(root, path)))
         return GOV_UNKNOWN;
     while ((e = readdir(d)))
-        if (numbered(e->d_name, "renderD", &num))
+        if (gov_name_number(e->d_name, "renderD", &num))
             minor = num;
     closedir(d);
     return minor;
@@ -222,7 +119,7 @@ static bool amd_apu(const gov_root *root, uint64_t card)
         char path[512], val[32];
         uint64_t m, cores, simds;
 
-        if (!numbered(e->d_name, "", &num) ||
+        if (!gov_name_number(e->d_name, "", &num) ||
             snprintf(path, sizeof path, "%s/%s/properties", nodes,
                      e->d_name) >= (int)sizeof path)
             continue;
@@ -261,7 +158,7 @@ static bool card_denied(const gov_root *root, uint64_t card)
         snprintf(name, sizeof name, "renderD%llu", (unsigned long long)minor);
     else
         snprintf(name, sizeof name, "card%llu", (unsigned long long)card);
-    return dev_access(root, "/dev/dri", name) == DEV_DENIED;
+    return gov_dev_access_of(root, "/dev/dri", name) == GOV_DEV_DENIED;
 }
 
 static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
@@ -278,7 +175,7 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
     /* "cardN" only: connectors ("card0-DP-1") are not devices.  The
      * governor's card is the lowest one the allocation leaves usable. */
     while ((e = readdir(d))) {
-        if (!numbered(e->d_name, "card", &num) || num > INT32_MAX)
+        if (!gov_name_number(e->d_name, "card", &num) || num > INT32_MAX)
             continue;
         if (num < lowest && !card_denied(root, num))
             lowest = num;

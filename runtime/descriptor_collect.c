@@ -2,6 +2,7 @@
  * verified against the live process and turned into scheduler evidence and
  * the site policy (docs/descriptor.md, "Verification"). */
 #include "descriptor.h"
+#include "evidence.h"
 
 #include <string.h>
 #include <time.h>

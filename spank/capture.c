@@ -8,6 +8,8 @@
  * job on the node; the interactive step (salloc's shell) is one task
  * holding, like the batch script, every CPU of the job on its node. */
 #include "plugin.h"
+#include "cgroup.h"
+#include "gpu.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* fixture_root.h - a fixture tree opened as the gov_root that every reader
- * of /proc, /sys and /dev takes (runtime/sysroot.c). */
+ * of /proc, /sys and /dev takes (core/sysroot.c). */
 #ifndef GOV_FIXTURE_ROOT_H
 #define GOV_FIXTURE_ROOT_H
 

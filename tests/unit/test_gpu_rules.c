@@ -1,4 +1,4 @@
-/* The GPU rules (runtime/gpu_rules.c): which nodes stand for GPUs, what the
+/* The GPU rules (core/gpu_rules.c): which nodes stand for GPUs, what the
  * plugin seals, and DESIGN's enforcement rule, on the cases the test cluster
  * shows (tests/slurm/cases/gpu_*.sh). */
 #include <setjmp.h>

@@ -5,7 +5,8 @@
  * there is no verified descriptor (snapshot.c decides).  Every value is
  * bounded; a malformed or absurd value leaves its fact GOV_UNKNOWN.
  * docs/evidence.md explains each rule and where it comes from. */
-#include "evidence.h"
+#include "slurmenv.h"
+#include "text.h"
 
 #include <string.h>
 

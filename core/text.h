@@ -67,6 +67,10 @@ int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out);
  * GOV_ERANGE. */
 int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out);
 
+/* A directory entry named PREFIX then decimal digits only ("nvidia0",
+ * "renderD128", "card1"); *num gets the digits. */
+bool gov_name_number(const char *name, const char *prefix, uint64_t *num);
+
 /* The most common case: a kernel file's number, white space allowed. */
 static inline int gov_parse_u64(const char *text, size_t len, uint64_t *out)
 {

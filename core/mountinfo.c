@@ -1,6 +1,7 @@
 /* mountinfo.c - find cgroup mounts in /proc/self/mountinfo and a process's
  * cgroup paths in /proc/self/cgroup (both formats: proc(5)). */
-#include "evidence.h"
+#include "cgroup.h"
+#include "text.h"
 
 #include <string.h>
 

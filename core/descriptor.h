@@ -5,7 +5,10 @@
 #ifndef GOV_DESCRIPTOR_H
 #define GOV_DESCRIPTOR_H
 
-#include "evidence.h"
+#include "governor.h"
+#include "slurmenv.h"
+#include "sysroot.h"
+#include "text.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,8 @@
 /* cgroup.c - CPU quota, cpuset and memory limits of the process's cgroups
  * (v1, v2 and hybrid), read under a root directory.  docs/cgroups.md gives
  * the rules; every unreadable fact stays unknown, never unlimited. */
-#include "evidence.h"
+#include "cgroup.h"
+#include "text.h"
 
 #include <limits.h>
 #include <math.h>

@@ -145,3 +145,12 @@ int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out)
     *out = v;
     return 0;
 }
+
+bool gov_name_number(const char *name, const char *prefix, uint64_t *num)
+{
+    size_t n = strlen(prefix);
+
+    if (strncmp(name, prefix, n) != 0)
+        return false;
+    return gov_parse_dec(name + n, strlen(name + n), 0, UINT64_MAX, num) == 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * slurmenv.h - Slurm's facts as slurmstepd states them in the task's
+ * environment, and the parsers of their values (slurmenv.c); a verified
+ * descriptor fills the same struct (runtime/descriptor_collect.c).
+ */
+#ifndef GOV_SLURMENV_H
+#define GOV_SLURMENV_H
+
+#include "governor.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct gov_sched_evidence {
+    gov_sched_source source;    /* NONE when nothing was found */
+    gov_step_kind step_kind;
+    uint64_t job_id, step_id, node_index, uid; /* binding; never printed */
+    uint64_t tasks_on_node, tasks_total, nodes;
+    uint64_t cpus_on_node, cpus_per_task;
+    uint64_t mem_per_node_bytes, mem_per_cpu_bytes;
+    uint64_t gpus_on_node, gpus_per_task;
+    bool gpus_verified;
+} gov_sched_evidence;
+
+/* Slurm's step ids (slurm.h, part of its protocol and the same in 22.05 and
+ * 24.11), kept here so that the runtime and the plugin's parsers need no
+ * Slurm header. */
+#define GOV_STEP_MAX_NORMAL_ID UINT64_C(0xfffffff0)
+#define GOV_STEP_INTERACTIVE_ID UINT64_C(0xfffffffa)
+#define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
+#define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
+
+/* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
+ * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
+gov_step_kind gov_step_kind_of(uint64_t step_id);
+
+/* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
+void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
+
+/* Resolve a compressed Slurm count list ("1(x2),4") at index; index
+ * GOV_UNKNOWN accepts only a uniform list.  Returns 0, GOV_EPARSE,
+ * GOV_ERANGE (index past the list), GOV_ENOENT (not uniform, no index). */
+int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
+                           uint64_t *out);
+
+/* GPUs of the step on this node from slurmstepd's variables: the entries of
+ * SLURM_STEP_GPUS ("0,1"; "" or "none": 0), else SLURM_GPUS_ON_NODE; at most
+ * 1024, else GOV_UNKNOWN (any user can export either). */
+uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
+
+/* SLURM_GPUS_PER_TASK, "[type:]count" or a comma list of them ("a100:1,
+ * v100:1"): the sum, at most 1024; GOV_UNKNOWN when malformed or NULL. */
+uint64_t gov_slurm_gpus_per_task(const char *value);
+
+/* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
+int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
+
+/* Look up NAME in envp; returns the value or NULL. */
+const char *gov_env_get(const char *const *envp, const char *name);
+
+#endif /* GOV_SLURMENV_H */
