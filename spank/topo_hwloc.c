@@ -7,6 +7,7 @@
  * themselves, so a variable set here would outlive this call and change
  * them.  Components are chosen per topology through the API instead. */
 #include "topology.h"
+#include "hwloc_components.h"
 
 #include <dlfcn.h>
 #include <hwloc.h>
@@ -14,16 +15,6 @@
 #include <string.h>
 
 #define GOV_HWLOC_SONAME "libhwloc.so.15"
-
-/* hwloc's API can only exclude discovery components, by name.  The plugin
- * allows hwloc's own linux, x86 and no_os components (and xml, to read a
- * test's file) and excludes every other one hwloc 2.x ships: the vendor GPU
- * components would start CUDA, NVML, ROCm SMI, Level Zero or OpenCL
- * drivers, gl talks to an X server, and pci (libpciaccess) repeats what
- * linux reads from sysfs.  A name this hwloc lacks is refused and ignored. */
-static const char *const excluded[] = {
-    "cuda", "nvml", "rsmi", "levelzero", "opencl", "gl", "pci", "synthetic",
-};
 
 struct hwloc_api {
     void *lib;
@@ -88,8 +79,10 @@ static bool load(const struct hwloc_api *h, const char *xml, hwloc_topology_t *o
 
     if (h->topology_init(&t))
         return false;
-    for (size_t i = 0; i < sizeof excluded / sizeof excluded[0]; i++)
-        h->set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, excluded[i]);
+    /* hwloc's API can only exclude discovery components, by name; the
+     * project's one list says which and why. */
+    for (const char *const *n = gov_hwloc_excluded; *n; n++)
+        h->set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, *n);
     /* The whole node, whatever cgroup the discovering process is in:
      * Slurm's core indexes count every core. */
     h->set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);

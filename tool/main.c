@@ -1,18 +1,27 @@
 /* main.c - the `governor` tool: dispatch a verb to its file. */
 #include "cmd.h"
 #include "governor.h"
+#include "hwloc_components.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* hwloc dlopens its GL, OpenCL, libxml2 and PCI plugins (and their
+/* hwloc dlopens its plugins (GL, OpenCL, libxml2, PCI, and their
  * libraries) at every topology init: more than half of a short-lived
  * `governor snapshot`.  The host counts need none of them.  The tool owns
- * its environment, so it keeps them out unless the user chose otherwise,
- * and gov_tool_restore_env() takes the setting back before an exec. */
-#define GOV_HWLOC_BLACKLIST "hwloc_gl,hwloc_opencl,hwloc_xml_libxml,hwloc_pci"
+ * its environment, so it keeps the project's excluded components out
+ * unless the user chose otherwise, and gov_tool_restore_env() takes the
+ * setting back before an exec. */
 static int gov_tool_set_blacklist;
+
+static void keep_hwloc_plugins_out(void)
+{
+    char list[256];
+
+    if (!getenv("HWLOC_PLUGINS_BLACKLIST") && gov_hwloc_plugins_blacklist(list, sizeof list) > 0)
+        gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", list, 0) == 0;
+}
 
 void gov_tool_restore_env(void)
 {
@@ -58,8 +67,7 @@ int main(int argc, char **argv)
         printf("governor %s\n", gov_version_string());
         return 0;
     }
-    if (!getenv("HWLOC_PLUGINS_BLACKLIST"))
-        gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", GOV_HWLOC_BLACKLIST, 0) == 0;
+    keep_hwloc_plugins_out();
     for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
         if (!strcmp(argv[1], gov_verbs[i].name))
             return gov_verbs[i].run(argc - 1, argv + 1);
