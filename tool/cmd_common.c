@@ -50,11 +50,13 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
     return 0;
 }
 
-int gov_cmd_only_common(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
-                        gov_cmd_opts *o)
+int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                  gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx)
 {
     for (int i = 1; i < argc; i++) {
         int r = gov_cmd_common_arg(argc, argv, &i, o);
+        if (r == 0 && extra)
+            r = extra(argc, argv, &i, ctx);
         if (r < 0)
             return 2;
         if (r > 0)

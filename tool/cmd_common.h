@@ -22,11 +22,15 @@ typedef struct gov_cmd_opts {
  * when --sysroot lacks its value. */
 int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
 
-/* For a verb whose only options are the common ones: parse argv into o.
- * Returns -1 to go on, else the exit status to return at once (0 after
- * --help, 2 after a usage error, with the usage printed). */
-int gov_cmd_only_common(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
-                        gov_cmd_opts *o);
+/* An option of a verb's own at argv[*i], with gov_cmd_common_arg()'s
+ * contract: 1 consumed, 0 not its option, -1 usage error (printed). */
+typedef int (*gov_cmd_arg_fn)(int argc, char **argv, int *i, void *ctx);
+
+/* Parse argv into o, and into ctx through extra (NULL: the common options
+ * only).  Returns -1 to go on, else the exit status to return at once (0
+ * after --help, 2 after a usage error, with the usage printed). */
+int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                  gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
 
 /* Print a rendered JSON text (rc from its renderer) on one line and free
  * it.  *text is read only after the renderer ran: argument evaluation order

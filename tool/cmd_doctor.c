@@ -115,7 +115,7 @@ int gov_cmd_doctor(int argc, char **argv)
     gov_snapshot snap;
     gov_doctor_report rep;
 
-    int rc = gov_cmd_only_common(argc, argv, "doctor", usage, &o);
+    int rc = gov_cmd_parse(argc, argv, "doctor", usage, &o, NULL, NULL);
 
     if (rc >= 0)
         return rc;

@@ -29,34 +29,23 @@ static int print_json(const gov_snapshot *s, const gov_plan *p)
     return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
 }
 
+static int workers_arg(int argc, char **argv, int *i, void *workers)
+{
+    return gov_cmd_count_arg(argc, argv, i, "--workers", workers);
+}
+
 int gov_cmd_plan(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
+    int rc;
     uint64_t workers = 0;
     gov_snapshot snap;
     gov_plan plan;
     char mem[96];
 
-    for (int i = 1; i < argc; i++) {
-        int r = gov_cmd_common_arg(argc, argv, &i, &o);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "governor: plan: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    rc = gov_cmd_parse(argc, argv, "plan", usage, &o, workers_arg, &workers);
+    if (rc >= 0)
+        return rc;
     if (gov_cmd_capture(&o, &snap))
         return 1;
     gov_plan_compute(&snap, workers, &plan);

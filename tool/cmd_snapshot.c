@@ -205,7 +205,7 @@ int gov_cmd_snapshot(int argc, char **argv)
     gov_cmd_opts o = { 0 };
     gov_snapshot snap;
 
-    int rc = gov_cmd_only_common(argc, argv, "snapshot", usage, &o);
+    int rc = gov_cmd_parse(argc, argv, "snapshot", usage, &o, NULL, NULL);
 
     if (rc >= 0)
         return rc;
