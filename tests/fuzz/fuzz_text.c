@@ -6,6 +6,7 @@
 #include "governor.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,5 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gov_parse_hex(text, size, GOV_HEX_LOWER, &x) == 0 &&
         (gov_parse_hex(text, size, 0, &y) != 0 || x != y))
         abort();
+
+    /* A directory entry's name (NUL-terminated, as readdir gives it): a
+     * number after a prefix is what the decimal parser says it is. */
+    if (size > 0 && size < 256) {
+        char name[256];
+
+        memcpy(name, text, size);
+        name[size] = '\0';
+        if (gov_name_number(name, "card", &x) &&
+            (strncmp(name, "card", 4) != 0 ||
+             gov_parse_dec(name + 4, strlen(name + 4), 0, UINT64_MAX, &y) != 0 || x != y))
+            abort();
+    }
     return 0;
 }

@@ -109,6 +109,25 @@ static void test_hex(void **state)
     assert_int_equal(gov_parse_hex("0g", 2, 0, &v), GOV_EPARSE);
 }
 
+/* Device entries: "renderD128" yes, "card0-DP-1" (a connector) no. */
+static void test_name_number(void **state)
+{
+    uint64_t n = 7;
+
+    assert_true(gov_name_number("renderD128", "renderD", &n));
+    assert_int_equal(n, 128);
+    assert_true(gov_name_number("nvidia0", "nvidia", &n));
+    assert_int_equal(n, 0);
+    assert_true(gov_name_number("12", "", &n));
+    assert_int_equal(n, 12);
+    assert_false(gov_name_number("card0-DP-1", "card", &n));
+    assert_false(gov_name_number("nvidiactl", "nvidia", &n));
+    assert_false(gov_name_number("nvidia", "nvidia", &n));
+    assert_false(gov_name_number("nvidia 1", "nvidia", &n));
+    assert_false(gov_name_number("card", "renderD", &n));
+    assert_false(gov_name_number("nvidia99999999999999999999", "nvidia", &n));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +137,7 @@ int main(void)
         cmocka_unit_test(test_decimal),
         cmocka_unit_test(test_scan),
         cmocka_unit_test(test_hex),
+        cmocka_unit_test(test_name_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
