@@ -155,9 +155,16 @@ static void pct(double v, char *buf, size_t cap)
 
 /* The GPU device nodes that stand for GPUs here, and what the kernel lets
  * this process do with them. */
+/* The GPU nodes that count are NVIDIA's when there are any, else the DRM
+ * render nodes (gov_gpu_kind()). */
+static bool nvidia_nodes(const gov_snapshot *s)
+{
+    return s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+}
+
 static void print_gpu_nodes(const gov_snapshot *s)
 {
-    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+    bool nvidia = nvidia_nodes(s);
     char a[64], b[64], c[64], v[256];
 
     gov_fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
@@ -168,6 +175,19 @@ static void print_gpu_nodes(const gov_snapshot *s)
         s->accel.devices_confined == 1   ? "device cgroup"
         : s->accel.devices_confined == 0 ? "no device cgroup"
                                          : "kernel: access()");
+}
+
+/* Say what the plugin's verification rested on (docs/descriptor.md, "GPU
+ * verification"): a node without GPU device nodes confirms a grant of none
+ * with no device cgroup at all. */
+static const char *gpu_verification(const gov_snapshot *s)
+{
+    uint64_t nodes = nvidia_nodes(s) ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes;
+
+    if (!s->scheduler.gpus_verified)
+        return "unverified";
+    return nodes == 0 ? "verified: the node has no GPU device nodes"
+                      : "verified: the device cgroup admits exactly these";
 }
 
 static void print_rest(const gov_snapshot *s)
@@ -189,8 +209,7 @@ static void print_rest(const gov_snapshot *s)
     row("candidates", v, "driver and device files");
     print_gpu_nodes(s);
     gov_fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
-    row("scheduler", a, s->scheduler.gpus_verified ? "verified: the device cgroup admits exactly these"
-                                                   : "unverified");
+    row("scheduler", a, gpu_verification(s));
     row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
 
     printf("DISK (working filesystem)\n");

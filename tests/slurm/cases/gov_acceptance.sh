@@ -26,3 +26,8 @@ while read -r node json; do
 	assert_eq $((200 << 20)) "$(jq -r .memory.scheduler.limit_bytes <<<"$json")" "node $node memory"
 	assert_no_match 'govtest|node[0-9]' "$json" "privacy of the snapshot"
 done <<<"$out"
+
+# The text view, as the demo prints it: these nodes have no GPU device
+# nodes, which is what verified their grant of none.
+text=$(as_user srun --governor -n1 -w node1 "$GOV_TOOL" snapshot)
+assert_line ' +scheduler +0 +verified: the node has no GPU device nodes *' "$text" "GPU line without GPUs"

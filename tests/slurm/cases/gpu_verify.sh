@@ -43,3 +43,7 @@ printf '%s\n' "$out"
 assert_eq ok "$(doctor_finding "$out" gpu.enforced severity)" "doctor: GPUs enforced"
 assert_eq 2 "$(doctor_finding "$out" gpu.enforced allocation)" "doctor: the grant"
 assert_eq devices "$(doctor_finding "$out" gpu.enforced enforced_by)" "doctor: by the device cgroup"
+
+# The text view says what the verification rested on.
+out=$(as_user srun --governor --gres=gpu:2 -n1 -w node1 "$GOV_TOOL" snapshot)
+assert_line ' +scheduler +2 +verified: the device cgroup admits exactly these *' "$out" "GPU line"
