@@ -16,3 +16,18 @@ finish() {
 	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }
 	exit 0
 }
+
+# The one argument of a check on a build: BUILDDIR (configured with meson
+# setup) in $build, and a scratch directory in $work, removed on exit.
+build_and_scratch() { # NAME ARGS...: NAME names the scratch directory
+	local name=$1
+	shift
+	if [[ $# -ne 1 || ! -d $1/meson-info ]]; then
+		echo "usage: $0 BUILDDIR (a directory configured with meson setup)" >&2
+		exit 2
+	fi
+	# shellcheck disable=SC2034 # read by the script that sources this
+	build=$(cd "$1" && pwd)
+	work=$(mktemp -d "/tmp/governor-$name.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+}

@@ -7,16 +7,9 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-if [[ $# -ne 1 || ! -d $1/meson-info ]]; then
-	echo "usage: $0 BUILDDIR (a directory configured with meson setup)" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-work=$(mktemp -d /tmp/governor-dist.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
+build_and_scratch dist "$@"
 
 rm -rf "$build/meson-dist"
 if out=$(meson dist -C "$build" --no-tests --formats xztar --allow-dirty 2>&1); then

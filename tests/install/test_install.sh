@@ -10,17 +10,10 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-if [[ $# -ne 1 || ! -d $1/meson-info ]]; then
-	echo "usage: $0 BUILDDIR (a directory configured with meson setup)" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-src=$(cd "$(dirname "$0")/../.." && pwd)
-stage=$(mktemp -d /tmp/governor-stage.XXXXXX)
-trap 'rm -rf "$stage"' EXIT
-
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
+build_and_scratch stage "$@"
+src=$(cd "$(dirname "$0")/../.." && pwd)
 check() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output otherwise
 	local desc=$1 out
 	shift
@@ -44,13 +37,13 @@ print("man_built=%d" % any(t["name"] == "governor.1" for t in info["targets"]))
 print("version=%s" % shlex.quote(info["projectinfo"]["version"]))
 ')" || { echo "not ok 1 - read the build's options with meson introspect"; exit 1; }
 
-if out=$(meson install -C "$build" --destdir "$stage" --quiet 2>&1); then
+if out=$(meson install -C "$build" --destdir "$work" --quiet 2>&1); then
 	pass "meson install into a staging directory"
 else
 	fail "meson install into a staging directory" "$out"
 	finish
 fi
-S=$stage
+S=$work
 
 # Library: the real file, the soname link and the development link.
 real=$S$libdir/libgovernor.so.$version
@@ -147,7 +140,7 @@ export PKG_CONFIG_PATH=$S$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$S
 export PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1
 out=$(pkg-config --modversion governor 2>&1)
 if [[ $out == "$version" ]]; then pass "pkg-config --modversion governor is $version"; else fail "pkg-config --modversion governor is $version" "$out"; fi
-bin=$stage/consumer
+bin=$work/consumer
 cflags=$(pkg-config --cflags governor) libs=$(pkg-config --libs governor)
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 if out=$(${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$bin" "$src/tests/install/consumer.c" $cflags $libs 2>&1); then

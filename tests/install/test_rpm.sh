@@ -10,16 +10,9 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-if [[ $# -ne 1 || ! -d $1/meson-info ]]; then
-	echo "usage: $0 BUILDDIR (a directory configured with meson setup)" >&2
-	exit 2
-fi
-build=$(cd "$1" && pwd)
-work=$(mktemp -d /tmp/governor-rpm.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
+build_and_scratch rpm "$@"
 
 if ! command -v rpmbuild >/dev/null; then
 	fail "rpmbuild is installed" "apt-get install rpm (tests/install-deps.sh installs it)"
