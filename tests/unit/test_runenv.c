@@ -85,7 +85,8 @@ static void test_fresh_environment(void **state)
     assert_int_equal(e->planned, 450 * MIB);
     assert_int_equal(e->basis, 500 * MIB);
     assert_true(e->bytes);
-    assert_string_equal(var(env, "NODE_OPTIONS"), "--max-old-space-size=372");
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--max-old-space-size=372 --max-semi-space-size=16");
     /* HotSpot counts the two CPUs and reads the cgroup's 512 MiB itself. */
     e = find(env, "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount");
     assert_int_equal(e->action, GOV_RUNENV_SKIP);
@@ -176,11 +177,13 @@ static void test_node_options_appended(void **state)
         "NODE_OPTIONS=--title=\"x --max-old-space-size=1\"", NULL,
     };
     static const char *const own[] = { "NODE_OPTIONS=--max_old_space_size 9000 --inspect", NULL };
+    static const char *const own_semi[] = { "NODE_OPTIONS=--max_semi_space_size=64", NULL };
     gov_snapshot s = alloc();
     gov_runenv *env = compute(&s, 0, plain, 0);
     const gov_runenv_entry *e;
 
-    assert_string_equal(var(env, "NODE_OPTIONS"), "--require ./trace.js --max-old-space-size=372");
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--require ./trace.js --max-old-space-size=372 --max-semi-space-size=16");
     assert_string_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->setting,
                         "--max-old-space-size=372");
     gov_runenv_free(env);
@@ -188,7 +191,8 @@ static void test_node_options_appended(void **state)
     /* A quoted word is one word: the option inside it is not Node's. */
     env = compute(&s, 0, quoted, 0);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372");
+                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372 "
+                        "--max-semi-space-size=16");
     gov_runenv_free(env);
 
     env = compute(&s, 0, own, 0);
@@ -197,24 +201,40 @@ static void test_node_options_appended(void **state)
     assert_string_equal(e->setting, "--max_old_space_size 9000");
     assert_int_equal(e->user, 9000 * MIB);
     assert_true(e->exceeds);
-    assert_null(var(env, "NODE_OPTIONS"));
+    /* The young generation is another knob: still capped. */
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--max_old_space_size 9000 --inspect --max-semi-space-size=16");
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, own_semi, 0);
+    e = find(env, "NODE_OPTIONS", "--max-semi-space-size");
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_string_equal(e->setting, "--max_semi_space_size=64");
+    assert_int_equal(e->user, 64 * MIB);
+    assert_true(e->exceeds);
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--max_semi_space_size=64 --max-old-space-size=372");
     gov_runenv_free(env);
 
     /* --force appends: Node takes the last. */
     env = compute(&s, 0, own, GOV_RUNENV_FORCE);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max_old_space_size 9000 --inspect --max-old-space-size=372");
+                        "--max_old_space_size 9000 --inspect --max-old-space-size=372 "
+                        "--max-semi-space-size=16");
     gov_runenv_free(env);
 }
 
 /* V8's old generation leaves room for its young generation and Node's own
- * memory: a quarter of the share, at least 128 MiB. */
+ * memory: a quarter of the share, at least 128 MiB.  The young generation
+ * (three semi-spaces) is capped at Node 20's 48 MiB, less in a small share:
+ * Node 24 would take 192 MiB on a 24 GiB host. */
 static void test_node_heap_sizes(void **state)
 {
     static const struct { uint64_t share_mib; const char *opt; } cases[] = {
-        { 2048, "--max-old-space-size=1536" },
-        { 256, "--max-old-space-size=128" },
-        { 128, "--max-old-space-size=32" },
+        { 2048, "--max-old-space-size=1536 --max-semi-space-size=16" },
+        { 256, "--max-old-space-size=128 --max-semi-space-size=16" },
+        { 128, "--max-old-space-size=32 --max-semi-space-size=8" },
+        { 20, "--max-old-space-size=5 --max-semi-space-size=1" },
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
