@@ -69,7 +69,7 @@ tmp=$cache/.build-$series-$key
 rm -rf "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 t0=$SECONDS
-echo "root.sh: building a Debian $suite root for Slurm $series (about 75 s here, with the runtimes of gov_runtimes.sh)" >&2
+echo "root.sh: building a Debian $suite root for Slurm $series (2 to 4 minutes here: Slurm, the build tools, the runtimes of gov_runtimes.sh, the .deb tools)" >&2
 log=$cache/.build-$series-$key.log
 if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
 	--include="$(
