@@ -170,6 +170,22 @@ static void test_earlier_export_replaced(void **state)
     gov_runenv_free(env);
 }
 
+/* With envp, the NODE_OPTIONS entry for option keeps the user's setting
+ * (user_mib, above the plan) and the variable ends up as want. */
+static void node_user_kept(const gov_snapshot *s, const char *const *envp, const char *option,
+                           const char *setting, uint64_t user_mib, const char *want)
+{
+    gov_runenv *env = compute(s, 0, envp, 0);
+    const gov_runenv_entry *e = find(env, "NODE_OPTIONS", option);
+
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_string_equal(e->setting, setting);
+    assert_int_equal(e->user, user_mib * MIB);
+    assert_true(e->exceeds);
+    assert_string_equal(var(env, "NODE_OPTIONS"), want);
+    gov_runenv_free(env);
+}
+
 static void test_node_options_appended(void **state)
 {
     static const char *const plain[] = { "NODE_OPTIONS=--require ./trace.js", NULL };
@@ -180,7 +196,6 @@ static void test_node_options_appended(void **state)
     static const char *const own_semi[] = { "NODE_OPTIONS=--max_semi_space_size=64", NULL };
     gov_snapshot s = alloc();
     gov_runenv *env = compute(&s, 0, plain, 0);
-    const gov_runenv_entry *e;
 
     assert_string_equal(var(env, "NODE_OPTIONS"),
                         "--require ./trace.js --max-old-space-size=372 --max-semi-space-size=16");
@@ -195,26 +210,11 @@ static void test_node_options_appended(void **state)
                         "--max-semi-space-size=16");
     gov_runenv_free(env);
 
-    env = compute(&s, 0, own, 0);
-    e = find(env, "NODE_OPTIONS", "--max-old-space-size");
-    assert_int_equal(e->action, GOV_RUNENV_KEEP);
-    assert_string_equal(e->setting, "--max_old_space_size 9000");
-    assert_int_equal(e->user, 9000 * MIB);
-    assert_true(e->exceeds);
-    /* The young generation is another knob: still capped. */
-    assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max_old_space_size 9000 --inspect --max-semi-space-size=16");
-    gov_runenv_free(env);
-
-    env = compute(&s, 0, own_semi, 0);
-    e = find(env, "NODE_OPTIONS", "--max-semi-space-size");
-    assert_int_equal(e->action, GOV_RUNENV_KEEP);
-    assert_string_equal(e->setting, "--max_semi_space_size=64");
-    assert_int_equal(e->user, 64 * MIB);
-    assert_true(e->exceeds);
-    assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max_semi_space_size=64 --max-old-space-size=372");
-    gov_runenv_free(env);
+    /* The user's size is kept; the other V8 size is still ours. */
+    node_user_kept(&s, own, "--max-old-space-size", "--max_old_space_size 9000", 9000,
+                   "--max_old_space_size 9000 --inspect --max-semi-space-size=16");
+    node_user_kept(&s, own_semi, "--max-semi-space-size", "--max_semi_space_size=64", 64,
+                   "--max_semi_space_size=64 --max-old-space-size=372");
 
     /* --force appends: Node takes the last. */
     env = compute(&s, 0, own, GOV_RUNENV_FORCE);
