@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 uint64_t gov_boot_hash(const char *text, size_t len)
@@ -142,6 +143,19 @@ static void het_collect(const char *const *envp, gov_desc_claim *out)
         }
 }
 
+static uint64_t ns_inode(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) ? GOV_UNKNOWN : (uint64_t)st.st_ino;
+}
+
+void gov_proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns)
+{
+    *pid_ns = ns_inode("/proc/self/ns/pid");
+    *user_ns = ns_inode("/proc/self/ns/user");
+}
+
 void gov_claim_collect(const char *const *envp, gov_desc_claim *out)
 {
     memset(out, 0, sizeof *out);
@@ -153,6 +167,7 @@ void gov_claim_collect(const char *const *envp, gov_desc_claim *out)
     if (gov_boot_hash_read(NULL, &out->boot_hash))
         out->boot_hash = GOV_UNKNOWN;
     out->pid = (uint64_t)getpid();
+    gov_proc_ns_read(&out->pid_ns, &out->user_ns);
     het_collect(envp, out);
 }
 
@@ -178,11 +193,20 @@ static bool het_component(const gov_descriptor *d, const gov_desc_claim *c)
     return false;
 }
 
+static bool ns_differs(uint64_t sealed, uint64_t claimed)
+{
+    return sealed != GOV_UNKNOWN && claimed != GOV_UNKNOWN && sealed != claimed;
+}
+
 int gov_descriptor_check_binding(const gov_descriptor *d,
                                  const gov_desc_claim *c)
 {
     bool batch = d->step_kind == GOV_STEP_BATCH;
 
+    /* A container's own namespaces renumber pids and map uids: say so,
+     * rather than that the descriptor is someone else's. */
+    if (ns_differs(d->pid_ns, c->pid_ns) || ns_differs(d->user_ns, c->user_ns))
+        return GOV_ENAMESPACE;
     if (d->uid != c->uid || d->boot_hash == GOV_UNKNOWN || d->boot_hash != c->boot_hash)
         return GOV_EBINDING;
     if (c->job_id == GOV_UNKNOWN ||

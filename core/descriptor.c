@@ -44,6 +44,8 @@ static const struct u64_field u64_fields[] = {
     U64F("gpus_task", gpus_per_task, false),
     U64F("gpus_visible", gpus_visible, false),
     U64F_SINCE("gpus_usable", gpus_usable, 2),
+    U64F_SINCE("pidns", pid_ns, 3),
+    U64F_SINCE("userns", user_ns, 3),
 };
 #define N_U64 (sizeof u64_fields / sizeof u64_fields[0])
 
@@ -113,10 +115,14 @@ static void put_reserve(struct out *o, const char *key, uint64_t abs, uint32_t p
 int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 {
     struct out o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
-    const gov_desc_topology *t = &d->topo;
-    const gov_desc_policy *p = &d->policy;
+    const gov_desc_topology *t;
+    const gov_desc_policy *p;
 
-    if (!d || !buf || cap == 0 || (unsigned)d->step_kind > GOV_STEP_INTERACTIVE ||
+    if (!d || !buf || cap == 0)
+        return GOV_EINVAL;
+    t = &d->topo;
+    p = &d->policy;
+    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE ||
         t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
         return GOV_EINVAL;
     for (size_t i = 0; i < N_U64; i++)
@@ -360,8 +366,8 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
     if (!gov_line_next(&it, &line, &n) || n <= hl || memcmp(line, GOV_DESC_HEADER, hl) ||
         parse_u64(line + hl, n - hl, &version))
         return GOV_EPARSE;
-    /* Version 1 (no gpus_usable, never verified GPUs) is still read: nodes
-     * and jobs upgrade at different times. */
+    /* Versions 1 (no gpus_usable, never verified GPUs) and 2 (no
+     * namespaces) are still read: nodes and jobs upgrade at different times. */
     if (version < 1 || version > GOV_DESC_VERSION)
         return GOV_EVERSION;
     while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)

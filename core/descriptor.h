@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#define GOV_DESC_VERSION 2
+#define GOV_DESC_VERSION 3
 /* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
  * the sealed variable must stay under 4 KiB. */
 #define GOV_DESC_MAX_BYTES 2048
@@ -48,6 +48,7 @@ typedef struct gov_descriptor {
     uint64_t job_id, step_id, node_index, uid;
     uint64_t boot_hash;            /* FNV-1a of the node's boot id */
     uint64_t pid, pid_start;       /* the task process and its start time */
+    uint64_t pid_ns, user_ns;      /* its namespaces' inodes (version 3) */
     uint64_t created;              /* Unix seconds at sealing */
     gov_step_kind step_kind;
     /* Facts from the job credential; GOV_UNKNOWN when absent. */
@@ -71,7 +72,7 @@ void gov_descriptor_init(gov_descriptor *d);
  * length, GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
 int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
 
-/* Parse version 1 or 2 text strictly (a key newer than the text's version
+/* Parse version 1, 2 or 3 text strictly (a key newer than the text's version
  * is an error).  Returns 0, GOV_EVERSION for another version, GOV_EPARSE for
  * anything else that does not follow the format. */
 int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
@@ -87,6 +88,7 @@ typedef struct gov_desc_claim {
     uint64_t uid;                         /* getuid() */
     uint64_t boot_hash;                   /* GOV_UNKNOWN when unreadable */
     uint64_t pid;                         /* the claiming process */
+    uint64_t pid_ns, user_ns;             /* its namespaces, GOV_UNKNOWN */
     /* A heterogeneous job's component job ids, component 0 (the leader,
      * which SLURM_JOB_ID names) first; het_count 0 outside one. */
     uint32_t het_count;
@@ -115,13 +117,19 @@ int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
 bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
                             uint64_t anc_start);
 
+/* The inodes of the live /proc/self/ns/pid and .../user: which PID and
+ * user namespace the process is in.  GOV_UNKNOWN where unreadable. */
+void gov_proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns);
+
 /* Fill the claim of the live process from envp (SLURM_JOB_ID,
  * SLURM_STEP_ID, SLURM_NODEID and, in a heterogeneous job,
  * SLURM_JOB_ID_HET_GROUP_N or its older name SLURM_JOB_ID_PACK_GROUP_N),
- * getuid(), the boot id and getpid(). */
+ * getuid(), the boot id, getpid() and its namespaces. */
 void gov_claim_collect(const char *const *envp, gov_desc_claim *out);
 
-/* 0 when d is bound to the claiming process, else GOV_EBINDING.  In a
+/* 0 when d is bound to the claiming process, else GOV_EBINDING, or
+ * GOV_ENAMESPACE when the process is in another PID or user namespace than
+ * the sealed task (a container), where its pid and uid cannot be compared.  In a
  * heterogeneous step slurmstepd gives every task the leader's job id and a
  * node index counted across the step's components, while the seal carries
  * the component's own job id and node index: a component's descriptor

@@ -55,15 +55,21 @@ const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nod
 
 /* What the plugin seals, from the grant in slurmstepd's variables
  * (GOV_UNKNOWN: none written) and the GPU nodes counted as root in the
- * task's device cgroup (confined: gov_cgroup_devices_confined).  Verified
- * when a device allowlist admits exactly the grant; *gpus_on_node is then
- * the kernel's count, else the variables' (maybe GOV_UNKNOWN). */
-void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
-                  uint64_t *gpus_on_node, bool *verified);
+ * task's device cgroup.  Verified only on evidence no user can set: the
+ * kernel refuses some GPU node (EPERM) and admits exactly the grant, or
+ * the node has no GPU node and the grant is none.  A grant of every GPU
+ * with nothing denied stays unverified (it looks like no allowlist at
+ * all).  *gpus_on_node is the kernel's count when verified, else the
+ * variables' (maybe GOV_UNKNOWN). */
+void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
+                  bool *verified);
 
-/* docs/snapshot.md's rule: enforced when a device allowlist leaves the process at
- * most its grant (or the node has no GPU node at all), not_enforced when the
- * grant is known and nothing holds, unknown without a grant. */
+/* docs/snapshot.md's rule: enforced when some GPU node is denied (EPERM)
+ * and the process may open at most its grant, or the node has no GPU node
+ * at all; not_enforced when it may open more than the grant, or when no
+ * device cgroup exists (confined 0, gov_cgroup_devices_confined); unknown
+ * without a grant, and when every GPU node is open to a grant of them all
+ * under a device cgroup that may or may not list them. */
 gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
 #endif /* GOV_GPU_H */

@@ -12,15 +12,18 @@ const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nod
     return nvidia->total != GOV_UNKNOWN && nvidia->total > 0 ? nvidia : render;
 }
 
-/* A device allowlist holds: v1's devices cgroup below the root, or any
- * device refused with EPERM (only a device filter answers that). */
-static bool constrained(const gov_gpu_nodes *dev, int confined)
+/* What the process can observe of a device allowlist: a GPU node refused
+ * with EPERM (only a device cgroup or filter answers that).  A v1 devices
+ * cgroup below the root that denies nothing proves nothing: a grant of
+ * every GPU on the node and no GPU allowlist at all (no gres/gpu) look the
+ * same from inside, and only the latter lets a user choose the grant. */
+static bool denies_some(const gov_gpu_nodes *dev)
 {
-    return confined == 1 || (dev->denied != GOV_UNKNOWN && dev->denied > 0);
+    return dev->denied != GOV_UNKNOWN && dev->denied > 0;
 }
 
-void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
-                  uint64_t *gpus_on_node, bool *verified)
+void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
+                  bool *verified)
 {
     /* No variable in a step means no GPU grant: slurmstepd writes them for
      * every step that has one. */
@@ -33,7 +36,7 @@ void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, int confined,
     /* Root passes every file mode, so what it cannot open here is what the
      * device cgroup denies: the kernel's count of the grant.  A node with
      * no GPU device at all confirms a grant of none. */
-    if ((constrained(dev, confined) || dev->total == 0) && dev->usable == want) {
+    if ((denies_some(dev) || dev->total == 0) && dev->usable == want) {
         *gpus_on_node = dev->usable;
         *verified = true;
     }
@@ -43,7 +46,12 @@ gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, in
 {
     if (grant == GOV_UNKNOWN || dev->total == GOV_UNKNOWN || dev->usable == GOV_UNKNOWN)
         return GOV_ENFORCEMENT_UNKNOWN;
-    if (dev->usable <= grant && (constrained(dev, confined) || dev->total == 0))
-        return GOV_ENFORCED;
-    return GOV_NOT_ENFORCED;
+    if (denies_some(dev) || dev->total == 0)
+        return dev->usable <= grant ? GOV_ENFORCED : GOV_NOT_ENFORCED;
+    if (dev->usable > grant)
+        return GOV_NOT_ENFORCED;
+    /* Every GPU node open and the grant covers them all: held by an
+     * allowlist of the whole node or by none, which only the absence of
+     * any device cgroup (v1 root) settles. */
+    return confined == 0 ? GOV_NOT_ENFORCED : GOV_ENFORCEMENT_UNKNOWN;
 }

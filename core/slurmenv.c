@@ -286,6 +286,11 @@ static uint64_t tasks_on_node(const char *const *envp, uint64_t node_index)
     return env_count(envp, "SLURM_NTASKS_PER_NODE", 1, MAX_NODE_COUNT);
 }
 
+gov_sched_source gov_sched_from_env(uint64_t value)
+{
+    return value == GOV_UNKNOWN ? GOV_SCHED_NONE : GOV_SCHED_ENVIRONMENT;
+}
+
 void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
 {
     memset(out, 0, sizeof *out);
@@ -312,6 +317,9 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
     out->gpus_on_node = gov_slurm_gpus_on_node(gov_env_get(envp, "SLURM_STEP_GPUS"),
                                                gov_env_get(envp, "SLURM_GPUS_ON_NODE"));
     out->gpus_per_task = gov_slurm_gpus_per_task(gov_env_get(envp, "SLURM_GPUS_PER_TASK"));
+    out->gpus_on_node_source = gov_sched_from_env(out->gpus_on_node);
+    out->gpus_per_task_source = gov_sched_from_env(out->gpus_per_task);
+    out->mem_per_cpu_source = gov_sched_from_env(out->mem_per_cpu_bytes);
 
     if (out->step_kind == GOV_STEP_BATCH || out->step_kind == GOV_STEP_INTERACTIVE) {
         /* The batch step (the script) and the interactive step (salloc's

@@ -20,6 +20,8 @@ typedef struct gov_sched_evidence {
     uint64_t mem_per_node_bytes, mem_per_cpu_bytes;
     uint64_t gpus_on_node, gpus_per_task;
     bool gpus_verified;
+    /* As gov_snapshot.scheduler's: what a user could have set. */
+    gov_sched_source gpus_on_node_source, gpus_per_task_source, mem_per_cpu_source;
 } gov_sched_evidence;
 
 /* Slurm's step ids (slurm.h, part of its protocol and the same in 22.05 and
@@ -40,6 +42,10 @@ int gov_slurm_step_id_parse(const char *text, uint64_t *out);
 /* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
  * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
 gov_step_kind gov_step_kind_of(uint64_t step_id);
+
+/* The source of a value the job's environment gave: ENVIRONMENT when it
+ * is known, else NONE. */
+gov_sched_source gov_sched_from_env(uint64_t value);
 
 /* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
 void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);

@@ -83,7 +83,10 @@ const char *gov_version_string(void);
     XX(EUNTRUSTED, -4003, "the descriptor was sealed by an untrusted user")         \
     XX(EBINDING, -4004, "the descriptor belongs to another job, step, node or user") \
     XX(EVERSION, -4005, "the descriptor's version is not understood")               \
-    XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")
+    XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")                           \
+    XX(ENAMESPACE, -4007, "the process runs in another PID or user namespace than its " \
+                          "Slurm task (a container's own), where the seal's binding to " \
+                          "the task cannot be checked")
 
 enum {
 #define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
@@ -315,8 +318,18 @@ typedef struct gov_snapshot {
         uint64_t gpus_per_task;
         /** 1 when gpus_on_node is sealed and confirmed by the kernel: the
          *  plugin counted, as root in the task's device cgroup, exactly the
-         *  grant of slurmstepd's variables (docs/descriptor.md). */
+         *  grant of slurmstepd's variables, and the device cgroup denies some
+         *  GPU node (docs/descriptor.md). */
         int gpus_verified;
+        /** Where each fact a user can set came from, apart from `source`
+         *  (docs/descriptor.md, "Provenance"): GOV_SCHED_DESCRIPTOR only for a
+         *  value no user can set (a verified GPU count); GOV_SCHED_ENVIRONMENT
+         *  for one the job's environment gave, sealed by root or not;
+         *  GOV_SCHED_NONE when the value is unknown.  Under
+         *  GOV_OPT_REQUIRE_DESCRIPTOR the environment's values are dropped. */
+        gov_sched_source gpus_on_node_source;
+        gov_sched_source gpus_per_task_source;
+        gov_sched_source mem_per_cpu_source;    /**< of mem_per_cpu_bytes */
     } scheduler;
 
     struct {
@@ -429,7 +442,9 @@ typedef struct gov_options {
  * all.  Without this flag, when GOVERNOR_DESCRIPTOR is absent or does not
  * verify, gov_snapshot_capture() falls back to the SLURM_* variables (any
  * user can change them; .scheduler.source then says "environment").  With
- * it, the variables are never used, and a capture without a verified
+ * it, the variables are never used, nor are the facts that root sealed
+ * from the job's environment (the GPU grant unless verified, GPUs per task,
+ * memory per CPU: their *_source fields), and a capture without a verified
  * descriptor fills *out all the same (host, affinity, cgroup... evidence;
  * .scheduler.source null; .descriptor.status and .reason say what was
  * wrong) but returns an error: GOV_ENOENT when the descriptor is absent,

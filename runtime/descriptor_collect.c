@@ -38,6 +38,12 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
     sched->gpus_on_node = d->gpus_on_node;
     sched->gpus_per_task = d->gpus_per_task;
     sched->gpus_verified = d->gpus_verified;
+    /* Root sealed these from the job's environment: sealing does not make
+     * a user's value Slurm's (docs/descriptor.md, "Provenance"). */
+    sched->gpus_on_node_source = d->gpus_verified ? GOV_SCHED_DESCRIPTOR
+                                                  : gov_sched_from_env(d->gpus_on_node);
+    sched->gpus_per_task_source = gov_sched_from_env(d->gpus_per_task);
+    sched->mem_per_cpu_source = gov_sched_from_env(sched->mem_per_cpu_bytes);
 
     memset(policy, 0, sizeof *policy);
     policy->present = 1;

@@ -304,6 +304,17 @@ static void examine_gpu(const gov_snapshot *s, gov_doctor_report *r)
                      grant, 0);
         return;
     default:
+        if (grant != GOV_UNKNOWN && total != GOV_UNKNOWN && total > 0 && usable == total) {
+            add(r, "gpu.whole_node_unverified", GOV_DOCTOR_INFO, "gpu",
+                "every GPU device of the node is open to this process and its grant names "
+                "them all: a device cgroup that admits the whole node cannot be told from "
+                "none, and a grant Slurm made from one a user exported, so the grant is not "
+                "verified and its enforcement is unknown",
+                "nothing, if Slurm granted the whole node (gres/gpu with ConstrainDevices=yes); "
+                "on a node whose GPUs Slurm does not know, declare them in gres.conf so that "
+                "no user can name a grant");
+            return;
+        }
         if (total != GOV_UNKNOWN && total > 0)
             add(r, "gpu.allocation_unknown", GOV_DOCTOR_INFO, "gpu",
                 "the node has GPU devices but no GPU grant is known for this step, so GPU "

@@ -105,6 +105,19 @@ static void map_sched(const gov_sched_evidence *e, gov_snapshot *s)
     s->scheduler.gpus_on_node = e->gpus_on_node;
     s->scheduler.gpus_per_task = e->gpus_per_task;
     s->scheduler.gpus_verified = e->gpus_verified;
+    s->scheduler.gpus_on_node_source = e->gpus_on_node_source;
+    s->scheduler.gpus_per_task_source = e->gpus_per_task_source;
+    s->scheduler.mem_per_cpu_source = e->mem_per_cpu_source;
+}
+
+/* Strict mode: a value the job's environment gave is refused even when root
+ * sealed it, as the variables themselves are. */
+static void drop_env_value(uint64_t *value, gov_sched_source *source)
+{
+    if (*source == GOV_SCHED_ENVIRONMENT) {
+        *value = GOV_UNKNOWN;
+        *source = GOV_SCHED_NONE;
+    }
 }
 
 int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
@@ -147,6 +160,11 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
         map_sched(&desc_sched, out);
     else if (!strict)
         map_sched(&env_sched, out);
+    if (strict) {
+        drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
+        drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);
+        drop_env_value(&out->scheduler.mem_per_cpu_bytes, &out->scheduler.mem_per_cpu_source);
+    }
 
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, &out->pressure);

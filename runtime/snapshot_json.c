@@ -67,6 +67,10 @@ static void put_scheduler(gov_jw *w, const gov_snapshot *s)
     gov_jw_u64(w, "gpus_on_node", s->scheduler.gpus_on_node);
     gov_jw_u64(w, "gpus_per_task", s->scheduler.gpus_per_task);
     gov_jw_bool(w, "gpus_verified", s->scheduler.gpus_verified);
+    gov_jw_string(w, "gpus_on_node_source",
+                  gov_sched_source_name(s->scheduler.gpus_on_node_source));
+    gov_jw_string(w, "gpus_per_task_source",
+                  gov_sched_source_name(s->scheduler.gpus_per_task_source));
     gov_jw_object_end(w);
 }
 
@@ -129,6 +133,11 @@ static void put_memory(gov_jw *w, const gov_snapshot *s)
     gov_jw_object_begin(w, "scheduler");
     gov_jw_u64(w, "limit_bytes", s->memory.scheduler.limit_bytes);
     gov_jw_u64(w, "per_task_bytes", s->memory.scheduler.per_task_bytes);
+    /* Per-CPU memory times cpus-per-task: as trustworthy as the first. */
+    gov_jw_string(w, "per_task_source",
+                  gov_sched_source_name(s->memory.scheduler.per_task_bytes == GOV_UNKNOWN
+                                            ? GOV_SCHED_NONE
+                                            : s->scheduler.mem_per_cpu_source));
     gov_jw_object_end(w);
 
     gov_jw_object_begin(w, "effective");

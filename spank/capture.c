@@ -8,7 +8,6 @@
  * job on the node; the interactive step (salloc's shell) is one task
  * holding, like the batch script, every CPU of the job on its node. */
 #include "plugin.h"
-#include "cgroup.h"
 #include "gpu.h"
 
 #include <stdlib.h>
@@ -158,9 +157,7 @@ void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
     }
     dev = gov_gpu_kind(&nvidia, &render);
     d->gpus_usable = dev->usable;
-    gov_gpu_seal(grant, dev, dev->total && dev->total != GOV_UNKNOWN
-                                 ? gov_cgroup_devices_confined(NULL) : 0,
-                 &d->gpus_on_node, &d->gpus_verified);
+    gov_gpu_seal(grant, dev, &d->gpus_on_node, &d->gpus_verified);
 }
 
 bool gov_capture_gpu_nodes_absent(void)

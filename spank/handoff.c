@@ -53,14 +53,14 @@ static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
                     "does not start (ask the administrators to check munged)", why);
         return -1;
     }
-    gov_log_seal_skipped(why);
+    gov_log_seal_skipped(&pl->site, why);
     return 0;
 }
 
 int gov_handoff_task(spank_t sp, const gov_plugin *pl)
 {
     gov_descriptor d = pl->step;
-    char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "", msg[GOV_SEAL_WHY_MAX + 64];
+    char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "", msg[GOV_SEAL_WHY_MAX + 160];
     char *cred = NULL;
     uint64_t ppid;
     int len, rc;
@@ -72,6 +72,7 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     d.pid = (uint64_t)getpid();
     if (gov_proc_start_read(NULL, 0, &ppid, &d.pid_start))
         return seal_failed(sp, pl, "cannot read the task's start time");
+    gov_proc_ns_read(&d.pid_ns, &d.user_ns);
     d.created = (uint64_t)time(NULL);
     gov_capture_gpus(sp, pl->gpu_nodes_absent, &d);
     len = gov_descriptor_encode(&d, text, sizeof text);
@@ -83,8 +84,16 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
                           pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
                           pl->site.munge_timeout_s * 1000, &cred, why);
     if (rc) {
-        snprintf(msg, sizeof msg, "MUNGE cannot seal the descriptor (%s)",
-                 rc == GOV_ETIMEDOUT ? "munged does not answer" : why[0] ? why : gov_strerror(rc));
+        if (rc == GOV_ETIMEDOUT)
+            /* munged serves every client with a few threads (2 by default):
+             * a stopped daemon and a busy one look alike from here. */
+            snprintf(msg, sizeof msg,
+                     "MUNGE cannot seal the descriptor (munged does not answer within %us: "
+                     "stopped, hung, or busy; many open connections can hold all of its "
+                     "threads, see munged --num-threads)", pl->site.munge_timeout_s);
+        else
+            snprintf(msg, sizeof msg, "MUNGE cannot seal the descriptor (%s)",
+                     why[0] ? why : gov_strerror(rc));
         return seal_failed(sp, pl, msg);
     }
     rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);

@@ -1,5 +1,5 @@
 /* node_topology.c - the topology cache as slurmd and slurmstepd use it:
- * which directory, and what the log says about it.  No message names a
+ * whether there is one (in run_dir), and what the log says about it.  No message names a
  * path: the administrator finds it on the plugstack.conf line. */
 #include "plugin.h"
 
@@ -7,7 +7,7 @@ static const char *cache_dir(const gov_spank_policy *site)
 {
     if (site->topology_cache_off)
         return NULL;
-    return site->topology_cache[0] ? site->topology_cache : GOV_TOPO_DEFAULT_DIR;
+    return site->run_dir;
 }
 
 /* A cache that cannot be used makes every step discover the node. */
@@ -25,8 +25,9 @@ static void log_report(const gov_topo_report *rep, bool in_slurmd)
         break;
     case GOV_TOPO_NO_CACHE:
         slurm_error("governor: the topology cache is not used (%s); every governed step "
-                    "discovers the node, which slows launches. Make the cache directory "
-                    "root-owned (mode 0755) under root-owned parents, or set topology_cache=off",
+                    "discovers the node, which slows launches. Make run_dir root-owned (mode "
+                    "0755) under parents that only root can write (not /tmp), or set "
+                    "topology_cache=off",
                     rep->why);
         break;
     case GOV_TOPO_FAILED:

@@ -48,12 +48,13 @@ typedef struct gov_spank_policy {
     uint32_t ttl_s;                /* 0: MUNGE's default */
     uint32_t munge_timeout_s;      /* give up sealing after this */
     char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
-    char topology_cache[GOV_SPANK_POLICY_PATH_MAX]; /* "" = the default */
+    char run_dir[GOV_SPANK_POLICY_PATH_MAX]; /* where the plugin writes (run_dir.h) */
     bool topology_cache_off;       /* topology_cache=off */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
- * optional, GOV_MUNGE_TIMEOUT_S. */
+ * optional, GOV_MUNGE_TIMEOUT_S, GOV_RUN_DIR_DEFAULT with the topology
+ * cache on. */
 void gov_spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a

@@ -58,7 +58,8 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl);
 void gov_handoff_clear(spank_t sp);
 
 /* seal_log.c: a task starts without its descriptor (seal=optional): say why
- * at info level at most once a minute on the node, else at debug level. */
-void gov_log_seal_skipped(const char *why);
+ * at info level at most once a minute on the node (a stamp in the site's
+ * run_dir), else at debug level. */
+void gov_log_seal_skipped(const gov_spank_policy *site, const char *why);
 
 #endif /* GOV_SPANK_PLUGIN_H */

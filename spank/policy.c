@@ -1,13 +1,14 @@
 /* policy.c - the site policy from the plugin's plugstack.conf arguments:
  * strict key=value words, every key documented in docs/admin-guide.md. */
 #include "parse.h"
+#include "run_dir.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define GOV_SPANK_POLICY_KEYS \
     "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache, " \
-    "allow_off, munge_timeout"
+    "allow_off, munge_timeout, run_dir"
 
 void gov_spank_policy_init(gov_spank_policy *p)
 {
@@ -17,6 +18,7 @@ void gov_spank_policy_init(gov_spank_policy *p)
     p->munge_timeout_s = GOV_MUNGE_TIMEOUT_S;
     p->mem_reserve_bytes = GOV_UNKNOWN;
     p->cpu_reserve_threads = GOV_UNKNOWN;
+    memcpy(p->run_dir, GOV_RUN_DIR_DEFAULT, sizeof GOV_RUN_DIR_DEFAULT);
 }
 
 /* Strict decimal: digits only, bounded. */
@@ -101,13 +103,27 @@ static const struct policy_key policy_keys[] = {
     { "seal", "required or optional" },
     { "ttl", "seconds from 1 to 3600" },
     { "munge_socket", "an absolute path" },
-    { "topology_cache", "an absolute directory path, or off" },
+    { "topology_cache", "on or off (or, as older versions spelled run_dir, the same "
+                        "absolute directory as run_dir)" },
     { "allow_off", "yes or no" },
     { "munge_timeout", "seconds from 1 to 60" },
+    { "run_dir", "an absolute directory path (the same as topology_cache's, if that names one)" },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
-static int set_key(size_t k, const char *v, gov_spank_policy *p)
+/* run_dir, from either of its spellings: given twice, they must agree. */
+static int set_run_dir(const char *v, gov_spank_policy *p, bool *seen)
+{
+    char dir[GOV_SPANK_POLICY_PATH_MAX];
+
+    if (parse_path(v, dir) || (*seen && strcmp(dir, p->run_dir)))
+        return GOV_EPARSE;
+    memcpy(p->run_dir, dir, sizeof dir);
+    *seen = true;
+    return 0;
+}
+
+static int set_key(size_t k, const char *v, gov_spank_policy *p, bool *run_dir_seen)
 {
     bool b = false;
     uint64_t x;
@@ -139,8 +155,12 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
     case 6:
         return parse_path(v, p->munge_socket);
     case 7:
-        p->topology_cache_off = !strcmp(v, "off");
-        return p->topology_cache_off ? 0 : parse_path(v, p->topology_cache);
+        if (!strcmp(v, "on") || !strcmp(v, "off")) {
+            p->topology_cache_off = v[1] == 'f';
+            return 0;
+        }
+        /* Until run_dir existed, the cache's directory was the only one. */
+        return set_run_dir(v, p, run_dir_seen);
     case 8:
         rc = parse_choice(v, "yes", "no", &b);
         p->allow_off = b;
@@ -150,6 +170,8 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
             return GOV_EPARSE;
         p->munge_timeout_s = (uint32_t)x;
         return 0;
+    case 10:
+        return set_run_dir(v, p, run_dir_seen);
     }
     return GOV_EPARSE;
 }
@@ -157,7 +179,7 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p)
 int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap)
 {
-    bool seen[N_KEYS] = { false };
+    bool seen[N_KEYS] = { false }, run_dir_seen = false;
     gov_spank_policy p;
 
     if (!out || argc < 0 || (argc && !argv))
@@ -187,7 +209,7 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
             return GOV_EPARSE;
         }
         seen[k] = true;
-        if (!eq || !eq[1] || set_key(k, eq + 1, &p)) {
+        if (!eq || !eq[1] || set_key(k, eq + 1, &p, &run_dir_seen)) {
             if (err)
                 snprintf(err, errcap, "plugstack.conf key '%s' needs %s", policy_keys[k].name,
                          policy_keys[k].expect);

@@ -1,14 +1,45 @@
 /* ratelimit.c - a message at most once per period on a node, whichever of
  * its processes (tasks of many steps) has it to say: the time stamp of a
- * file in the plugin's root-owned directory is the shared memory. */
-#include "seal.h"
+ * root-only file in the plugin's run directory is the shared memory.
+ *
+ * This runs as root on the task launch path, so nothing here may wait for
+ * anything a user can hold: the file is root's alone (an older one that
+ * others could open is replaced, which also leaves any lock they hold on
+ * a file nobody uses), and its lock is only ever tried. */
+#include "run_dir.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#define STAMP_FLAGS (O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
+/* The stamp, root's and private; -1 when it cannot be had. */
+static int open_stamp(int dirfd, const char *file)
+{
+    struct stat st;
+    int fd = openat(dirfd, file, STAMP_FLAGS | O_CREAT, 0600);
+
+    if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (st.st_uid == geteuid() && !(st.st_mode & 077))
+        return fd;
+    close(fd);
+    if (unlinkat(dirfd, file, 0) && errno != ENOENT)
+        return -1;
+    fd = openat(dirfd, file, STAMP_FLAGS | O_CREAT | O_EXCL, 0600);
+    /* Another task replaced it at the same moment: use theirs. */
+    if (fd < 0 && errno == EEXIST)
+        fd = openat(dirfd, file, STAMP_FLAGS);
+    return fd;
+}
 
 bool gov_note_due(int dirfd, const char *name, unsigned period_s)
 {
@@ -20,12 +51,17 @@ bool gov_note_due(int dirfd, const char *name, unsigned period_s)
 
     if (dirfd < 0 || snprintf(file, sizeof file, "%s.stamp", name) >= (int)sizeof file)
         return true;
-    fd = openat(dirfd, file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    fd = open_stamp(dirfd, file);
     if (fd < 0)
         return true;
-    /* Check and stamp under the file's lock: tasks that fail together
-     * (every task of a step when munged is down) must not all log. */
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || flock(fd, LOCK_EX) || fstat(fd, &st)) {
+    /* Check and stamp under the lock: tasks that fail together (every task
+     * of a step when munged is down) must not all log.  Whoever holds it is
+     * about to log. */
+    if (flock(fd, LOCK_EX | LOCK_NB)) {
+        close(fd);
+        return false;
+    }
+    if (fstat(fd, &st)) {
         close(fd);
         return true;
     }

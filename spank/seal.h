@@ -1,7 +1,6 @@
 /*
- * seal.h - sealing in a task that is about to exec, with a bound on MUNGE,
- * and a node-wide log rate limit; free of Slurm symbols so that unit tests
- * link them directly.
+ * seal.h - sealing in a task that is about to exec, with a bound on MUNGE;
+ * free of Slurm symbols so that unit tests link it directly.
  */
 #ifndef GOV_SPANK_SEAL_H
 #define GOV_SPANK_SEAL_H
@@ -13,17 +12,13 @@
 /* The seal, as gov_seal_encode() makes it, but given up after timeout_ms:
  * libmunge has no timeout of its own (it retries a stalled daemon for
  * about 10 s: 5 attempts of 2 s).  The request runs in a thread that is
- * cancelled at the deadline; its socket is then closed.  Only for a process
+ * cancelled at the deadline; every descriptor opened meanwhile is then
+ * closed (the process must have no other thread).  Only for a process
  * that will exec or exit soon (a task in task_init_privileged): what the
  * cancelled call allocated is not freed.  why: as gov_seal_encode()'s.
- * Returns 0, GOV_ETIMEDOUT, or gov_seal_encode()'s errors. */
+ * Returns 0, GOV_ETIMEDOUT, GOV_EIO (/proc/self/fd unreadable: no request
+ * is made), or gov_seal_encode()'s errors. */
 int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
                      size_t len, unsigned timeout_ms, char **cred, char *why);
-
-/* Whether a message keyed `name` is due: true at most once per period_s
- * on this node, across processes, by the time stamp of the file
- * DIR/name.stamp (dirfd from gov_topo_cache_open()).  True as well when the
- * stamp cannot be kept (dirfd < 0): a lost limit beats a lost message. */
-bool gov_note_due(int dirfd, const char *name, unsigned period_s);
 
 #endif /* GOV_SPANK_SEAL_H */

@@ -7,8 +7,8 @@
  * wait that long.  So the call runs in a thread; at the deadline the thread
  * is cancelled (libmunge blocks only in poll, connect, nanosleep, read and
  * write, all cancellation points) and joined, so that no thread survives
- * into setuid and exec, and the socket it left open is closed so that the
- * task does not inherit it. */
+ * into setuid and exec, and every descriptor it left open is closed so that
+ * the task does not inherit it. */
 #include "seal.h"
 
 #include <dirent.h>
@@ -16,12 +16,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-
-#define MUNGE_DEFAULT_SOCKET "/run/munge/munge.socket.2"
 
 struct job {
     const char *socket;
@@ -60,42 +56,64 @@ static void job_free(struct job *j)
     free(j);
 }
 
-/* Whether fd is a socket the cancelled request left: one connected to the
- * MUNGE socket, or a unix socket still unconnected, unnamed and not
- * listening (cancelled while retrying its connection), which nobody else
- * in a task about to exec can use. */
-static bool left_by_munge(int fd, const char *path)
-{
-    struct sockaddr_un a;
-    socklen_t len = sizeof a;
-    int listening = 0;
-    socklen_t olen = sizeof listening;
+/* The descriptors open before the request starts, so that afterwards
+ * whatever the cancelled request opened, and only that, is closed, whatever
+ * path its socket took (a symlink, /var/run/...). */
+typedef struct fd_list {
+    int *fd;
+    size_t n, cap;
+    bool failed;
+} fd_list;
 
-    memset(&a, 0, sizeof a);
-    if (getpeername(fd, (struct sockaddr *)&a, &len) == 0)
-        return a.sun_family == AF_UNIX && !strncmp(a.sun_path, path, sizeof a.sun_path);
-    if (errno != ENOTCONN)
-        return false;
-    len = sizeof a;
-    memset(&a, 0, sizeof a);
-    return getsockname(fd, (struct sockaddr *)&a, &len) == 0 && a.sun_family == AF_UNIX &&
-           len == sizeof a.sun_family &&
-           getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &olen) == 0 && !listening;
-}
-
-static void close_munge_sockets(const char *path)
+/* Calls fn on every open descriptor but the one that lists them. */
+static int each_fd(void (*fn)(int fd, void *arg), void *arg)
 {
     DIR *d = opendir("/proc/self/fd");
     struct dirent *e;
 
     if (!d)
-        return;
+        return -1;
     while ((e = readdir(d))) {
-        int fd = atoi(e->d_name);
-        if (fd > 2 && fd != dirfd(d) && left_by_munge(fd, path))
-            close(fd);
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd == dirfd(d))
+            continue;
+        fn((int)fd, arg);
     }
     closedir(d);
+    return 0;
+}
+
+static void remember_fd(int fd, void *arg)
+{
+    fd_list *l = arg;
+
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        int *grown = realloc(l->fd, cap * sizeof *grown);
+        if (!grown) {
+            l->failed = true;
+            return;
+        }
+        l->fd = grown;
+        l->cap = cap;
+    }
+    l->fd[l->n++] = fd;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+static void close_if_new(int fd, void *arg)
+{
+    const fd_list *before = arg;
+
+    if (fd > 2 && !bsearch(&fd, before->fd, before->n, sizeof *before->fd, cmp_int))
+        close(fd);
 }
 
 int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
@@ -105,6 +123,7 @@ int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const voi
     struct timespec deadline;
     pthread_condattr_t attr;
     pthread_t t;
+    fd_list before = { NULL, 0, 0, false };
     int rc = 0;
 
     if (!cred)
@@ -132,7 +151,16 @@ int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const voi
         deadline.tv_sec++;
         deadline.tv_nsec -= 1000000000L;
     }
+    /* Without the list of what was open, a cancelled request's socket
+     * could not be told apart: do not start one. */
+    if (each_fd(remember_fd, &before) || before.failed) {
+        free(before.fd);
+        job_free(j);
+        return GOV_EIO;
+    }
+    qsort(before.fd, before.n, sizeof *before.fd, cmp_int);
     if (pthread_create(&t, NULL, run, j)) {
+        free(before.fd);
         job_free(j);
         return GOV_ENOMEM;
     }
@@ -146,10 +174,12 @@ int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const voi
         pthread_cancel(t);
     pthread_join(t, NULL);
     if (!j->done) {
-        close_munge_sockets(socket ? socket : MUNGE_DEFAULT_SOCKET);
+        each_fd(close_if_new, &before);
+        free(before.fd);
         job_free(j);
         return GOV_ETIMEDOUT;
     }
+    free(before.fd);
     *cred = j->cred;
     rc = j->rc;
     if (why)

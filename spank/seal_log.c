@@ -3,15 +3,16 @@
  * seal: one line per task would bury the log, none above debug level would
  * hide the cause.  So info level at most once a minute per node. */
 #include "plugin.h"
+#include "run_dir.h"
 
 #include <unistd.h>
 
 #define GOV_SEAL_NOTE_PERIOD_S 60
 
-void gov_log_seal_skipped(const char *why)
+void gov_log_seal_skipped(const gov_spank_policy *site, const char *why)
 {
     const char *unused;
-    int dirfd = gov_topo_cache_open(GOV_TOPO_DEFAULT_DIR, true, &unused);
+    int dirfd = gov_run_dir_open(site->run_dir, true, &unused);
     bool due = gov_note_due(dirfd, "seal-skipped", GOV_SEAL_NOTE_PERIOD_S);
 
     if (dirfd >= 0)

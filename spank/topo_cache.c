@@ -1,10 +1,7 @@
-/* topo_cache.c - the topology table's file, handled as root in a directory
- * that nobody else may have prepared: every step from "/" down is opened
- * with O_NOFOLLOW and checked on its descriptor (not on its name, which
- * could change between a check and a use), the file is read through a
- * descriptor checked with fstat, and written under a random name with
- * O_EXCL, then renamed.  A link planted anywhere is never followed. */
-#define _GNU_SOURCE /* O_PATH */
+/* topo_cache.c - the topology table's file in the plugin's run directory
+ * (run_dir.h, opened safely there): read through a descriptor checked with
+ * fstat, written under a random name with O_EXCL, then renamed.  A link
+ * planted anywhere is never followed. */
 #include "topology.h"
 
 #include <errno.h>
@@ -17,83 +14,6 @@
 #include <unistd.h>
 
 #define GOV_TOPO_FILE_FMT "topology-%s.v1"
-
-/* Only root, and nobody through group or other write permission, may
- * change what a directory holds; the sticky bit (/tmp) keeps others from
- * renaming or removing root's entries, which is enough above the cache
- * directory but not for it. */
-static bool dir_safe(const struct stat *st, bool sticky_ok)
-{
-    if (!S_ISDIR(st->st_mode) || st->st_uid != 0)
-        return false;
-    return !(st->st_mode & (S_IWGRP | S_IWOTH)) || (sticky_ok && (st->st_mode & S_ISVTX));
-}
-
-static int open_step(int at, const char *name, size_t n, int *out)
-{
-    char comp[256];
-
-    if (n == 0 || n >= sizeof comp || (n == 1 && name[0] == '.') ||
-        (n == 2 && name[0] == '.' && name[1] == '.'))
-        return GOV_EINVAL;
-    memcpy(comp, name, n);
-    comp[n] = '\0';
-    *out = openat(at, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    return *out < 0 ? -errno : 0;
-}
-
-int gov_topo_cache_open(const char *dir, bool create, const char **why)
-{
-    const char *p;
-    struct stat st;
-    int fd, next, rc;
-
-    *why = "the directory's path is not absolute";
-    if (!dir || dir[0] != '/')
-        return GOV_EINVAL;
-    fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    for (p = dir; *p;) {
-        size_t n;
-        while (*p == '/')
-            p++;
-        n = strcspn(p, "/");
-        if (n == 0)
-            break;
-        *why = "a directory on its path is writable by others, not root's, or a link";
-        if (fstat(fd, &st) || !dir_safe(&st, true)) {
-            close(fd);
-            return GOV_EACCES;
-        }
-        rc = open_step(fd, p, n, &next);
-        if (rc == GOV_ENOENT && create && p[n + strspn(p + n, "/")] == '\0') {
-            char comp[256];
-            memcpy(comp, p, n);
-            comp[n] = '\0';
-            if (mkdirat(fd, comp, 0755) && errno != EEXIST)
-                rc = -errno;
-            else
-                rc = open_step(fd, p, n, &next);
-        }
-        close(fd);
-        if (rc) {
-            *why = rc == GOV_ENOENT ? "the directory does not exist"
-                 : rc == GOV_EINVAL ? "the directory's path has '.', '..' or too long a name"
-                 : rc == -ENOTDIR || rc == -ELOOP ? "a part of the directory's path is a link or not a directory"
-                 : "a part of the directory's path cannot be opened";
-            return rc;
-        }
-        fd = next;
-        p += n;
-    }
-    *why = "the directory is writable by others or not root's";
-    if (fstat(fd, &st) || !dir_safe(&st, false)) {
-        close(fd);
-        return GOV_EACCES;
-    }
-    return fd;
-}
 
 static int file_name(char *out, size_t cap)
 {

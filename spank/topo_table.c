@@ -9,9 +9,11 @@
  *   numa=68719476736:0-3   one line per NUMA node: bytes, the cores in it
  *   gpu=1:4-7              one line per GPU: NUMA OS index (-1), close cores
  *
- * Every list is a canonical Linux CPU list of core indexes (ascending,
- * ranges merged); numa and gpu lists may be empty.  The file is root's, but it is still outside text: nothing in it
- * is trusted before it parses. */
+  * Every list is a canonical Linux CPU list of core indexes (ascending,
+ * ranges merged); numa and gpu lists may be empty; the lines come in the
+ * order shown, so that each table has exactly one text.  The file is
+ * root's, but it is still outside text: nothing in it is trusted before it
+ * parses. */
 #include "topology.h"
 
 #include <stdio.h>
@@ -175,21 +177,30 @@ static int pair(const char *v, size_t n, bool may_be_negative, uint64_t max, int
     return list(colon + 1, n - m - 1, may_be_empty, set);
 }
 
+/* The sections in the order the encoder writes them: a text in any other
+ * order would parse into a table that encodes differently. */
+static const char *const sections[] = { "cores", "package", "pus", "numa", "gpu" };
+
 static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_topo_table *t,
-                      bool *have_cores)
+                      int *section)
 {
     uint64_t x;
     int64_t num;
+    int at = -1;
 
-    if (gov_token_eq(k, kn, "cores")) {
-        if (*have_cores || number(v, vn, GOV_CPUSET_BITS, &x) || x == 0)
+    for (int i = 0; i < (int)(sizeof sections / sizeof sections[0]) && at < 0; i++)
+        if (gov_token_eq(k, kn, sections[i]))
+            at = i;
+    /* cores comes first and once; the others in order, each repeatable. */
+    if (at < 0 || at < *section || (at == 0 && *section == 0) || (at > 0 && *section < 0))
+        return GOV_EPARSE;
+    *section = at;
+    if (at == 0) {
+        if (number(v, vn, GOV_CPUSET_BITS, &x) || x == 0)
             return GOV_EPARSE;
         t->cores = (uint32_t)x;
-        *have_cores = true;
         return 0;
     }
-    if (!*have_cores)
-        return GOV_EPARSE;          /* cores comes first */
     if (gov_token_eq(k, kn, "package")) {
         if (t->n_packages == GOV_TOPO_MAX_PACKAGES)
             return GOV_EPARSE;
@@ -223,7 +234,7 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
 {
     size_t hl = strlen(GOV_TOPO_HEADER), kn, vn;
     const char *k, *v;
-    bool have_cores = false;
+        int section = -1;
     gov_lines it;
     int rc;
 
@@ -234,7 +245,7 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
         return GOV_EPARSE;
     it = gov_lines_of(text + hl, len - hl, true);
     while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
-        if (parse_line(k, kn, v, vn, out, &have_cores))
+        if (parse_line(k, kn, v, vn, out, &section))
             goto bad;
     if (rc == 0 && valid(out))
         return 0;

@@ -2,6 +2,7 @@
  * this boot's, else from a discovery that then fills it.  slurmd prepares
  * the cache once per start, so that no step pays for hwloc. */
 #include "topology.h"
+#include "run_dir.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ static gov_topo_table *node_table(const char *cache_dir, gov_topo_report *rep)
     rep->why = "no cache directory is configured";
     if (!cache_dir)
         return discover_and_store(-1, GOV_TOPO_NO_CACHE, rep);
-    dirfd = gov_topo_cache_open(cache_dir, true, &why);
+    dirfd = gov_run_dir_open(cache_dir, true, &why);
     if (dirfd < 0) {
         rep->why = why;
         return discover_and_store(-1, GOV_TOPO_NO_CACHE, rep);

@@ -5,8 +5,8 @@
  * A full hwloc discovery costs milliseconds to tens of milliseconds, and
  * loading hwloc at all makes it dlopen its plugins (GL, OpenCL, vendor GPU
  * libraries).  So slurmd discovers the node once per boot (the plugin's
- * slurmd context) and writes a small table into a root-owned cache
- * directory; slurmstepd reads the table and summarises it for the step's
+ * slurmd context) and writes a small table into the plugin's run
+ * directory (run_dir.h); slurmstepd reads the table and summarises it for the step's
  * cores without loading hwloc.  hwloc runs in slurmstepd only when the table
  * is missing or unusable, and then rewrites it.
  */
@@ -23,9 +23,6 @@
 #define GOV_TOPO_MAX_NUMA 64
 /* The table's text never gets near this; a bigger file is not ours. */
 #define GOV_TOPO_MAX_BYTES (256 * 1024)
-/* Where slurmd and slurmstepd keep the table when the site names no
- * topology_cache: a root-owned tmpfs directory, emptied at every boot. */
-#define GOV_TOPO_DEFAULT_DIR "/run/slurm-governor"
 
 /* The node's cores in hwloc's logical order (the order in which Slurm
  * numbers them), and which of them each package, NUMA node and GPU
@@ -66,17 +63,10 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out);
 void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
                         gov_desc_topology *out);
 
-/* ---- the cache directory (topo_cache.c) ----------------------------------- */
+/* ---- the cache file in the run directory (topo_cache.c, run_dir.h) -------- */
 
-/* Open DIR for the cache, creating its last component (mode 0755) when
- * create is set.  DIR must be an absolute path of plain names; every
- * directory above it root-owned and writable by nobody else (or sticky, as
- * /tmp); DIR itself root-owned and writable by nobody else.  Nothing on the
- * way may be a symbolic link.  Returns a descriptor (O_PATH) or a negative
- * GOV_E* with *why set to a static reason fit for a log. */
-int gov_topo_cache_open(const char *dir, bool create, const char **why);
-
-/* Read this boot's table (topology-BOOTID.v1) through dirfd: a regular
+/* Read this boot's table (topology-BOOTID.v1) through dirfd (from
+ * gov_run_dir_open()): a regular
  * file, not a link, root-owned, writable by nobody else.  Returns 0,
  * GOV_ENOENT when there is none, or another GOV_E* with *why set. */
 int gov_topo_cache_load(int dirfd, gov_topo_table *t, const char **why);

@@ -43,6 +43,9 @@ static void fmt_allocation(const gov_doctor_finding *f, char *buf, size_t cap)
 {
     if (strcmp(f->resource, "cpu") == 0)
         fmt_cpus(f->allocation, buf, cap);
+    else if (strcmp(f->resource, "gpu") == 0)
+        snprintf(buf, cap, "%llu GPU%s", (unsigned long long)f->allocation,
+                 f->allocation == 1 ? "" : "s");
     else
         gov_fmt_bytes(f->allocation, buf, cap);
 }

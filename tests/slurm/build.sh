@@ -27,8 +27,9 @@ if [[ -e $dir/meson-info ]]; then
 	[[ $(<"$mark") == "$series" ]] ||
 		die "'$dir' is built for Slurm $(<"$mark"), this is $series; give each series a build directory of its own"
 else
-	rm -rf "$dir"
+	# Emptied, not removed: inside a root it is a bind mount (run.sh --slurm).
 	mkdir -p "$dir"
+	find "$dir" -mindepth 1 -delete
 	meson setup "$dir" "$src" -Dwerror=true >"$dir/setup.log" 2>&1 ||
 		{ tail -n 30 "$dir/setup.log" >&2; die "meson setup failed (log: $dir/setup.log)"; }
 	printf '%s\n' "$series" >"$mark"

@@ -29,6 +29,8 @@ usage: cluster.sh start|stop|status|env [options]
   --gpu-kind KIND      nvidia (/dev/nvidiaN, default) or drm (/dev/dri/renderD128...)
   --constrain-devices yes|no
                        cgroup.conf ConstrainDevices (default no)
+  --gres yes|no        declare the emulated GPUs to Slurm as gres/gpu (default yes);
+                       no: the device nodes exist but Slurm does not know them
 EOF
 }
 
@@ -59,6 +61,7 @@ wait_other=0
 gpus=
 gpu_kind=nvidia
 constrain_devices=no
+declare_gres=yes
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -75,6 +78,7 @@ while [[ $# -gt 0 ]]; do
 	--gpus) gpus=${2:?--gpus needs a list such as 4,2}; shift 2 ;;
 	--gpu-kind) gpu_kind=${2:?--gpu-kind needs nvidia or drm}; shift 2 ;;
 	--constrain-devices) constrain_devices=${2:?--constrain-devices needs yes or no}; shift 2 ;;
+	--gres) declare_gres=${2:?--gres needs yes or no}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -90,6 +94,7 @@ done
 [[ $gpu_kind == nvidia || $gpu_kind == drm ]] || die "--gpu-kind takes nvidia or drm, got '$gpu_kind'"
 [[ $constrain_devices == yes || $constrain_devices == no ]] ||
 	die "--constrain-devices takes yes or no, got '$constrain_devices'"
+[[ $declare_gres == yes || $declare_gres == no ]] || die "--gres takes yes or no, got '$declare_gres'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
 [[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
@@ -282,7 +287,7 @@ node_gres() {
 	local own total
 	own=$(gpu_count "$1")
 	total=$(gpu_total)
-	((total > 0)) || return 0
+	((total > 0)) && [[ $declare_gres == yes ]] || return 0
 	if ((own == 0)); then
 		printf ' Gres=nic:%d' "$total"
 	elif ((own == total)); then
@@ -295,7 +300,7 @@ node_gres() {
 write_gres() {
 	local k i first own
 	: >"$etc/gres.conf"
-	[[ -n $gpus && $(gpu_total) -gt 0 ]] || return 0
+	[[ -n $gpus && $(gpu_total) -gt 0 && $declare_gres == yes ]] || return 0
 	printf 'GresTypes=gpu,nic\n' >>"$conf"
 	first=0
 	for ((k = 1; k <= nodes; k++)); do

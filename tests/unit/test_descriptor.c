@@ -1,5 +1,6 @@
 /* The descriptor: text format round trip and strictness, the binding to a
  * process, and sealing through the real MUNGE daemon when one answers. */
+#define _GNU_SOURCE /* unshare */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +25,8 @@ static void sample(gov_descriptor *d)
     d->boot_hash = UINT64_C(0x0123456789abcdef);
     d->pid = 4242;
     d->pid_start = 987654;
+    d->pid_ns = UINT64_C(4026531836);
+    d->user_ns = UINT64_C(4026531837);
     d->created = 1764500000;
     d->step_kind = GOV_STEP_NORMAL;
     d->nodes = 2;
@@ -66,7 +70,7 @@ static void test_roundtrip(void **state)
     n = gov_descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
-    assert_true(strncmp(buf, "governor-descriptor/2\n", 22) == 0);
+    assert_true(strncmp(buf, "governor-descriptor/3\n", 22) == 0);
     assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &e), 0);
     assert_memory_equal(&d, &e, sizeof d);
 }
@@ -102,7 +106,8 @@ static void test_worst_case_fits(void **state)
         ((uint64_t *)&d)[i] = UINT64_MAX - 1;
     d.nodes = d.tasks_total = d.tasks_on_node = d.cpus_on_node = d.cpus_per_task =
         d.job_mem_mib = d.step_mem_mib = d.mem_per_cpu_mib = d.job_cores = d.step_cores =
-        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = d.gpus_usable = UINT64_MAX - 1;
+        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = d.gpus_usable = d.pid_ns =
+            d.user_ns = UINT64_MAX - 1;
     d.topo.numa_count = GOV_DESC_MAX_NUMA;
     d.topo.gpu_count = GOV_DESC_MAX_GPUS;
     for (int i = 0; i < GOV_DESC_MAX_NUMA; i++)
@@ -123,6 +128,10 @@ static void test_missing_binding_refused(void **state)
     sample(&d);
     d.pid = GOV_UNKNOWN;
     assert_int_equal(gov_descriptor_encode(&d, buf, sizeof buf), GOV_EINVAL);
+    /* No descriptor at all: an error, not a member access through NULL
+     * (UBSan reports that one; issue 16). */
+    assert_int_equal(gov_descriptor_encode(NULL, buf, sizeof buf), GOV_EINVAL);
+    assert_int_equal(gov_descriptor_encode(&d, NULL, 0), GOV_EINVAL);
 }
 
 static const char good[] =
@@ -149,13 +158,19 @@ static void test_strict_parse(void **state)
     assert_int_equal(d.job_id, 7);
     assert_int_equal(d.boot_hash, 0xff);
     assert_int_equal(d.cpus_per_task, GOV_UNKNOWN);
-    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/3"), GOV_EVERSION);
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/4"), GOV_EVERSION);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/0"), GOV_EVERSION);
     /* Version 2 adds gpus_usable; version 1 text with it is refused. */
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/2"), 0);
     assert_int_equal(parse_edit("threads=0\n", "threads=0\ngpus_usable=2\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
                                 "governor-descriptor/2\njob=7\ngpus_usable=2\n"), 0);
+    /* Version 3 adds the namespaces. */
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/2\njob=7\npidns=4026531836\n"), GOV_EPARSE);
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/3\njob=7\npidns=4026531836\n"
+                                "userns=4026531837\n"), 0);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/x"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "gov/1"), GOV_EPARSE);
     assert_int_equal(parse_edit("job=7\n", ""), GOV_EPARSE);              /* required */
@@ -229,6 +244,8 @@ static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
     d->uid = (uint64_t)getuid();
     gov_claim_collect(task_env, c);
     d->boot_hash = c->boot_hash;
+    d->pid_ns = c->pid_ns;
+    d->user_ns = c->user_ns;
 }
 
 /* Slurm 26.05 prints SLURM_STEP_ID with %d: salloc's interactive step
@@ -289,6 +306,57 @@ static void test_binding(void **state)
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
     c.job_id = GOV_UNKNOWN;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+
+    /* Another PID or user namespace than the sealed task's: named as such. */
+    bound_to_self(&d, &c);
+    assert_true(c.pid_ns != GOV_UNKNOWN && c.user_ns != GOV_UNKNOWN);
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    d.pid_ns++;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
+    d.pid_ns = c.pid_ns;
+    d.user_ns++;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
+    /* A version 2 descriptor names no namespace: the other checks decide. */
+    d.pid_ns = d.user_ns = GOV_UNKNOWN;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+}
+
+/* A real PID namespace, as `unshare --pid --fork` or a container's --pid
+ * makes one: a descriptor sealed outside is refused with the namespace as
+ * the reason, not as someone else's. */
+static void test_binding_pid_namespace(void **state)
+{
+    gov_descriptor d;
+    gov_desc_claim c;
+    int status;
+    pid_t child;
+
+    (void)state;
+    if (geteuid() != 0) {
+        skip();   /* unshare(CLONE_NEWPID) needs CAP_SYS_ADMIN */
+        return;
+    }
+    bound_to_self(&d, &c);
+    child = fork();
+    if (child == 0) {
+        /* The namespace applies to this process's next child. */
+        pid_t inner;
+        int st;
+        if (unshare(CLONE_NEWPID))
+            _exit(2);
+        inner = fork();
+        if (inner == 0) {
+            gov_desc_claim in;
+            gov_claim_collect(task_env, &in);
+            _exit(gov_descriptor_check_binding(&d, &in) == GOV_ENAMESPACE ? 0 : 1);
+        }
+        _exit(inner > 0 && waitpid(inner, &st, 0) == inner && WIFEXITED(st) ? WEXITSTATUS(st)
+                                                                           : 3);
+    }
+    assert_true(child > 0);
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* Below `levels` more nested processes (each the child of the one before),
@@ -562,6 +630,11 @@ static void test_collect(void **state)
     assert_int_equal(sched.tasks_on_node, 1);
     assert_int_equal(sched.mem_per_node_bytes, UINT64_C(200) << 20);
     assert_int_equal(sched.mem_per_cpu_bytes, GOV_UNKNOWN);
+    /* Provenance: the GPU count is the kernel's (verified); nothing else
+     * the job's environment could give is known. */
+    assert_int_equal(sched.gpus_on_node_source, GOV_SCHED_DESCRIPTOR);
+    assert_int_equal(sched.gpus_per_task_source, GOV_SCHED_NONE);
+    assert_int_equal(sched.mem_per_cpu_source, GOV_SCHED_NONE);
     assert_int_equal(snap.policy.present, 1);
     assert_int_equal(snap.policy.profile, GOV_PROFILE_INTERACTIVE);
     assert_int_equal(snap.policy.cpu_reserve_pct, 10);
@@ -588,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_claim_signed_step_id),
         cmocka_unit_test(test_binding_deep_tree),
+        cmocka_unit_test(test_binding_pid_namespace),
         cmocka_unit_test(test_binding_cycle),
         cmocka_unit_test(test_binding_het),
         cmocka_unit_test(test_seal_verify),

@@ -12,7 +12,8 @@ static void test_known_codes(void **state)
     const int codes[] = { GOV_EINVAL, GOV_ENOMEM, GOV_ENOENT, GOV_EACCES, GOV_EIO,
                           GOV_ERANGE, GOV_ENOSPC, GOV_ETIMEDOUT, GOV_EALREADY,
                           GOV_ENOTSUP, GOV_EOVERFLOW, GOV_EPARSE, GOV_ESEAL,
-                          GOV_EUNTRUSTED, GOV_EBINDING, GOV_EVERSION, GOV_EMUNGE };
+                          GOV_EUNTRUSTED, GOV_EBINDING, GOV_EVERSION, GOV_EMUNGE,
+                          GOV_ENAMESPACE };
     size_t n = sizeof codes / sizeof codes[0];
 
     for (size_t i = 0; i < n; i++) {
@@ -30,9 +31,9 @@ static void test_code_list(void **state)
     size_t n = 0;
     const int *codes = gov_err_codes(&n);
 
-    assert_int_equal(n, 17);
+    assert_int_equal(n, 18);
     assert_int_equal(codes[0], GOV_EINVAL);
-    assert_int_equal(codes[n - 1], GOV_EMUNGE);
+    assert_int_equal(codes[n - 1], GOV_ENAMESPACE);
     for (size_t i = 0; i < n; i++) {
         assert_true(codes[i] < 0);
         assert_string_not_equal(gov_err_name(codes[i]), "UNKNOWN");

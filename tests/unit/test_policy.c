@@ -27,7 +27,8 @@ static void test_defaults(void **state)
     assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
     assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
     assert_string_equal(p.munge_socket, "");
-    assert_string_equal(p.topology_cache, "");
+    assert_string_equal(p.run_dir, "/run/slurm-governor");
+    assert_false(p.topology_cache_off);
     assert_true(p.allow_off);
     assert_int_equal(p.munge_timeout_s, GOV_MUNGE_TIMEOUT_S);
 }
@@ -37,12 +38,13 @@ static void test_every_key(void **state)
     const char *argv[] = {
         "default=on", "profile=interactive", "mem_reserve=2G", "cpu_reserve=10%",
         "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
-        "topology_cache=/var/cache/slurm-governor", "allow_off=no", "munge_timeout=5",
+        "topology_cache=off", "allow_off=no", "munge_timeout=5",
+        "run_dir=/var/lib/slurm-governor",
     };
     gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_spank_policy_parse(10, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov_spank_policy_parse(11, argv, &p, err, sizeof err), 0);
     assert_false(p.allow_off);
     assert_int_equal(p.munge_timeout_s, 5);
     assert_true(p.default_on);
@@ -55,7 +57,8 @@ static void test_every_key(void **state)
     assert_true(p.seal_required);
     assert_int_equal(p.ttl_s, 3600);
     assert_string_equal(p.munge_socket, "/run/munge/munge.socket.2");
-    assert_string_equal(p.topology_cache, "/var/cache/slurm-governor");
+    assert_true(p.topology_cache_off);
+    assert_string_equal(p.run_dir, "/var/lib/slurm-governor");
 }
 
 static void test_values(void **state)
@@ -78,7 +81,18 @@ static void test_values(void **state)
     assert_false(p.topology_cache_off);
     assert_int_equal(parse("topology_cache=off", NULL, &p, err), 0);
     assert_true(p.topology_cache_off);
-    assert_string_equal(p.topology_cache, "");
+    assert_string_equal(p.run_dir, "/run/slurm-governor");
+    assert_int_equal(parse("topology_cache=on", NULL, &p, err), 0);
+    assert_false(p.topology_cache_off);
+    /* The older spelling of run_dir: the cache's directory, and the stamps'. */
+    assert_int_equal(parse("topology_cache=/var/cache/gov", NULL, &p, err), 0);
+    assert_false(p.topology_cache_off);
+    assert_string_equal(p.run_dir, "/var/cache/gov");
+    assert_int_equal(parse("topology_cache=/var/cache/gov", "run_dir=/var/cache/gov", &p, err), 0);
+    assert_string_equal(p.run_dir, "/var/cache/gov");
+    assert_int_equal(parse("run_dir=/var/cache/gov", "topology_cache=off", &p, err), 0);
+    assert_true(p.topology_cache_off);
+    assert_string_equal(p.run_dir, "/var/cache/gov");
 }
 
 static void test_errors_name_the_key(void **state)
@@ -100,6 +114,8 @@ static void test_errors_name_the_key(void **state)
         { "munge_socket=relative/path", "munge_socket" },
         { "topology_cache=", "topology_cache" },
         { "topology_cache=Off", "topology_cache" },
+        { "run_dir=", "run_dir" },
+        { "run_dir=run/governor", "run_dir" },
         { "allow_off=off", "allow_off" },
         { "munge_timeout=0", "munge_timeout" },
         { "munge_timeout=61", "munge_timeout" },
@@ -119,6 +135,12 @@ static void test_errors_name_the_key(void **state)
     assert_int_equal(parse("seal=required", "seal=optional", &p, err), GOV_EPARSE);
     assert_non_null(strstr(err, "twice"));
     assert_false(p.seal_required);
+    /* The two spellings of the run directory must agree. */
+    assert_int_equal(parse("topology_cache=/var/a", "run_dir=/var/b", &p, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "run_dir"));
+    assert_string_equal(p.run_dir, "/run/slurm-governor");
+    assert_int_equal(parse("run_dir=/var/b", "topology_cache=/var/a", &p, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "topology_cache"));
 }
 
 static void test_resolve(void **state)

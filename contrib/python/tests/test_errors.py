@@ -33,7 +33,8 @@ def test_error_codes_come_from_the_library() -> None:
     assert codes["EINVAL"] == -errno.EINVAL
     assert codes["EPARSE"] == -4001
     assert codes["EMUNGE"] == -4006
-    assert len(set(codes.values())) == len(codes) == 17
+    assert codes["ENAMESPACE"] == -4007
+    assert len(set(codes.values())) == len(codes) == 18
     assert all(governor.strerror(c) != "unknown error" for c in codes.values())
 
 

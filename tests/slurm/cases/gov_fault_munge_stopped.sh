@@ -38,17 +38,27 @@ verified" "$(as_user srun --governor -n2 bash -c "$status")" "sealed through the
 
 kill -STOP "$pid"
 rm -f /run/slurm-governor/seal-skipped.stamp
+# The socket named through a link (as /var/run/... names /run/...): the
+# cancelled request's connection must not reach the task whatever the
+# path (issue 16, item 4).  Each task counts the sockets it inherited.
+link=$GOV_CLUSTER_DIR/run/gov-munge2-link.socket
+ln -sfn "$sock" "$link"
+gov_plugstack "munge_socket=$link" seal=optional
+# shellcheck disable=SC2016 # expanded in the task
+sockets='n=0; for f in /proc/$$/fd/*; do [[ ${f##*/} -gt 2 && $(readlink "$f") == socket:* ]] && n=$((n + 1)); done; echo "sockets $n"'
 mark=$(log_mark)
 t0=$SECONDS
-out=$(as_user srun --governor -n2 bash -c "$status")
+out=$(as_user srun --governor -n2 bash -c "$status; $sockets" | sort)
 elapsed=$((SECONDS - t0))
 printf 'seal=optional, munged stopped: %s in %ss\n' "$(tr '\n' ' ' <<<"$out")" "$elapsed"
 assert_eq "absent
-absent" "$out" "tasks without a descriptor"
+absent
+sockets 0
+sockets 0" "$out" "tasks without a descriptor, and without MUNGE's socket"
 ((elapsed <= 6)) || fail "the step took ${elapsed}s: the seal was not bounded"
 log=$(log_since "$mark")
-assert_eq 1 "$(grep -c 'governor: MUNGE cannot seal the descriptor (munged does not answer); tasks run without a descriptor' <<<"$log")" \
-	"info lines for two tasks (rate-limited)"
+assert_eq 1 "$(grep -c 'governor: MUNGE cannot seal the descriptor (munged does not answer within 2s: stopped, hung, or busy; many open connections can hold all of its threads, see munged --num-threads); tasks run without a descriptor' <<<"$log")" \
+	"info lines for two tasks (rate-limited), naming the likely causes"
 
 gov_plugstack "munge_socket=$sock" seal=required
 t0=$SECONDS
@@ -59,7 +69,7 @@ printf '%s\n' "$out"
 ((rc != 0)) || fail "the task ran without a seal under seal=required"
 ((elapsed <= 6)) || fail "the failing step took ${elapsed}s"
 assert_no_match should-not-run "$out" "task output"
-assert_match 'governor: MUNGE cannot seal the descriptor \(munged does not answer\); this site requires a sealed descriptor' "$out" "message"
+assert_match 'governor: MUNGE cannot seal the descriptor \(munged does not answer within 2s: .*--num-threads\); this site requires a sealed descriptor' "$out" "message"
 
 kill -CONT "$pid"
 assert_no_drain

@@ -8,9 +8,13 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-cache=$GOV_CLUSTER_DIR/gov-topo-user
+# Under /run, where only root can create it: below sticky /tmp (where the
+# cluster's directory lives) run_dir is refused for its parent already
+# (gov_fault_run_dir_sticky).
+cache=/run/gov-test-topo-user
 victim=$GOV_CLUSTER_DIR/gov-topo-victim
 rm -rf "$cache"
+trap 'rm -rf "$cache"' EXIT
 mkdir -m 755 "$cache"
 chown "$(id -u govtest):$(id -g govtest)" "$cache"
 printf "root's secret\n" >"$victim"

@@ -7,8 +7,10 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-cache=$GOV_CLUSTER_DIR/gov-topo-cache
+# Under /run: run_dir below sticky /tmp is refused (gov_fault_run_dir_sticky).
+cache=/run/gov-test-topo-cache
 rm -rf "$cache"
+trap 'rm -rf "$cache"' EXIT
 gov_plugstack "topology_cache=$cache"
 # shellcheck disable=SC2016 # expanded in the task
 task='echo "$("$GOV_TOOL" verify --json | jq -r .status) $(eval "$GOV_PAYLOAD" | grep ^topo=)"'

@@ -1,0 +1,35 @@
+/*
+ * run_dir.h - the plugin's run directory: the one place where governor.so
+ * writes, as root, on a node (the topology table, topo_cache.c; the log
+ * rate-limit stamps, ratelimit.c).  Free of Slurm symbols so that unit
+ * tests link it directly.
+ *
+ * Nothing in it, and nothing on the way to it, may be something a user
+ * can prepare or hold: root reads and writes there on every task launch.
+ */
+#ifndef GOV_SPANK_RUN_DIR_H
+#define GOV_SPANK_RUN_DIR_H
+
+#include <stdbool.h>
+
+/* The default run_dir: a root-owned tmpfs directory, emptied at every
+ * boot, created by the plugin. */
+#define GOV_RUN_DIR_DEFAULT "/run/slurm-governor"
+
+/* Open DIR, creating its last component (mode 0755) when create is set.
+ * DIR must be an absolute path of plain names; DIR and every directory
+ * above it root-owned and writable by nobody else.  A sticky directory
+ * (/tmp) is refused too: a user could create DIR there first.  Nothing on
+ * the way may be a symbolic link.  Returns a descriptor (O_PATH), or a
+ * negative GOV_E* with *why set to a static reason fit for a log. */
+int gov_run_dir_open(const char *dir, bool create, const char **why);
+
+/* Whether a message keyed `name` is due: true at most once per period_s
+ * on this node, across processes, by the time stamp of the root-only file
+ * DIR/name.stamp (mode 0600; a file found with another owner or mode is
+ * replaced).  Never blocks: when another process holds the stamp's lock
+ * the message is not due.  True as well when the stamp cannot be kept
+ * (dirfd < 0): a lost limit beats a lost message. */
+bool gov_note_due(int dirfd, const char *name, unsigned period_s);
+
+#endif /* GOV_SPANK_RUN_DIR_H */
