@@ -7,6 +7,7 @@
  * task's pid and start time, and a descriptor verifies only in that task or
  * its descendants on the same boot of the same node. */
 #include "descriptor.h"
+#include "slurmenv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -159,7 +160,8 @@ void gov_claim_collect(const char *const *envp, gov_desc_claim *out)
 {
     memset(out, 0, sizeof *out);
     out->job_id = claim_value(gov_env_get(envp, "SLURM_JOB_ID"));
-    out->step_id = claim_value(gov_env_get(envp, "SLURM_STEP_ID"));
+    if (gov_slurm_step_id_parse(gov_env_get(envp, "SLURM_STEP_ID"), &out->step_id))
+        out->step_id = GOV_UNKNOWN;
     out->node_index = claim_value(gov_env_get(envp, "SLURM_NODEID"));
     out->uid = (uint64_t)getuid();
     if (gov_boot_hash_read(NULL, &out->boot_hash))

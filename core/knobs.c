@@ -32,6 +32,8 @@ const gov_knob gov_knobs[] = {
     { "GOMEMLIMIT", NULL, GOV_KNOB_GO_MEMLIMIT, "Go 1.19+ (soft memory limit of the Go runtime)" },
     { "NODE_OPTIONS", "--max-old-space-size", GOV_KNOB_NODE_HEAP,
       "Node.js (V8's old generation, MiB)" },
+    { "NODE_OPTIONS", "--max-semi-space-size", GOV_KNOB_NODE_YOUNG,
+      "Node.js 18.10+ (V8's young generation: three semi-spaces, MiB)" },
     { "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount", GOV_KNOB_JAVA_CPUS,
       "HotSpot JVM (JDK 8u191+, 10+)" },
     { "JAVA_TOOL_OPTIONS", "-XX:MaxRAM", GOV_KNOB_JAVA_RAM,

@@ -13,6 +13,7 @@ typedef enum gov_knob_kind {
     GOV_KNOB_IO_THREADS,  /* libuv's pool: the threads, never below its default */
     GOV_KNOB_GO_MEMLIMIT, /* GOMEMLIMIT */
     GOV_KNOB_NODE_HEAP,   /* --max-old-space-size in NODE_OPTIONS */
+    GOV_KNOB_NODE_YOUNG,  /* --max-semi-space-size in NODE_OPTIONS */
     GOV_KNOB_JAVA_CPUS,   /* -XX:ActiveProcessorCount in JAVA_TOOL_OPTIONS */
     GOV_KNOB_JAVA_RAM,    /* -XX:MaxRAM in JAVA_TOOL_OPTIONS */
 } gov_knob_kind;

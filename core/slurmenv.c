@@ -230,17 +230,34 @@ gov_step_kind gov_step_kind_of(uint64_t step_id)
     }
 }
 
+int gov_slurm_step_id_parse(const char *text, uint64_t *out)
+{
+    bool negative = text && *text == '-';
+    uint64_t v;
+
+    /* A negative id is the %d spelling of one above INT32_MAX. */
+    if (!text || gov_parse_dec(text + negative, strlen(text + negative), 0,
+                               negative ? UINT64_C(0x80000000) : MAX_ID, &v) ||
+        (negative && v == 0))
+        return GOV_EPARSE;
+    *out = negative ? (MAX_ID + 1) - v : v;
+    return 0;
+}
+
 /* Step kind from the step id; a batch script has no SLURM_STEP_ID (22.05's
  * slurmstepd exports it only for ids that are non-negative as an int) but
  * sbatch marks its environment with ENVIRONMENT=BATCH. */
 static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
 {
-    const char *batch;
+    const char *batch, *id = gov_env_get(envp, "SLURM_STEP_ID");
 
-    if (gov_env_get(envp, "SLURM_STEP_ID") || gov_env_get(envp, "SLURM_STEPID")) {
+    if (!id)
+        id = gov_env_get(envp, "SLURM_STEPID");
+    if (id) {
         gov_step_kind kind;
 
-        *step_id = env_count2(envp, "SLURM_STEP_ID", "SLURM_STEPID", 0, MAX_ID);
+        if (gov_slurm_step_id_parse(id, step_id))
+            *step_id = GOV_UNKNOWN;
         kind = gov_step_kind_of(*step_id);
         if (kind == GOV_STEP_UNKNOWN)
             *step_id = GOV_UNKNOWN;

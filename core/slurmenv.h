@@ -32,6 +32,13 @@ typedef struct gov_sched_evidence {
 #define GOV_STEP_BATCH_ID UINT64_C(0xfffffffb)
 #define GOV_STEP_EXTERN_ID UINT64_C(0xfffffffc)
 
+/* A step id as slurmstepd exports it (SLURM_STEP_ID): a decimal up to
+ * 0xffffffff, or the same 32-bit id printed as a signed int.  Slurm 26.05
+ * prints it with %d, so the pseudo ids arrive negative ("-6": the
+ * interactive step); 22.05 and 24.11 print them unsigned or not at all.
+ * Returns 0 or GOV_EPARSE. */
+int gov_slurm_step_id_parse(const char *text, uint64_t *out);
+
 /* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
  * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
 gov_step_kind gov_step_kind_of(uint64_t step_id);

@@ -23,6 +23,11 @@
  * generation); a share too small for that gets a quarter, V8's own ratio. */
 #define GOV_NODE_HEADROOM_MIB 128
 #define GOV_NODE_MIN_MIB 16
+/* That headroom holds V8's young generation (three semi-spaces) only while
+ * a semi-space stays at Node 20's 16 MiB: Node 22+ grow it with the host's
+ * memory (64 MiB each on a 24 GiB host: 192 MiB, seen with Node 24), past
+ * a step's memory.  So cap it: 16 MiB, or a sixteenth of a smaller share. */
+#define GOV_NODE_SEMI_MIB 16
 
 #define GOV_MIB (UINT64_C(1) << 20)
 
@@ -217,12 +222,20 @@ static uint64_t node_mib(const builder *b)
     return share > room + GOV_NODE_MIN_MIB ? share - room : share / 4;
 }
 
-static int node_knob(builder *b, const gov_knob *k)
+static uint64_t node_semi_mib(const builder *b)
 {
-    static const char *const names[] = { "--max-old-space-size", "--max_old_space_size" };
+    uint64_t mib = hint_mib(b, 100) / 16;
+
+    return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
+}
+
+/* One V8 size option in NODE_OPTIONS (names: its two spellings), mib MiB. */
+static int node_option_knob(builder *b, const gov_knob *k, const char *const names[2],
+                            uint64_t mib)
+{
     gov_runenv_entry *e = entry(b, k->name, k->option, k->runtime);
     const char *cur = current(b, k->name);
-    uint64_t mib = node_mib(b), user;
+    uint64_t user;
     gov_envval_option o;
     int found = cur && !gov_envval_find_option(cur, strlen(cur), names, 2, &o);
     char opt[64];
@@ -243,6 +256,9 @@ static int node_knob(builder *b, const gov_knob *k)
     snprintf(opt, sizeof opt, "%s=%" PRIu64, k->option, mib);
     return append(b, e, found ? GOV_RUNENV_FORCED : GOV_RUNENV_PLANNED, cur, opt);
 }
+
+static const char *const node_old_names[] = { "--max-old-space-size", "--max_old_space_size" };
+static const char *const node_semi_names[] = { "--max-semi-space-size", "--max_semi_space_size" };
 
 /* The CPUs HotSpot counts by itself: its affinity mask and, with container
  * support, the cgroup quota rounded up. */
@@ -381,7 +397,12 @@ static int decide(builder *b)
         case GOV_KNOB_THREADS:
         case GOV_KNOB_IO_THREADS: rc = count_knob(b, k, threads); break;
         case GOV_KNOB_GO_MEMLIMIT: rc = go_knob(b, k); break;
-        case GOV_KNOB_NODE_HEAP: rc = node_knob(b, k); break;
+        case GOV_KNOB_NODE_HEAP:
+            rc = node_option_knob(b, k, node_old_names, node_mib(b));
+            break;
+        case GOV_KNOB_NODE_YOUNG:
+            rc = node_option_knob(b, k, node_semi_names, node_semi_mib(b));
+            break;
         case GOV_KNOB_JAVA_CPUS: rc = java_cpus_knob(b, k, threads); break;
         case GOV_KNOB_JAVA_RAM: rc = java_ram_knob(b, k); break;
         }

@@ -10,9 +10,10 @@
 #      .rpm packages
 #   6. end-to-end tests on a real throwaway Slurm 22.05 cluster (the host's)
 #   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
-#      the build (warnings as errors) and unit tests, then the same
-#      end-to-end suite
-#   8. benchmarks (figures only, never pass/fail on speed)
+#      the build (warnings as errors) and unit tests, the .deb packages,
+#      then the same end-to-end suite
+#   8. the same for Slurm 26.05, in a cached Debian unstable root
+#   9. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,16 +99,22 @@ e2e() {
 	GOV_RUNTIME_PROBES=$out/runtimes bash tests/slurm/run.sh --build "$out/plain"
 }
 
-# The plugin is built per Slurm series: against 24.11's spank.h inside its
-# root, where the unit tests run again on trixie's hwloc and MUNGE.
-build_2411() {
-	rm -rf "$out/slurm-24.11"
-	bash tests/slurm/chroot.sh run --series 24.11 --bind "$out" \
-		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs' _ "$out/slurm-24.11"
+# The plugin is built per Slurm series: against SERIES's spank.h inside its
+# root, where the unit tests run again on that release's hwloc and MUNGE.
+root_build() { # SERIES
+	rm -rf "$out/slurm-$1"
+	bash tests/slurm/chroot.sh run --series "$1" --bind "$out" \
+		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs' _ "$out/slurm-$1"
 }
 
-e2e_2411() {
-	bash tests/slurm/run.sh --slurm 24.11 --build "$out/slurm-24.11"
+# The .deb packages built, installed and sealing a step inside SERIES's
+# root, each depending on that series.
+root_debs() { # SERIES
+	bash tests/slurm/chroot.sh run --series "$1" bash tests/install/test_deb.sh
+}
+
+root_e2e() { # SERIES
+	bash tests/slurm/run.sh --slurm "$1" --build "$out/slurm-$1"
 }
 
 bench() {
@@ -126,8 +133,12 @@ main() {
 	stage "Debian packages" debs
 	stage "RPM packages (Debian's rpmbuild)" rpms
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
-	stage "Slurm 24.11 root: build and unit tests" build_2411
-	stage "end-to-end on a local Slurm 24.11 cluster" e2e_2411
+	stage "Slurm 24.11 root: build and unit tests" root_build 24.11
+	stage "Slurm 24.11 root: Debian packages" root_debs 24.11
+	stage "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
+	stage "Slurm 26.05 root: build and unit tests" root_build 26.05
+	stage "Slurm 26.05 root: Debian packages" root_debs 26.05
+	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
 	stage "benchmarks" bench
 
 	if ((failed)); then

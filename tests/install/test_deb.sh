@@ -58,7 +58,12 @@ missing=
 for d in libmunge2 libhwloc15 slurm-wlm-basic-plugins; do
 	[[ $plugin_deps == *"$d"* ]] || missing+=" $d"
 done
-if [[ -z $missing ]]; then pass "slurm-spank-governor depends on libmunge2, libhwloc15 and its Slurm series"; else fail "slurm-spank-governor depends on what it loads" "Depends: $plugin_deps; missing:$missing"; fi
+if [[ -z $missing ]]; then pass "slurm-spank-governor depends on libmunge2, libhwloc15 and slurm-wlm-basic-plugins"; else fail "slurm-spank-governor depends on what it loads" "Depends: $plugin_deps; missing:$missing"; fi
+# Exactly the series it was built against: Slurm refuses a plugin of another.
+series=$(dpkg-query -W -f='${Version}' libslurm-dev | grep -oE '^[0-9]+\.[0-9]+')
+next=$(awk -F. '{ printf "%d.%02d", $1, $2 + 1 }' <<<"$series")
+want="slurm-wlm-basic-plugins (>= $series~), slurm-wlm-basic-plugins (<< $next~)"
+if [[ $plugin_deps == *"$want"* ]]; then pass "slurm-spank-governor depends on Slurm $series: $want"; else fail "slurm-spank-governor depends on Slurm $series" "Depends: $plugin_deps; wanted: $want"; fi
 
 if out=$(DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends "${debs[@]}" 2>&1); then
 	pass "apt-get install the packages"

@@ -21,6 +21,12 @@ compgen -G '/usr/share/cargo/registry/rayon-1*' >/dev/null ||
 	{ echo "build.sh: Debian's rayon crate is missing: apt-get install librust-rayon-dev" >&2; exit 1; }
 
 export PATH=/usr/bin:/bin HOME=$out
+# Probes another toolchain built (OUT shared with another Debian root: a
+# newer JDK's classes do not load in an older one) are built again.
+toolchains=$(/usr/bin/go version && /usr/lib/jvm/default-java/bin/javac -version 2>&1 && /usr/bin/cargo --version)
+if [[ $(cat "$out/toolchains" 2>/dev/null) != "$toolchains" ]]; then
+	rm -f "$out/gomaxprocs" "$out/churn" "$out/rayon_probe" "$out/java/Probe.class"
+fi
 export GOCACHE=$out/cache/go GOPATH=$out/cache/gopath GO111MODULE=off GOFLAGS= GOTOOLCHAIN=local
 for p in gomaxprocs churn; do
 	[[ $out/$p -nt $probes/$p.go ]] || /usr/bin/go build -o "$out/$p" "$probes/$p.go"
@@ -46,4 +52,5 @@ if [[ ! $out/rayon_probe -nt $probes/rayon/src/main.rs ]]; then
 fi
 
 cp "$probes/node_probe.js" "$probes/blas.py" "$out/"
+printf '%s\n' "$toolchains" >"$out/toolchains"
 chmod -R a+rX "$out"

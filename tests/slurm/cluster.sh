@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway Slurm cluster (22.05 or 24.11) on loopback: munged, slurmctld and N
+# A throwaway Slurm cluster (22.05, 24.11 or 26.05) on loopback: munged, slurmctld and N
 # emulated nodes (slurmd -N nodeK), all configured from a state directory so
 # the machine's /etc/slurm is never read or touched. See docs/testing.md.
 set -euo pipefail
@@ -406,11 +406,12 @@ wait_idle() {
 }
 
 # A setting that a Slurm series dropped is logged, not fatal (24.11: 'The
-# option "CgroupAutomount" is defunct'): refuse it, so that the generated
+# option "CgroupAutomount" is defunct'; 26.05 says so of some in the same
+# words, or that one 'has been removed'): refuse it, so that the generated
 # configuration stays one that every supported series accepts.
 check_config_accepted() {
 	local bad
-	bad=$(grep -hE 'is defunct|unrecognized key' "$logs"/slurm*.log 2>/dev/null | sort -u) || true
+	bad=$(grep -hE 'is defunct|unrecognized key|has been removed' "$logs"/slurm*.log 2>/dev/null | sort -u) || true
 	[[ -z $bad ]] || die "Slurm $(slurm_version) rejects part of the generated configuration:
 $bad"
 }

@@ -85,8 +85,9 @@ all_idle() {
 	[[ -n $states ]] && ! grep -qv ' idle$' <<<"$states"
 }
 
-# slurm_series: the running cluster's Slurm release series, e.g. 22.05 or
-# 24.11 (scontrol version: "slurm 24.11.5", Debian's "slurm-wlm 22.05.8").
+# slurm_series: the running cluster's Slurm release series, e.g. 22.05,
+# 24.11 or 26.05 (scontrol version: "slurm 24.11.5", Debian's "slurm-wlm
+# 22.05.8" and "slurm-wlm 26.05.5").
 slurm_series() {
 	local v
 	v=$(scontrol version 2>/dev/null) || fail "scontrol version does not answer"

@@ -2,7 +2,7 @@
 # Prints the path of a Debian root holding another Slurm series and the
 # project's build and test dependencies, building it with mmdebstrap when it
 # is not cached yet. The end-to-end suite runs inside it (chroot.sh).
-#   root.sh [--series 24.11] [--cache DIR]
+#   root.sh [--series 24.11|26.05] [--cache DIR]
 # The root is cached under DIR (default $GOV_ROOT_CACHE or
 # /var/cache/slurm-governor/roots), keyed by what it contains: a second run
 # on the same machine reuses it, a changed package list builds a new one.
@@ -26,9 +26,15 @@ die() {
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 
 # The Debian release that ships each series.
+aptopts=(--aptopt='APT::Install-Recommends "false"')
 case $series in
 24.11) suite=trixie ;;
-*) die "no Debian root for Slurm $series; known series: 24.11 (22.05 is the host's own)" ;;
+26.05)
+	suite=unstable
+	# The reachable mirror's unstable Release file is past its Valid-Until.
+	aptopts+=(--aptopt='Acquire::Check-Valid-Until "false"')
+	;;
+*) die "no Debian root for Slurm $series; known series: 24.11, 26.05 (22.05 is the host's own)" ;;
 esac
 mirror="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
 packages=(
@@ -38,10 +44,13 @@ packages=(
 	# The real runtimes that tests/slurm/cases/gov_runtimes.sh runs in steps.
 	golang-go nodejs default-jdk-headless cargo librust-rayon-dev
 	python3-numpy python3-threadpoolctl libopenblas0-pthread
+	# The Debian packages, built and installed inside (tests/install/test_deb.sh).
+	build-essential debhelper scdoc man-db dh-python python3-all
+	pybuild-plugin-pyproject python3-setuptools python3-wheel
 )
 # Bump when the recipe below changes in a way the package list does not show.
 recipe=1
-key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" | sha256sum | cut -c1-12)
+key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" "${aptopts[@]:1}" | sha256sum | cut -c1-12)
 root=$cache/slurm-$series-$key
 
 mkdir -p "$cache"
@@ -60,9 +69,9 @@ tmp=$cache/.build-$series-$key
 rm -rf "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 t0=$SECONDS
-echo "root.sh: building a Debian $suite root for Slurm $series (about 75 s here, with the runtimes of gov_runtimes.sh)" >&2
+echo "root.sh: building a Debian $suite root for Slurm $series (2 to 4 minutes here: Slurm, the build tools, the runtimes of gov_runtimes.sh, the .deb tools)" >&2
 log=$cache/.build-$series-$key.log
-if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
+if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
 	--include="$(
 		IFS=,
 		echo "${packages[*]}"

@@ -4,7 +4,7 @@
 #   run.sh [--slurm SERIES] [--build DIR] [--plugin-args ARGS] [--nodes N]
 #          [--dir DIR] [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
 # Without --slurm it uses the host's Slurm and builds nothing. With --slurm
-# 24.11 (a series the host lacks) the whole run happens inside a cached
+# 24.11 or 26.05 (series the host lacks) the whole run happens inside a cached
 # Debian root of that series (root.sh, chroot.sh); with --slurm, DIR is first
 # built against that series (build.sh: a directory of its own per series).
 # A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
@@ -53,7 +53,7 @@ done
 
 dir=$(realpath -m "$dir")
 
-# The series the host (or this root) has installed: '22.05', '24.11'.
+# The series the host (or this root) has installed: '22.05', '24.11', '26.05'.
 installed_series() {
 	dpkg-query -W -f='${Version}' slurmd 2>/dev/null | grep -oE '^[0-9]+\.[0-9]+' || true
 }

@@ -63,9 +63,9 @@ check "GOMAXPROCS" 1 "$(taskset -c 0 env "$gov" run -- env | sed -n 's/^GOMAXPRO
 check "libuv's pool keeps its default 4" 4 "$(taskset -c 0 "$gov" run -- env | sed -n 's/^UV_THREADPOOL_SIZE=//p')"
 # Memory hints need an allocation: the fixture's cgroup (200 MiB, 140 MiB free).
 check "GOMEMLIMIT below the allocation" 126MiB "$(run_env GOMEMLIMIT --sysroot "$node_fix")"
-check "NODE_OPTIONS appended, never clobbered" "--require ./t.js --max-old-space-size=35" \
+check "NODE_OPTIONS appended, never clobbered" "--require ./t.js --max-old-space-size=35 --max-semi-space-size=8" \
   "$(NODE_OPTIONS='--require ./t.js' run_env NODE_OPTIONS --sysroot "$node_fix")"
-check "a user's heap size kept" "--max-old-space-size=64" \
+check "a user's heap size kept" "--max-old-space-size=64 --max-semi-space-size=8" \
   "$(NODE_OPTIONS='--max-old-space-size=64' run_env NODE_OPTIONS --sysroot "$node_fix")"
 if [ "$("$gov" plan --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_binding"])')" = host ]; then
   check "no memory hint without an allocation" "" "$(run_env GOMEMLIMIT)"

@@ -248,6 +248,23 @@ static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
     d->user_ns = c->user_ns;
 }
 
+/* Slurm 26.05 prints SLURM_STEP_ID with %d: salloc's interactive step
+ * claims "-6", the id sealed as 0xfffffffa. */
+static void test_claim_signed_step_id(void **state)
+{
+    static const char *const env[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=-6",
+                                       "SLURM_NODEID=0", NULL };
+    gov_descriptor d;
+    gov_desc_claim c;
+
+    bound_to_self(&d, &c);
+    gov_claim_collect(env, &c);
+    assert_int_equal(c.step_id, 0xfffffffau);
+    d.step_id = 0xfffffffa;
+    d.node_index = 0;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+}
+
 static void test_binding(void **state)
 {
     gov_descriptor d;
@@ -257,6 +274,7 @@ static void test_binding(void **state)
     bound_to_self(&d, &c);
     assert_int_equal(c.pid, (uint64_t)getpid());
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+
     /* Sealed for our parent: its descendants, us included, verify. */
     d.pid = (uint64_t)getppid();
     assert_int_equal(gov_proc_start_read(NULL, d.pid, &grandparent, &d.pid_start), 0);
@@ -641,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_proc_stat),
         cmocka_unit_test(test_boot_hash),
         cmocka_unit_test(test_binding),
+        cmocka_unit_test(test_claim_signed_step_id),
         cmocka_unit_test(test_binding_deep_tree),
         cmocka_unit_test(test_binding_pid_namespace),
         cmocka_unit_test(test_binding_cycle),

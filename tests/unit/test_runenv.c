@@ -85,7 +85,8 @@ static void test_fresh_environment(void **state)
     assert_int_equal(e->planned, 450 * MIB);
     assert_int_equal(e->basis, 500 * MIB);
     assert_true(e->bytes);
-    assert_string_equal(var(env, "NODE_OPTIONS"), "--max-old-space-size=372");
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--max-old-space-size=372 --max-semi-space-size=16");
     /* HotSpot counts the two CPUs and reads the cgroup's 512 MiB itself. */
     e = find(env, "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount");
     assert_int_equal(e->action, GOV_RUNENV_SKIP);
@@ -169,6 +170,22 @@ static void test_earlier_export_replaced(void **state)
     gov_runenv_free(env);
 }
 
+/* With envp, the NODE_OPTIONS entry for option keeps the user's setting
+ * (user_mib, above the plan) and the variable ends up as want. */
+static void node_user_kept(const gov_snapshot *s, const char *const *envp, const char *option,
+                           const char *setting, uint64_t user_mib, const char *want)
+{
+    gov_runenv *env = compute(s, 0, envp, 0);
+    const gov_runenv_entry *e = find(env, "NODE_OPTIONS", option);
+
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_string_equal(e->setting, setting);
+    assert_int_equal(e->user, user_mib * MIB);
+    assert_true(e->exceeds);
+    assert_string_equal(var(env, "NODE_OPTIONS"), want);
+    gov_runenv_free(env);
+}
+
 static void test_node_options_appended(void **state)
 {
     static const char *const plain[] = { "NODE_OPTIONS=--require ./trace.js", NULL };
@@ -176,11 +193,12 @@ static void test_node_options_appended(void **state)
         "NODE_OPTIONS=--title=\"x --max-old-space-size=1\"", NULL,
     };
     static const char *const own[] = { "NODE_OPTIONS=--max_old_space_size 9000 --inspect", NULL };
+    static const char *const own_semi[] = { "NODE_OPTIONS=--max_semi_space_size=64", NULL };
     gov_snapshot s = alloc();
     gov_runenv *env = compute(&s, 0, plain, 0);
-    const gov_runenv_entry *e;
 
-    assert_string_equal(var(env, "NODE_OPTIONS"), "--require ./trace.js --max-old-space-size=372");
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--require ./trace.js --max-old-space-size=372 --max-semi-space-size=16");
     assert_string_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->setting,
                         "--max-old-space-size=372");
     gov_runenv_free(env);
@@ -188,33 +206,35 @@ static void test_node_options_appended(void **state)
     /* A quoted word is one word: the option inside it is not Node's. */
     env = compute(&s, 0, quoted, 0);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372");
+                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372 "
+                        "--max-semi-space-size=16");
     gov_runenv_free(env);
 
-    env = compute(&s, 0, own, 0);
-    e = find(env, "NODE_OPTIONS", "--max-old-space-size");
-    assert_int_equal(e->action, GOV_RUNENV_KEEP);
-    assert_string_equal(e->setting, "--max_old_space_size 9000");
-    assert_int_equal(e->user, 9000 * MIB);
-    assert_true(e->exceeds);
-    assert_null(var(env, "NODE_OPTIONS"));
-    gov_runenv_free(env);
+    /* The user's size is kept; the other V8 size is still ours. */
+    node_user_kept(&s, own, "--max-old-space-size", "--max_old_space_size 9000", 9000,
+                   "--max_old_space_size 9000 --inspect --max-semi-space-size=16");
+    node_user_kept(&s, own_semi, "--max-semi-space-size", "--max_semi_space_size=64", 64,
+                   "--max_semi_space_size=64 --max-old-space-size=372");
 
     /* --force appends: Node takes the last. */
     env = compute(&s, 0, own, GOV_RUNENV_FORCE);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max_old_space_size 9000 --inspect --max-old-space-size=372");
+                        "--max_old_space_size 9000 --inspect --max-old-space-size=372 "
+                        "--max-semi-space-size=16");
     gov_runenv_free(env);
 }
 
 /* V8's old generation leaves room for its young generation and Node's own
- * memory: a quarter of the share, at least 128 MiB. */
+ * memory: a quarter of the share, at least 128 MiB.  The young generation
+ * (three semi-spaces) is capped at Node 20's 48 MiB, less in a small share:
+ * Node 24 would take 192 MiB on a 24 GiB host. */
 static void test_node_heap_sizes(void **state)
 {
     static const struct { uint64_t share_mib; const char *opt; } cases[] = {
-        { 2048, "--max-old-space-size=1536" },
-        { 256, "--max-old-space-size=128" },
-        { 128, "--max-old-space-size=32" },
+        { 2048, "--max-old-space-size=1536 --max-semi-space-size=16" },
+        { 256, "--max-old-space-size=128 --max-semi-space-size=16" },
+        { 128, "--max-old-space-size=32 --max-semi-space-size=8" },
+        { 20, "--max-old-space-size=5 --max-semi-space-size=1" },
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

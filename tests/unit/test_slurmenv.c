@@ -336,6 +336,41 @@ static void test_step_kinds(void **state)
     assert_int_equal(collect(garbled).step_kind, GOV_STEP_UNKNOWN);
 }
 
+/* Slurm 26.05 prints SLURM_STEP_ID with %d: salloc's interactive step is
+ * "-6", the batch script "-5" (seen on 26.05.5). */
+static void test_step_id_signed(void **state)
+{
+    const char *interactive[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=-6", NULL };
+    const char *batch[] = { "SLURM_JOB_ID=5", "SLURM_STEP_ID=-5", NULL };
+    gov_sched_evidence ev;
+    uint64_t id;
+
+    ev = collect(interactive);
+    assert_int_equal(ev.step_kind, GOV_STEP_INTERACTIVE);
+    assert_int_equal(ev.step_id, GOV_STEP_INTERACTIVE_ID);
+    ev = collect(batch);
+    assert_int_equal(ev.step_kind, GOV_STEP_BATCH);
+    assert_int_equal(ev.step_id, GOV_STEP_BATCH_ID);
+
+    assert_int_equal(gov_slurm_step_id_parse("0", &id), 0);
+    assert_int_equal(id, 0);
+    assert_int_equal(gov_slurm_step_id_parse("4294967295", &id), 0);
+    assert_int_equal(id, 0xffffffffu);
+    assert_int_equal(gov_slurm_step_id_parse("-1", &id), 0);
+    assert_int_equal(id, 0xffffffffu);
+    assert_int_equal(gov_slurm_step_id_parse("-2147483648", &id), 0);
+    assert_int_equal(id, 0x80000000u);
+    /* Outside 32 bits either way, or not a plain number. */
+    assert_int_equal(gov_slurm_step_id_parse("4294967296", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse("-2147483649", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse("-0", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse("-", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse("--6", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse(" 6", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse("", &id), GOV_EPARSE);
+    assert_int_equal(gov_slurm_step_id_parse(NULL, &id), GOV_EPARSE);
+}
+
 static void test_absurd_counts(void **state)
 {
     const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_ID=0",
@@ -429,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_batch_step),
         cmocka_unit_test(test_step_kinds),
         cmocka_unit_test(test_interactive_step_holds_the_node),
+        cmocka_unit_test(test_step_id_signed),
         cmocka_unit_test(test_absurd_counts),
         cmocka_unit_test(test_env_get),
         cmocka_unit_test(test_list_parser),

@@ -28,10 +28,10 @@ assert_idle
 
 # CPUs: salloc -c2, then srun without -c. Both series export the
 # allocation's SLURM_CPUS_PER_TASK=2 to the step. 22.05's srun ignores it
-# (the step gets 1 CPU per task); 24.11's srun takes it again (2).
+# (the step gets 1 CPU per task); 24.11's and 26.05's take it again (2).
 out=$(as_user salloc -n1 -c2 srun --governor=threads bash -c "$task" </dev/null 2>/dev/null)
 printf '%s\n' "$out"
-want=$(by_series 22.05=1 24.11=2)
+want=$(by_series 22.05=1 24.11=2 26.05=2)
 assert_eq 2 "$(field env_cpt "$out")" "inherited SLURM_CPUS_PER_TASK"
 assert_eq "$want" "$(field cpt "$out")" "sealed cpus per task"
 assert_eq "$want" "$(field omp "$out")" "OMP_NUM_THREADS from the seal"

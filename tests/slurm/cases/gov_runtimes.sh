@@ -9,12 +9,14 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 [[ -x $GOV_BUILD_DIR/tests/omp_count ]] || skip "no tests/omp_count (OpenMP) in the build directory"
 gov_plugstack
-work=$GOV_CLUSTER_DIR/runtimes
+# One directory per series: each root builds its probes with its own
+# toolchains once and keeps them.
+work=$GOV_CLUSTER_DIR/runtimes-$(slurm_series)
 # Probes the runtimes stage built (run-all) save a build; build.sh finds
 # them up to date.  A copy: that build tree may be closed to the test user.
 if [[ -d ${GOV_RUNTIME_PROBES:-} ]]; then
 	mkdir -p "$work"
-	for f in gomaxprocs churn rayon_probe java; do
+	for f in gomaxprocs churn rayon_probe java toolchains; do
 		[[ -e $GOV_RUNTIME_PROBES/$f ]] && cp -a "$GOV_RUNTIME_PROBES/$f" "$work/"
 	done
 fi

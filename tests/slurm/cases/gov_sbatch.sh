@@ -14,6 +14,7 @@ rm -f "$home/gov_sbatch.out"
 printf '%s\n' '#!/bin/bash' '
 show() { p=$(eval "$GOV_PAYLOAD" 2>/dev/null | tr "\n" " "); s=$("$GOV_TOOL" verify --json | jq -r .status); echo "$1 $s omp=${OMP_NUM_THREADS:-unset} $p"; }
 show batch
+echo "stepid ${SLURM_STEP_ID-unset} $(env -u GOVERNOR_DESCRIPTOR "$GOV_TOOL" snapshot --json | jq -r "[.scheduler.source, .scheduler.step] | join(\" \")")"
 srun -n3 bash -c "$(declare -f show); show inherit"
 srun --governor=off -n1 bash -c "$(declare -f show); show off"
 srun --governor=interactive -n1 bash -c "$(declare -f show); show interactive"
@@ -38,6 +39,11 @@ assert_eq 1 "$(val "$batch" nodes)" "batch: one node"
 assert_eq 2 "$(val "$batch" cpt)" "batch cpus per task"
 assert_eq 2 "$(val "$batch" omp)" "batch OMP_NUM_THREADS"
 assert_eq 1 "$(val "$batch" threads)" "batch threads flag"
+# The script's own SLURM_STEP_ID: none before 26.05, which prints the batch
+# id (0xfffffffb) as a signed int; read from the variables, either way the
+# batch step.
+assert_eq "$(by_series 22.05=unset 24.11=unset 26.05=-5) environment batch" \
+	"$(sed -n 's/^stepid //p' <<<"$out")" "the script's SLURM_STEP_ID, and the snapshot without descriptor"
 
 assert_eq 3 "$(grep -c '^inherit verified ' <<<"$out")" "inner steps inherit --governor"
 while read -r line; do

@@ -52,8 +52,8 @@ line=$(head -n1 <<<"$out")
 assert_eq 200 "$(val "$line" step_mem)" "--mem-per-cpu=100M x 2 CPUs"
 # srun alone exports no SLURM_MEM_PER_CPU on 22.05: per-CPU memory stays
 # unknown (gov_sbatch checks it where sbatch exports the variable). 24.11
-# exports it, it agrees with the credential's total, and it is sealed.
-assert_eq "$(by_series 22.05= 24.11=100)" "$(val "$line" mem_per_cpu)" "srun --mem-per-cpu"
+# and 26.05 export it, it agrees with the credential's total, and it is sealed.
+assert_eq "$(by_series 22.05= 24.11=100 26.05=100)" "$(val "$line" mem_per_cpu)" "srun --mem-per-cpu"
 assert_idle
 
 out=$(run -N2 -n3 -c1 --mem=200M)

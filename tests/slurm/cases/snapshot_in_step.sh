@@ -21,11 +21,11 @@ assert_eq 209715200 "$(get .memory.effective.limit_bytes)" "effective memory"
 assert_eq enforced "$(get .enforcement.cpu)" "cpu enforcement"
 # Without the sealed descriptor the allocation comes from the variables. A
 # plain srun on 22.05 exports no memory variable into its tasks: the
-# allocation is unknown, and so is its enforcement. 24.11 exports
+# allocation is unknown, and so is its enforcement. 24.11 and 26.05 export
 # SLURM_MEM_PER_NODE, and the step's cgroup holds it.
-assert_eq "$(by_series 22.05=null 24.11=209715200)" "$(get .memory.scheduler.limit_bytes)" \
+assert_eq "$(by_series 22.05=null 24.11=209715200 26.05=209715200)" "$(get .memory.scheduler.limit_bytes)" \
 	"memory variable in a plain srun"
-assert_eq "$(by_series 22.05=unknown 24.11=enforced)" "$(get .enforcement.memory)" \
+assert_eq "$(by_series 22.05=unknown 24.11=enforced 26.05=enforced)" "$(get .enforcement.memory)" \
 	"memory enforcement of a plain srun without a descriptor"
 assert_eq 1 "$(get .scheduler.tasks_on_node)" "tasks on node"
 
