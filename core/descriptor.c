@@ -161,6 +161,7 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
     if (p->ttl_s)
         put(&o, "ttl=%u\n", p->ttl_s);
     put(&o, "threads=%d\n", p->threads ? 1 : 0);
+    put(&o, "runtimes=%d\n", p->runtimes ? 1 : 0);
     if (o.full) {
         buf[0] = '\0';
         return GOV_ENOSPC;
@@ -275,15 +276,17 @@ static int parse_boot(const char *v, size_t n, uint64_t *out)
 
 /* One "key=value" line; seen[] rejects duplicates. */
 enum { K_BOOT = N_U64, K_KIND, K_GPUV, K_TOPO, K_NUMA, K_GPUS, K_PROFILE,
-       K_IMPOSED, K_MEMRES, K_CPURES, K_SEAL, K_TTL, K_THREADS, K_COUNT };
+       K_IMPOSED, K_MEMRES, K_CPURES, K_SEAL, K_TTL, K_THREADS, K_RUNTIMES, K_COUNT };
 
 static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
                       size_t vn, gov_descriptor *d, bool *seen)
 {
     static const char *const names[K_COUNT - N_U64] = {
         "boot", "kind", "gpus_verified", "topo", "numa_mem", "gpus", "profile",
-        "imposed", "mem_reserve", "cpu_reserve", "seal", "ttl", "threads",
+        "imposed", "mem_reserve", "cpu_reserve", "seal", "ttl", "threads", "runtimes",
     };
+    /* Keys of this table that a version introduced after 1. */
+    static const unsigned since[K_COUNT - N_U64] = { [K_RUNTIMES - N_U64] = 3 };
     uint64_t x;
     size_t id = K_COUNT;
 
@@ -293,7 +296,8 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     for (size_t i = 0; i < K_COUNT - N_U64 && id == K_COUNT; i++)
         if (gov_token_eq(k, kn, names[i]))
             id = N_U64 + i;
-    if (id == K_COUNT || seen[id] || (id < N_U64 && u64_fields[id].since > version))
+    if (id == K_COUNT || seen[id] || (id < N_U64 && u64_fields[id].since > version) ||
+        (id >= N_U64 && since[id - N_U64] > version))
         return GOV_EPARSE;
     seen[id] = true;
     if (id < N_U64)
@@ -343,6 +347,8 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
         return 0;
     case K_THREADS:
         return parse_bool(v, vn, &d->policy.threads);
+    case K_RUNTIMES:
+        return parse_bool(v, vn, &d->policy.runtimes);
     }
     return GOV_EPARSE;
 }
@@ -380,6 +386,7 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
             return GOV_EPARSE;
     if (!seen[K_BOOT] || !seen[K_KIND] || !seen[K_GPUV] || !seen[K_PROFILE] ||
         !seen[K_IMPOSED] || !seen[K_SEAL] || !seen[K_THREADS] ||
+        (version >= 3 && !seen[K_RUNTIMES]) ||
         (d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
         (d.policy.mem_reserve_pct && d.policy.mem_reserve_bytes != GOV_UNKNOWN) ||
         (d.policy.cpu_reserve_pct && d.policy.cpu_reserve_threads != GOV_UNKNOWN))

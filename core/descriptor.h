@@ -30,6 +30,7 @@ typedef struct gov_desc_policy {
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
     bool threads;                  /* the user asked for thread variables */
+    bool runtimes;                 /* every runtime's variables (version 3) */
 } gov_desc_policy;
 
 /* hwloc summary of the node restricted to the step's cores. */

@@ -4,6 +4,8 @@
  * documented there and in governor(1). */
 #include "knobs.h"
 
+#include <string.h>
+
 /* libuv's own pool size: its pool also waits on file I/O and DNS, so fewer
  * threads than this would stall the event loop behind one slow disk. */
 #define GOV_UV_DEFAULT_THREADS 4
@@ -52,4 +54,26 @@ uint64_t gov_knob_threads(const gov_knob *k, uint64_t n)
     if (k->kind == GOV_KNOB_IO_THREADS && n < GOV_UV_DEFAULT_THREADS)
         return GOV_UV_DEFAULT_THREADS;
     return n;
+}
+
+size_t gov_runenv_inputs(const char **names, size_t cap)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < gov_knob_count; i++) {
+        size_t j;
+        for (j = 0; j < i && strcmp(gov_knobs[j].name, gov_knobs[i].name); j++)
+            ;
+        if (j == i) {
+            if (n < cap)
+                names[n] = gov_knobs[i].name;
+            n++;
+        }
+    }
+    if (n < cap)
+        names[n] = GOV_THREADS_ENV;
+    n++;
+    if (n < cap)
+        names[n] = GOV_MEMORY_ENV;
+    return n + 1;
 }

@@ -25,16 +25,23 @@ typedef struct gov_knob {
     const char *runtime;  /* who reads it, from which version */
 } gov_knob;
 
-/* Records the thread count last exported, so that a later step or run
- * tells its own inherited values (a batch script's, say) from the user's. */
+/* Record the thread count and the memory share (bytes) last exported, so
+ * that a later step or run tells its own inherited values (a batch
+ * script's, say) from the user's. */
 #define GOV_THREADS_ENV "GOVERNOR_THREADS"
+#define GOV_MEMORY_ENV "GOVERNOR_MEMORY_SHARE"
 
 extern const gov_knob gov_knobs[];
 extern const size_t gov_knob_count;
 
-/* True for the knobs that carry a CPU count: the ones the plugin's
- * --governor=threads exports. */
+/* True for the knobs that carry a count of threads (not JAVA_TOOL_OPTIONS's
+ * option, which also counts CPUs). */
 int gov_knob_is_cpu(const gov_knob *k);
+
+/* Every variable gov_runenv_compute() reads, each once (the knobs' and the
+ * markers'), into names; returns how many (at most cap are written).  The
+ * plugin reads exactly these from a task's environment. */
+size_t gov_runenv_inputs(const char **names, size_t cap);
 
 /* The value a CPU-count knob gets for n threads of one process. */
 uint64_t gov_knob_threads(const gov_knob *k, uint64_t n);

@@ -574,9 +574,10 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
  * decides, from a snapshot and an environment, which variable each runtime
  * reads gets which value and why (docs/runtimes.md lists them with the
  * runtime and version that reads each).  It only decides: applying the
- * changes (setenv) is the caller's.  A variable the user set is kept unless
- * GOV_RUNENV_FORCE; NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to,
- * never replaced.
+ * changes (setenv, sched_setaffinity) is the caller's; `governor run` and
+ * the plugin's --governor=runtimes apply the same decisions.  A variable the
+ * user set is kept unless GOV_RUNENV_FORCE; NODE_OPTIONS and
+ * JAVA_TOOL_OPTIONS are appended to, never replaced.
  */
 
 /** What became of one setting. */
@@ -600,6 +601,9 @@ typedef enum gov_runenv_reason {
     GOV_RUNENV_NO_ALLOCATION,   /**< SKIP: only the host bounds memory */
     GOV_RUNENV_RUNTIME_SEES,    /**< SKIP: the JVM reads the same bound from the kernel */
     GOV_RUNENV_TOO_SMALL,       /**< SKIP: less than 1 MiB per worker */
+    GOV_RUNENV_CLEARED,         /**< SKIP: removed; it held what an earlier run or the
+                                     plugin exported, and this run sets nothing there */
+    GOV_RUNENV_NOT_ASKED,       /**< SKIP: outside GOV_RUNENV_CPU_ONLY or CLEAR */
 } gov_runenv_reason;
 
 /** One decision: a variable, or one option inside an option variable. */
@@ -642,17 +646,41 @@ typedef struct gov_runenv {
     size_t count;
     gov_runenv_var *vars;    /**< the changes to apply, in order; each NAME once */
     size_t nvars;
+    /** The affinity to give the command: affinity_count > 0 means narrow the
+     *  mask to \p affinity (that many CPUs, the lowest-numbered of the
+     *  current mask) under a CPU quota smaller than the mask, so that
+     *  runtimes that count only the mask (Node's os.availableParallelism(),
+     *  Python's os.sched_getaffinity()) see the plan; 0 leaves it alone. */
+    uint64_t affinity_count;
+    gov_cpuset affinity;
+    uint64_t affinity_from;  /**< the mask's CPUs before, GOV_UNKNOWN */
 } gov_runenv;
 
 /** Replace the user's own settings too. */
 #define GOV_RUNENV_FORCE 0x1u
+/** Set the CPU variables only; memory hints and pool figures an earlier run
+ *  exported are removed (the plugin's --governor=threads). */
+#define GOV_RUNENV_CPU_ONLY 0x2u
+/** Set nothing; remove what an earlier run exported (a step without the
+ *  governor inside a governed job).  Not with GOV_RUNENV_CPU_ONLY. */
+#define GOV_RUNENV_CLEAR 0x4u
+/** Never narrow the affinity (see gov_runenv.affinity_count). */
+#define GOV_RUNENV_KEEP_AFFINITY 0x8u
 
 /**
  * Decide the environment of a command that runs \p requested_workers
  * process workers (0: one process using the whole allocation) in the
  * allocation \p snap describes.  \p envp is the command's current
  * environment, a NULL-terminated "NAME=value" array (NULL: an empty one); it
- * is only read.  \p flags: GOV_RUNENV_FORCE or 0.  On success *out is a
+ * is only read.  \p flags: GOV_RUNENV_* or 0.  A value that is exactly what
+ * the markers GOVERNOR_THREADS and GOVERNOR_MEMORY_SHARE in \p envp say an
+ * earlier run exported is replaced in place (or removed), never kept as the
+ * user's.  Memory hints derive from the allocation's share
+ * (gov_plan.memory_limit_per_worker), not from the memory free at this
+ * moment, so that the same allocation always gives the same environment.
+ * Under a CPU quota smaller than the affinity mask the affinity narrows
+ * (gov_runenv.affinity_count) and every figure is planned for the narrowed
+ * mask.  On success *out is a
  * gov_runenv the caller releases with gov_runenv_free(); it holds copies,
  * nothing points into \p envp.  Returns 0, GOV_EINVAL (NULL snap or out,
  * unknown flags) or GOV_ENOMEM.  Pure: reads no files and no process

@@ -204,25 +204,6 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
         out->gpu_unified = 0;
 }
 
-void gov_accel_set_unknown(gov_snapshot_accel *out)
-{
-    for (int i = 0; i < GOV_VIS_COUNT; i++)
-        out->visible[i] = GOV_UNKNOWN;
-    out->nvidia_gpus = GOV_UNKNOWN;
-    out->nvidia_dev_nodes = GOV_UNKNOWN;
-    out->nvidia_dev_usable = GOV_UNKNOWN;
-    out->nvidia_dev_denied = GOV_UNKNOWN;
-    out->amd_gpus = GOV_UNKNOWN;
-    out->kfd_usable = -1;
-    out->drm_render_nodes = GOV_UNKNOWN;
-    out->drm_render_usable = GOV_UNKNOWN;
-    out->drm_render_denied = GOV_UNKNOWN;
-    out->devices_confined = -1;
-    out->gpu_index = -1;
-    out->gpu_unified = -1;
-    out->gpu_vram_total_bytes = GOV_UNKNOWN;
-    out->gpu_vram_used_bytes = GOV_UNKNOWN;
-}
 
 void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot_accel *out)

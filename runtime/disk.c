@@ -14,13 +14,6 @@ static uint64_t blocks_bytes(uint64_t blocks, uint64_t size)
     return blocks * size;
 }
 
-void gov_disk_set_unknown(gov_snapshot_disk *out)
-{
-    out->capacity_bytes = GOV_UNKNOWN;
-    out->free_bytes = GOV_UNKNOWN;
-    out->avail_bytes = GOV_UNKNOWN;
-    out->writable = -1;
-}
 
 void gov_disk_collect(const char *workdir, gov_snapshot_disk *out)
 {

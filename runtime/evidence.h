@@ -10,28 +10,15 @@
 #ifndef GOV_EVIDENCE_H
 #define GOV_EVIDENCE_H
 
-#include "governor.h"
-#include "cgroup.h"
-#include "gpu.h"
-#include "slurmenv.h"
-#include "sysroot.h"
-#include "text.h"
+#include "snapshot_base.h"
 
 #include <dirent.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* ---- snapshot (resolve.c) ---------------------------------------------- */
-
-/* The profile without a site policy (docs/governor.md "Profiles"): batch
- * inside a scheduler allocation, which is the job's own; the seed's
- * interactive outside any scheduler, where the host is shared. */
-gov_profile gov_default_profile(const gov_snapshot *s);
-
 /* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
  * governor's default clock. */
 uint64_t gov_monotonic_ns(void);
-
 
 /* ---- host inventory (inventory.c) ---------------------------------------- */
 
@@ -46,48 +33,24 @@ int gov_inventory_load_topology(struct hwloc_topology **out);
 void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
                            gov_inventory *out);
 
-/* ---- affinity (affinity.c) ----------------------------------------------- */
-
-/* sched_getaffinity on the live system; Cpus_allowed_list of
- * ROOT/proc/self/status under a sysroot.  Returns 0 or an error; on error
- * *count is GOV_UNKNOWN. */
-int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count);
-
-/* Find "Cpus_allowed_list:" in a /proc/PID/status text. */
-int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
-
 /* ---- accelerators (accel.c) ---------------------------------------------- */
 
-/* Every field unknown; gov_accel_collect() starts from this, and
- * gov_snapshot_init() uses it.  devices_confined is the cgroup
- * collector's: the snapshot copies it in. */
-void gov_accel_set_unknown(gov_snapshot_accel *out);
 void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot_accel *out);
 
-/* ---- memory, pressure, swap (meminfo.c, pressure.c) ---------------------- */
-
-int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
-                      uint64_t *available_bytes);
-void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
-                         uint64_t *available_bytes);
+/* ---- pressure, swap (pressure.c) ---------------------------------------- */
 
 /* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
 int gov_psi_parse(const char *text, size_t len, double *some_avg10,
                   double *full_avg10);
-void gov_pressure_set_unknown(gov_snapshot_pressure *out);
 void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                           gov_snapshot_pressure *out);
 
 /* ---- disk (disk.c) ------------------------------------------------------- */
 
-void gov_disk_set_unknown(gov_snapshot_disk *out);
 void gov_disk_collect(const char *workdir, gov_snapshot_disk *out);
 
 /* ---- descriptor (descriptor_collect.c) ----------------------------------- */
-
-/* Absent: no status, no age. */
-void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
 
 /* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
  * sched and policy on success; status, reason and age go into *out.
@@ -96,10 +59,5 @@ void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
                             const char *const *envp, gov_sched_evidence *sched,
                             gov_snapshot_descriptor *out, gov_site_policy *policy);
-
-/* Copy a verified descriptor's facts into the collectors' structs. */
-struct gov_descriptor;
-void gov_descriptor_apply(const struct gov_descriptor *d, gov_sched_evidence *sched,
-                          gov_site_policy *policy);
 
 #endif /* GOV_EVIDENCE_H */

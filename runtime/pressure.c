@@ -118,15 +118,6 @@ static void swap_activity(const gov_root *root, gov_snapshot_pressure *out)
     }
 }
 
-void gov_pressure_set_unknown(gov_snapshot_pressure *out)
-{
-    out->source = GOV_PRESSURE_SOURCE_NONE;
-    out->cpu_some_avg10 = NAN;
-    out->memory_some_avg10 = NAN;
-    out->memory_full_avg10 = NAN;
-    out->swap_in_pages = GOV_UNKNOWN;
-    out->swap_out_pages = GOV_UNKNOWN;
-}
 
 void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                           gov_snapshot_pressure *out)

@@ -72,44 +72,6 @@ void gov_context_destroy(gov_context *ctx)
     free(ctx);
 }
 
-static void map_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
-{
-    s->cpu.cgroup.version = cg->cpu_version;
-    s->cpu.cgroup.quota_cores = cg->quota_cores;
-    s->cpu.cgroup.quota_status = cg->quota_status;
-    s->cpu.cgroup.cpuset_count = cg->cpuset_count;
-    s->cpu.cgroup.cpuset = cg->cpuset;
-    s->memory.cgroup.version = cg->memory_version;
-    s->memory.cgroup.status = cg->memory_status;
-    s->memory.cgroup.limit_bytes = cg->limit_bytes;
-    s->memory.cgroup.high_bytes = cg->high_bytes;
-    s->memory.cgroup.current_bytes = cg->current_bytes;
-    s->memory.cgroup.working_set_bytes = cg->working_set_bytes;
-    s->memory.cgroup.remaining_bytes = cg->remaining_bytes;
-    s->memory.cgroup.planning_remaining_bytes = cg->planning_remaining_bytes;
-}
-
-static void map_sched(const gov_sched_evidence *e, gov_snapshot *s)
-{
-    s->scheduler.source = e->source;
-    if (e->source == GOV_SCHED_NONE)
-        return;
-    s->scheduler.step_kind = e->step_kind;
-    s->scheduler.tasks_on_node = e->tasks_on_node;
-    s->scheduler.tasks_total = e->tasks_total;
-    s->scheduler.nodes = e->nodes;
-    s->scheduler.cpus_on_node = e->cpus_on_node;
-    s->scheduler.cpus_per_task = e->cpus_per_task;
-    s->scheduler.mem_per_node_bytes = e->mem_per_node_bytes;
-    s->scheduler.mem_per_cpu_bytes = e->mem_per_cpu_bytes;
-    s->scheduler.gpus_on_node = e->gpus_on_node;
-    s->scheduler.gpus_per_task = e->gpus_per_task;
-    s->scheduler.gpus_verified = e->gpus_verified;
-    s->scheduler.gpus_on_node_source = e->gpus_on_node_source;
-    s->scheduler.gpus_per_task_source = e->gpus_per_task_source;
-    s->scheduler.mem_per_cpu_source = e->mem_per_cpu_source;
-}
-
 /* Strict mode: a value the job's environment gave is refused even when root
  * sealed it, as the variables themselves are. */
 static void drop_env_value(uint64_t *value, gov_sched_source *source)
@@ -149,7 +111,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
         out->cpu.affinity.count = GOV_UNKNOWN;
 
     gov_cgroup_collect(root, &cg);
-    map_cgroup(&cg, out);
+    gov_snapshot_set_cgroup(&cg, out);
 
     /* A verified descriptor outranks the variables any user can change;
      * strict mode never falls back to them. */
@@ -157,9 +119,9 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     memset(&desc_sched, 0, sizeof desc_sched);
     gov_descriptor_collect(&ctx->opts, root, envp, &desc_sched, &out->descriptor, &out->policy);
     if (desc_sched.source == GOV_SCHED_DESCRIPTOR)
-        map_sched(&desc_sched, out);
+        gov_snapshot_set_scheduler(&desc_sched, out);
     else if (!strict)
-        map_sched(&env_sched, out);
+        gov_snapshot_set_scheduler(&env_sched, out);
     if (strict) {
         drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
         drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);

@@ -1,49 +1,15 @@
 /* handoff.c - per task, in slurm_spank_task_init_privileged (euid 0, in
  * the forked task before exec): add the task's own binding, seal, and put
- * the credential into the task's environment; export thread counts. */
+ * the credential into the task's environment.  The runtimes' variables
+ * come later, in task_init (environment.c), once the task's affinity is
+ * set. */
 #include "plugin.h"
-
-#include "knobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Export n threads (0: none) to every CPU-count variable of the runtimes
- * (knobs.h) that the user has not set themselves: a variable still holding
- * what an earlier step exported is ours to replace or remove. */
-static void export_threads(spank_t sp, uint64_t n)
-{
-    char val[24], mine[24], cur[24], prev[24];
-    uint64_t before = 0;
-    bool ours = spank_getenv(sp, GOV_THREADS_ENV, prev, sizeof prev) == ESPANK_SUCCESS &&
-                gov_parse_u64(prev, strlen(prev), &before) == 0;
-
-    for (size_t i = 0; i < gov_knob_count; i++) {
-        const gov_knob *k = &gov_knobs[i];
-        spank_err_t rc;
-
-        if (!gov_knob_is_cpu(k))
-            continue;
-        /* A value too long for cur is set, and not a count we exported. */
-        rc = spank_getenv(sp, k->name, cur, sizeof cur);
-        snprintf(mine, sizeof mine, "%llu", (unsigned long long)gov_knob_threads(k, before));
-        if (rc == ESPANK_NOSPACE || (rc == ESPANK_SUCCESS && !(ours && !strcmp(cur, mine))))
-            continue;
-        snprintf(val, sizeof val, "%llu", (unsigned long long)gov_knob_threads(k, n));
-        if (n)
-            spank_setenv(sp, k->name, val, 1);
-        else if (rc == ESPANK_SUCCESS)
-            spank_unsetenv(sp, k->name);
-    }
-    snprintf(val, sizeof val, "%llu", (unsigned long long)n);
-    if (n)
-        spank_setenv(sp, GOV_THREADS_ENV, val, 1);
-    else if (ours)
-        spank_unsetenv(sp, GOV_THREADS_ENV);
-}
 
 static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
 {
@@ -65,8 +31,6 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     uint64_t ppid;
     int len, rc;
 
-    /* Thread counts do not depend on the seal. */
-    export_threads(sp, d.policy.threads && d.cpus_per_task != GOV_UNKNOWN ? d.cpus_per_task : 0);
     /* This callback runs in the task's own process: its pid and start
      * time are what the runtime finds among its ancestors. */
     d.pid = (uint64_t)getpid();
@@ -106,5 +70,4 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
 void gov_handoff_clear(spank_t sp)
 {
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
-    export_threads(sp, 0);
 }

@@ -1,5 +1,5 @@
 /* option.c - the user's --governor[=MODE]: a comma list of one profile
- * (batch, interactive) and the flags threads and off. */
+ * (batch, interactive) and the flags threads, runtimes, noruntimes and off. */
 #include "parse.h"
 
 #include <string.h>
@@ -28,6 +28,10 @@ int gov_mode_parse(const char *text, gov_mode *out)
             m.profile = prof;
         } else if (gov_token_eq(p, n, "threads")) {
             m.threads = true;
+        } else if (gov_token_eq(p, n, "runtimes")) {
+            m.runtimes = true;
+        } else if (gov_token_eq(p, n, "noruntimes")) {
+            m.noruntimes = true;
         } else if (gov_token_eq(p, n, "off")) {
             m.off = true;
         } else {
@@ -38,7 +42,8 @@ int gov_mode_parse(const char *text, gov_mode *out)
         p += n + 1;
     }
     /* "off" with anything else is a contradiction, not a preference. */
-    if (m.off && (m.threads || m.profile_set))
+    if ((m.off && (m.threads || m.profile_set || m.runtimes || m.noruntimes)) ||
+        (m.runtimes && m.noruntimes))
         return GOV_EPARSE;
     *out = m;
     return 0;

@@ -14,13 +14,15 @@
 
 /* Shown in every complaint about a MODE. */
 #define GOV_MODE_HELP \
-    "valid values: batch, interactive, threads, off, as a comma list " \
-    "(e.g. --governor=interactive,threads)"
+    "valid values: batch, interactive, threads, runtimes, noruntimes, off, as a comma " \
+    "list (e.g. --governor=interactive,runtimes)"
 
 typedef struct gov_mode {
     bool given;          /* the option was used */
     bool off;
-    bool threads;
+    bool threads;        /* thread counts only */
+    bool runtimes;       /* every variable `governor run` sets */
+    bool noruntimes;     /* none of them, where the site's default says runtimes */
     bool profile_set;
     gov_profile profile;
 } gov_mode;
@@ -34,6 +36,15 @@ int gov_mode_parse(const char *text, gov_mode *out);
 /* One libmunge attempt's own socket timeout: a healthy munged answers in
  * well under a millisecond. */
 #define GOV_MUNGE_TIMEOUT_S 2
+
+/* The site's runtimes= key: whether governed steps get the environment of
+ * `governor run` (--governor=runtimes) by default, and whether users may
+ * decline it (--governor=noruntimes). */
+typedef enum gov_runtimes_policy {
+    GOV_RUNTIMES_OFF = 0,          /* only when a user asks */
+    GOV_RUNTIMES_ON,               /* unless a user declines */
+    GOV_RUNTIMES_ALWAYS,           /* users may not decline */
+} gov_runtimes_policy;
 
 typedef struct gov_spank_policy {
     bool default_on;
@@ -50,6 +61,7 @@ typedef struct gov_spank_policy {
     char munge_socket[GOV_SPANK_POLICY_PATH_MAX];   /* "" = MUNGE's default */
     char run_dir[GOV_SPANK_POLICY_PATH_MAX]; /* where the plugin writes (run_dir.h) */
     bool topology_cache_off;       /* topology_cache=off */
+    gov_runtimes_policy runtimes;
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
@@ -65,8 +77,8 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
 
 /* Whether the governor runs for a step, and the policy it seals: the site's
  * imposed profile and reserves, tightened (never loosened) by the user.  A
- * user's "off" counts only where the site allows it (allow_off); otherwise
- * the site's default stands. */
+ * user's "off" counts only where the site allows it (allow_off), a user's
+ * "noruntimes" only under runtimes=on; otherwise the site's default stands. */
 bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
 

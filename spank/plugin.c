@@ -4,9 +4,10 @@
  *   local (srun), allocator (sbatch, salloc): validate the site arguments
  *     and --governor, fail fast with a message, otherwise stay silent.
  *   remote (slurmstepd): capture once per step and node (init_post_opt),
- *     seal once per task (task_init_privileged, euid 0).  Errors here are
- *     logged and degrade: a non-zero return from init or init_post_opt
- *     would abort the step and can drain the node.
+ *     seal once per task (task_init_privileged, euid 0), then set the
+ *     runtimes' variables (task_init, as the user, affinity in place).
+ *     Errors here are logged and degrade: a non-zero return from init or
+ *     init_post_opt would abort the step and can drain the node.
  */
 #include "plugin.h"
 
@@ -43,6 +44,12 @@ static int governor_option(int val, const char *optarg, int remote)
                     "drop the option, or give batch, interactive or threads");
         return -1;
     }
+    if (m.noruntimes && gov_state.site_ok && gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS &&
+        !remote) {
+        slurm_error("governor: this site sizes every runtime in every task (runtimes=always); "
+                    "drop noruntimes from --governor");
+        return -1;
+    }
     gov_state.mode = m;
     gov_state.mode_ok = true;
     return 0;
@@ -51,8 +58,10 @@ static int governor_option(int val, const char *optarg, int remote)
 static struct spank_option governor_opt = {
     "governor", "MODE",
     "Seal this step's resource budget for libgovernor. MODE is a comma list: "
-    "batch (default) or interactive, threads (export OMP_NUM_THREADS and BLAS "
-    "thread counts), or off.",
+    "batch (default) or interactive; threads (export OMP_NUM_THREADS and the other "
+    "thread counts); runtimes (start each task with the variables `governor run` "
+    "sets: thread counts, GOMEMLIMIT, Node's and Java's memory; the site may make "
+    "it the default) or noruntimes (decline that default); or off.",
     2, 0, governor_option,
 };
 
@@ -102,6 +111,10 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     if (gov_state.mode.given && gov_state.mode.off && !gov_state.site.allow_off)
         slurm_info("governor: --governor=off reached this step although the site does not "
                    "allow it (allow_off=no); the site's default applies");
+    if (gov_state.mode.given && gov_state.mode.noruntimes &&
+        gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS)
+        slurm_info("governor: --governor=noruntimes reached this step although the site sizes "
+                   "every runtime (runtimes=always); the runtimes' variables are set");
     if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
     rc = gov_capture_step(sp, &gov_state.site, &gov_state.step);
@@ -142,4 +155,13 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
         return 0;
     }
     return gov_handoff_task(sp, &gov_state);
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_remote(sp))
+        gov_environment_task(sp, &gov_state);
+    return 0;
 }

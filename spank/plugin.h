@@ -49,13 +49,19 @@ void gov_node_topology_prepare(const gov_spank_policy *site);
 void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
                             gov_desc_topology *out);
 
-/* handoff.c: seal this task's descriptor into its environment and export
- * thread counts when asked.  Returns 0, or -1 to fail the task. */
+/* handoff.c: seal this task's descriptor into its environment.  Returns 0,
+ * or -1 to fail the task. */
 int gov_handoff_task(spank_t sp, const gov_plugin *pl);
 
 /* handoff.c: the governor is off for this step: drop an inherited
  * descriptor so that nothing stale verifies. */
 void gov_handoff_clear(spank_t sp);
+
+/* environment.c: in task_init, give the task the variables of its mode
+ * (runtimes: all that `governor run` sets, threads: the CPU ones) and, under
+ * a CPU quota, a narrowed affinity; remove what an earlier step exported
+ * that this step does not set.  Failures are logged; the task starts. */
+void gov_environment_task(spank_t sp, const gov_plugin *pl);
 
 /* seal_log.c: a task starts without its descriptor (seal=optional): say why
  * at info level at most once a minute on the node (a stamp in the site's

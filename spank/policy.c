@@ -8,7 +8,7 @@
 
 #define GOV_SPANK_POLICY_KEYS \
     "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache, " \
-    "allow_off, munge_timeout, run_dir"
+    "allow_off, munge_timeout, run_dir, runtimes"
 
 void gov_spank_policy_init(gov_spank_policy *p)
 {
@@ -108,6 +108,7 @@ static const struct policy_key policy_keys[] = {
     { "allow_off", "yes or no" },
     { "munge_timeout", "seconds from 1 to 60" },
     { "run_dir", "an absolute directory path (the same as topology_cache's, if that names one)" },
+    { "runtimes", "off, on or always" },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -172,6 +173,16 @@ static int set_key(size_t k, const char *v, gov_spank_policy *p, bool *run_dir_s
         return 0;
     case 10:
         return set_run_dir(v, p, run_dir_seen);
+    case 11:
+        if (!strcmp(v, "off"))
+            p->runtimes = GOV_RUNTIMES_OFF;
+        else if (!strcmp(v, "on"))
+            p->runtimes = GOV_RUNTIMES_ON;
+        else if (!strcmp(v, "always"))
+            p->runtimes = GOV_RUNTIMES_ALWAYS;
+        else
+            return GOV_EPARSE;
+        return 0;
     }
     return GOV_EPARSE;
 }
@@ -239,5 +250,10 @@ bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode
     out->seal_required = site->seal_required;
     out->ttl_s = site->ttl_s;
     out->threads = mode->given && mode->threads;
+    switch (site->runtimes) {
+    case GOV_RUNTIMES_OFF: out->runtimes = mode->given && mode->runtimes; break;
+    case GOV_RUNTIMES_ON: out->runtimes = !(mode->given && mode->noruntimes); break;
+    case GOV_RUNTIMES_ALWAYS: out->runtimes = true; break;
+    }
     return on;
 }

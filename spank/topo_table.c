@@ -9,7 +9,7 @@
  *   numa=68719476736:0-3   one line per NUMA node: bytes, the cores in it
  *   gpu=1:4-7              one line per GPU: NUMA OS index (-1), close cores
  *
-  * Every list is a canonical Linux CPU list of core indexes (ascending,
+ * Every list is a canonical Linux CPU list of core indexes (ascending,
  * ranges merged); numa and gpu lists may be empty; the lines come in the
  * order shown, so that each table has exactly one text.  The file is
  * root's, but it is still outside text: nothing in it is trusted before it
@@ -234,7 +234,7 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
 {
     size_t hl = strlen(GOV_TOPO_HEADER), kn, vn;
     const char *k, *v;
-        int section = -1;
+    int section = -1;
     gov_lines it;
     int rc;
 

@@ -1,8 +1,11 @@
 /* cmd_run.c - `governor run [--workers N] [--force] [--explain] -- CMD ...`:
  * give CMD the environment gov_runenv_compute() decides (thread counts,
- * memory hints, pool figures) and exec it. */
+ * memory hints, pool figures) and, under a CPU quota, the narrowed
+ * affinity; then exec it.  The plugin applies the same decisions to a task
+ * (spank/environment.c). */
 #include "cmd.h"
 #include "cmd_common.h"
+#include "snapshot_base.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +17,10 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor run [--workers N] [--force] [--explain] [--verbose] [--sysroot DIR]\n"
-               "                    -- CMD [ARG...]\n"
-               "       governor run --dry-run [--json] [--workers N] [--force] [--sysroot DIR]\n"
-               "                    [-- CMD [ARG...]]\n"
+    fprintf(f, "usage: governor run [--workers N] [--force] [--keep-affinity] [--explain] [--verbose]\n"
+               "                    [--sysroot DIR] -- CMD [ARG...]\n"
+               "       governor run --dry-run [--json] [--workers N] [--force] [--keep-affinity]\n"
+               "                    [--sysroot DIR] [-- CMD [ARG...]]\n"
                "  Run CMD with the thread counts and memory hints its runtimes read sized to\n"
                "  this allocation (OpenMP, BLAS, Go, Python 3.13+, Rust, Node.js, Java, Julia,\n"
                "  Polars, .NET, R...; 'governor run --dry-run' lists every variable).  By\n"
@@ -25,6 +28,9 @@ static void usage(FILE *f)
                "  process workers.  Variables you set are kept (--force replaces them);\n"
                "  NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to.  GOVERNOR_WORKERS,\n"
                "  GOVERNOR_THREADS_PER_WORKER and GOVERNOR_MEMORY_PER_WORKER size a pool.\n"
+               "  Under a CPU quota smaller than the affinity mask, CMD runs on as many\n"
+               "  CPUs as the quota's ceiling, so that runtimes that count only the mask\n"
+               "  (Node.js, Python's sched_getaffinity) see the plan (--keep-affinity: not).\n"
                "  --explain prints each decision and why (your own values included) on\n"
                "  standard error; --dry-run prints them on standard output and runs\n"
                "  nothing; --verbose prints the plan and warns when a value you set\n"
@@ -92,11 +98,27 @@ static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
     fprintf(f, "\n");
 }
 
+/* The affinity line: narrowed, or why not. */
+static void print_affinity(FILE *f, const gov_snapshot *s, const gov_runenv *env)
+{
+    char list[256];
+
+    if (!env->affinity_count)
+        return;
+    if (gov_cpuset_format(&env->affinity, list, sizeof list) < 0)
+        snprintf(list, sizeof list, "?");
+    fprintf(f, "set  affinity: %llu of %llu CPUs (%s): the CPU quota allows %.2f cores, and\n"
+               "     runtimes that count only the mask would start a thread per CPU of it\n",
+            (unsigned long long)env->affinity_count, (unsigned long long)env->affinity_from,
+            list, s->cpu.cgroup.quota_cores);
+}
+
 static void explain(FILE *f, const gov_snapshot *s, const gov_runenv *env)
 {
     char subj[96], more[128];
 
     print_plan(f, s, env);
+    print_affinity(f, s, env);
     for (size_t i = 0; i < env->count; i++) {
         const gov_runenv_entry *e = &env->entries[i];
         subject(e, subj, sizeof subj);
@@ -113,6 +135,7 @@ static void verbose(const gov_snapshot *s, const gov_runenv *env)
     char a[32];
 
     print_plan(stderr, s, env);
+    print_affinity(stderr, s, env);
     for (size_t i = 0; i < env->count; i++) {
         const gov_runenv_entry *e = &env->entries[i];
         if (e->action != GOV_RUNENV_KEEP || !e->exceeds)
@@ -139,6 +162,11 @@ static int print_json(const gov_snapshot *s, const gov_runenv *env)
     gov_cmd_json_head(&w, "governor.run/1", s);
     json_plan(&w, "plan", &env->plan);
     json_plan(&w, "pool", &env->pool);
+    gov_jw_object_begin(&w, "affinity");
+    gov_jw_string(&w, "action", env->affinity_count ? "narrow" : "keep");
+    gov_jw_u64(&w, "from", env->affinity_from);
+    gov_jw_u64(&w, "cpus", env->affinity_count ? env->affinity_count : env->affinity_from);
+    gov_jw_object_end(&w);
     gov_jw_array_begin(&w, "variables");
     for (size_t i = 0; i < env->count; i++) {
         const gov_runenv_entry *e = &env->entries[i];
@@ -163,10 +191,16 @@ static int print_json(const gov_snapshot *s, const gov_runenv *env)
 
 static int apply(const gov_runenv *env)
 {
+    int rc;
+
     for (size_t i = 0; i < env->nvars; i++) {
         const gov_runenv_var *v = &env->vars[i];
         if ((v->value ? setenv(v->name, v->value, 1) : unsetenv(v->name)) != 0)
             return -1;
+    }
+    if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0) {
+        errno = -rc;
+        return -1;
     }
     return 0;
 }
@@ -175,7 +209,8 @@ int gov_cmd_run(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     uint64_t workers = 0;
-    int force = 0, verb = 0, expl = 0, dry = 0, i, rc;
+    unsigned flags = 0;
+    int verb = 0, expl = 0, dry = 0, i, rc;
     gov_snapshot snap;
     gov_runenv *env;
 
@@ -200,7 +235,9 @@ int gov_cmd_run(int argc, char **argv)
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--force")) {
-            force = 1;
+            flags |= GOV_RUNENV_FORCE;
+        } else if (!strcmp(argv[i], "--keep-affinity")) {
+            flags |= GOV_RUNENV_KEEP_AFFINITY;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             verb = 1;
         } else if (!strcmp(argv[i], "--explain")) {
@@ -227,8 +264,7 @@ int gov_cmd_run(int argc, char **argv)
     }
     if (gov_cmd_capture(&o, &snap))
         return 1;
-    rc = gov_runenv_compute(&snap, workers, (const char *const *)environ,
-                            force ? GOV_RUNENV_FORCE : 0, &env);
+    rc = gov_runenv_compute(&snap, workers, (const char *const *)environ, flags, &env);
     if (rc) {
         fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
         return 1;
@@ -248,7 +284,8 @@ int gov_cmd_run(int argc, char **argv)
     rc = apply(env);
     gov_runenv_free(env);
     if (rc) {
-        fprintf(stderr, "governor: run: cannot set the environment: %s\n", strerror(errno));
+        fprintf(stderr, "governor: run: cannot set the environment or the affinity: %s\n",
+                strerror(errno));
         return 1;
     }
     gov_tool_restore_env();

@@ -10,6 +10,8 @@ blas) /usr/bin/python3 "$work/blas.py" ;;
 go) "$work/gomaxprocs" ;;
 rayon) "$work/rayon_probe" ;;
 node) /usr/bin/node "$work/node_probe.js" ;;
+python)
+	/usr/bin/python3 -c 'import os; print("affinity=%d cpu_count=%d" % (len(os.sched_getaffinity(0)), os.cpu_count()))' ;;
 java) /usr/lib/jvm/default-java/bin/java -cp "$work/java" Probe ;;
 nproc) echo "nproc=$(nproc)" ;;
 churn)

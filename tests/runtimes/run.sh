@@ -83,9 +83,10 @@ fi
 declare -A ceiling=([host]=$(nproc) [taskset]=1 [cgroup]=1)
 declare -A title=([host]="whole machine ($(nproc) CPUs)" [taskset]="taskset -c 0"
 	[cgroup]="cgroup v1: 0.5 CPU, 512 MiB")
-probes=(omp blas go rayon node java nproc churn)
+probes=(omp blas go rayon node python java nproc churn)
 declare -A label=([omp]="gcc -fopenmp" [blas]="numpy/OpenBLAS" [go]="Go $(/usr/bin/go env GOVERSION)"
-	[rayon]="Rust rayon" [node]="Node.js $(/usr/bin/node --version)" [java]="Java $("$java" -version 2>&1 | sed -n '1s/.*"\(.*\)".*/\1/p')"
+	[rayon]="Rust rayon" [node]="Node.js $(/usr/bin/node --version)"
+	[python]="$(/usr/bin/python3 -V)" [java]="Java $("$java" -version 2>&1 | sed -n '1s/.*"\(.*\)".*/\1/p')"
 	[nproc]="coreutils nproc" [churn]="Go churn")
 declare -A res
 failed=0
@@ -140,6 +141,10 @@ for a in "${allocs[@]}"; do
 	expect "$a: rayon threads" "$c" "$(value "$a" rayon governed rayon)"
 	expect "$a: JVM processors" "$c" "$(value "$a" java governed cpus)"
 	expect "$a: nproc" "$c" "$(value "$a" nproc governed nproc)"
+	# Runtimes that count only the affinity mask: governor run narrows it
+	# under a quota.
+	expect "$a: Node.js availableParallelism" "$c" "$(value "$a" node governed parallelism)"
+	expect "$a: Python sched_getaffinity" "$c" "$(value "$a" python governed affinity)"
 done
 if [[ -n $mem_cg ]]; then
 	at_most "cgroup: V8 heap limit within 512 MiB" 512 "$(value cgroup node governed heap_limit_mib)"

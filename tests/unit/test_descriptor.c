@@ -170,7 +170,11 @@ static void test_strict_parse(void **state)
                                 "governor-descriptor/2\njob=7\npidns=4026531836\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
                                 "governor-descriptor/3\njob=7\npidns=4026531836\n"
-                                "userns=4026531837\n"), 0);
+                                "userns=4026531837\n"), GOV_EPARSE);   /* no runtimes= */
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/3\njob=7\npidns=4026531836\n"
+                                "userns=4026531837\nruntimes=1\n"), 0);
+    assert_int_equal(parse_edit("threads=0\n", "threads=0\nruntimes=0\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/x"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "gov/1"), GOV_EPARSE);
     assert_int_equal(parse_edit("job=7\n", ""), GOV_EPARSE);              /* required */

@@ -38,6 +38,12 @@ static void test_lists(void **state)
     assert_int_equal(gov_mode_parse("off", &m), 0);
     assert_true(m.off);
     assert_true(m.given);
+    assert_int_equal(gov_mode_parse("interactive,runtimes", &m), 0);
+    assert_true(m.runtimes);
+    assert_false(m.noruntimes);
+    assert_int_equal(gov_mode_parse("noruntimes,threads", &m), 0);
+    assert_true(m.noruntimes);
+    assert_true(m.threads);
 }
 
 static void test_bad(void **state)
@@ -45,7 +51,7 @@ static void test_bad(void **state)
     const char *bad[] = {
         "on", "Batch", "batch,", ",batch", "batch,,threads", "batch interactive",
         "batch,interactive", "off,threads", "off,batch", " batch", "threads=2", ",",
-        "nul\001l",
+        "nul\001l", "runtimes,noruntimes", "off,runtimes", "off,noruntimes", "runtime",
     };
     gov_mode m = { .given = true, .threads = true };
 
@@ -55,7 +61,7 @@ static void test_bad(void **state)
         assert_true(m.threads);
     }
     assert_int_equal(gov_mode_parse("x", NULL), GOV_EINVAL);
-    assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, off"));
+    assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, runtimes, noruntimes, off"));
 }
 
 int main(void)

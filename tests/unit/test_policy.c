@@ -184,6 +184,44 @@ static void test_resolve(void **state)
     assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
 }
 
+/* runtimes=off|on|always: who decides whether a task starts with the
+ * variables of `governor run`. */
+static void test_resolve_runtimes(void **state)
+{
+    gov_spank_policy site;
+    gov_mode none = { 0 }, yes, no, threads;
+    gov_desc_policy out;
+    char err[256];
+
+    assert_int_equal(gov_mode_parse("runtimes", &yes), 0);
+    assert_int_equal(gov_mode_parse("noruntimes", &no), 0);
+    assert_int_equal(gov_mode_parse("threads", &threads), 0);
+    assert_int_equal(parse("default=on", NULL, &site, err), 0);
+    assert_int_equal(site.runtimes, GOV_RUNTIMES_OFF);
+    gov_spank_policy_resolve(&site, &none, &out);
+    assert_false(out.runtimes);
+    gov_spank_policy_resolve(&site, &yes, &out);
+    assert_true(out.runtimes);
+    gov_spank_policy_resolve(&site, &threads, &out);
+    assert_false(out.runtimes);
+    assert_true(out.threads);
+
+    assert_int_equal(parse("default=on", "runtimes=on", &site, err), 0);
+    gov_spank_policy_resolve(&site, &none, &out);
+    assert_true(out.runtimes);
+    gov_spank_policy_resolve(&site, &threads, &out);
+    assert_true(out.runtimes);
+    gov_spank_policy_resolve(&site, &no, &out);
+    assert_false(out.runtimes);
+
+    assert_int_equal(parse("default=on", "runtimes=always", &site, err), 0);
+    gov_spank_policy_resolve(&site, &no, &out);
+    assert_true(out.runtimes);
+
+    assert_int_equal(parse("runtimes=yes", NULL, &site, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "runtimes' needs off, on or always"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_errors_name_the_key),
         cmocka_unit_test(test_resolve),
+        cmocka_unit_test(test_resolve_runtimes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,14 +79,15 @@ static void test_fresh_environment(void **state)
     assert_string_equal(var(env, "RAYON_NUM_THREADS"), "2");
     /* libuv's pool also waits on the disk: never below its default. */
     assert_string_equal(var(env, "UV_THREADPOOL_SIZE"), "4");
-    /* 90 % and 75 % of the 500 MiB that remain. */
-    assert_string_equal(var(env, "GOMEMLIMIT"), "450MiB");
+    /* 90 % and 75 % of the 512 MiB allocated (not of the 500 MiB that
+     * happen to be free: a variable lasts the runtime's lifetime). */
+    assert_string_equal(var(env, "GOMEMLIMIT"), "460MiB");
     e = find(env, "GOMEMLIMIT", NULL);
-    assert_int_equal(e->planned, 450 * MIB);
-    assert_int_equal(e->basis, 500 * MIB);
+    assert_int_equal(e->planned, 460 * MIB);
+    assert_int_equal(e->basis, 512 * MIB);
     assert_true(e->bytes);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max-old-space-size=372 --max-semi-space-size=16");
+                        "--max-old-space-size=384 --max-semi-space-size=16");
     /* HotSpot counts the two CPUs and reads the cgroup's 512 MiB itself. */
     e = find(env, "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount");
     assert_int_equal(e->action, GOV_RUNENV_SKIP);
@@ -99,8 +100,12 @@ static void test_fresh_environment(void **state)
     /* A pool still learns its ceiling: 2 workers of 1 thread. */
     assert_string_equal(var(env, "GOVERNOR_WORKERS"), "2");
     assert_string_equal(var(env, "GOVERNOR_THREADS_PER_WORKER"), "1");
-    assert_string_equal(var(env, "GOVERNOR_MEMORY_PER_WORKER"), "262144000");
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_PER_WORKER"), "268435456");
+    /* The markers: what a nested run or a later step replaces. */
     assert_string_equal(var(env, "GOVERNOR_THREADS"), "2");
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_SHARE"), "536870912");
+    /* No quota: the affinity stays. */
+    assert_int_equal(env->affinity_count, 0);
     gov_runenv_free(env);
 }
 
@@ -145,7 +150,7 @@ static void test_force_replaces(void **state)
     assert_int_equal(find(env, "OMP_NUM_THREADS", NULL)->reason, GOV_RUNENV_FORCED);
     assert_string_equal(var(env, "OMP_NUM_THREADS"), "2");
     assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_FORCED);
-    assert_string_equal(var(env, "GOMEMLIMIT"), "450MiB");
+    assert_string_equal(var(env, "GOMEMLIMIT"), "460MiB");
     gov_runenv_free(env);
 }
 
@@ -198,15 +203,15 @@ static void test_node_options_appended(void **state)
     gov_runenv *env = compute(&s, 0, plain, 0);
 
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--require ./trace.js --max-old-space-size=372 --max-semi-space-size=16");
+                        "--require ./trace.js --max-old-space-size=384 --max-semi-space-size=16");
     assert_string_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->setting,
-                        "--max-old-space-size=372");
+                        "--max-old-space-size=384");
     gov_runenv_free(env);
 
     /* A quoted word is one word: the option inside it is not Node's. */
     env = compute(&s, 0, quoted, 0);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=372 "
+                        "--title=\"x --max-old-space-size=1\" --max-old-space-size=384 "
                         "--max-semi-space-size=16");
     gov_runenv_free(env);
 
@@ -214,13 +219,12 @@ static void test_node_options_appended(void **state)
     node_user_kept(&s, own, "--max-old-space-size", "--max_old_space_size 9000", 9000,
                    "--max_old_space_size 9000 --inspect --max-semi-space-size=16");
     node_user_kept(&s, own_semi, "--max-semi-space-size", "--max_semi_space_size=64", 64,
-                   "--max_semi_space_size=64 --max-old-space-size=372");
+                   "--max_semi_space_size=64 --max-old-space-size=384");
 
-    /* --force appends: Node takes the last. */
+    /* --force replaces the user's option where it stands. */
     env = compute(&s, 0, own, GOV_RUNENV_FORCE);
     assert_string_equal(var(env, "NODE_OPTIONS"),
-                        "--max_old_space_size 9000 --inspect --max-old-space-size=372 "
-                        "--max-semi-space-size=16");
+                        "--max-old-space-size=384 --inspect --max-semi-space-size=16");
     gov_runenv_free(env);
 }
 
@@ -287,8 +291,8 @@ static void test_java_when_blind(void **state)
     s = alloc();
     env = compute(&s, 2, NULL, 0);
     assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
-                        "-XX:ActiveProcessorCount=1 -XX:MaxRAM=250m");
-    assert_string_equal(var(env, "GOMEMLIMIT"), "225MiB");
+                        "-XX:ActiveProcessorCount=1 -XX:MaxRAM=256m");
+    assert_string_equal(var(env, "GOMEMLIMIT"), "230MiB");
     gov_runenv_free(env);
 }
 
@@ -371,6 +375,135 @@ static void test_long_user_value_cut(void **state)
     gov_runenv_free(env);
 }
 
+/* What an earlier run or step exported for another allocation (the batch
+ * script's whole node, say) is told from the user's by the markers, and is
+ * replaced where it stands: the user's words around it stay. */
+static void test_earlier_memory_replaced(void **state)
+{
+    static const char *const envp[] = {
+        "GOVERNOR_THREADS=8", "GOVERNOR_MEMORY_SHARE=2147483648", "OMP_NUM_THREADS=8",
+        "GOMEMLIMIT=1843MiB",
+        "NODE_OPTIONS=--inspect --max-old-space-size=1536 --max-semi-space-size=16 --trace",
+        "JAVA_TOOL_OPTIONS=-Dx=1 -XX:ActiveProcessorCount=8 -XX:MaxRAM=2048m", NULL,
+    };
+    gov_snapshot s = alloc();
+    gov_runenv *env;
+
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.tasks_on_node = 1;
+    s.scheduler.mem_per_node_bytes = 256 * MIB;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, envp, 0);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "1");
+    assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_REPLACED);
+    assert_string_equal(var(env, "GOMEMLIMIT"), "230MiB");
+    assert_int_equal(find(env, "NODE_OPTIONS", "--max-old-space-size")->reason,
+                     GOV_RUNENV_REPLACED);
+    assert_string_equal(var(env, "NODE_OPTIONS"),
+                        "--inspect --max-old-space-size=128 --max-semi-space-size=16 --trace");
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
+                        "-Dx=1 -XX:ActiveProcessorCount=1 -XX:MaxRAM=256m");
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_SHARE"), "268435456");
+    gov_runenv_free(env);
+
+    /* Run again on what it produced: nothing changes (a fixpoint). */
+    {
+        const char *again[] = {
+            "GOVERNOR_THREADS=1", "GOVERNOR_MEMORY_SHARE=268435456", "OMP_NUM_THREADS=1",
+            "GOMEMLIMIT=230MiB",
+            "NODE_OPTIONS=--inspect --max-old-space-size=128 --max-semi-space-size=16 --trace",
+            NULL,
+        };
+        env = compute(&s, 0, again, 0);
+        assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_REPLACED);
+        assert_string_equal(var(env, "GOMEMLIMIT"), "230MiB");
+        assert_string_equal(var(env, "NODE_OPTIONS"),
+                            "--inspect --max-old-space-size=128 --max-semi-space-size=16 --trace");
+        gov_runenv_free(env);
+    }
+}
+
+/* --governor=threads (CPU variables only) and a step without the governor
+ * (clear): what an earlier step exported goes, the user's stays. */
+static void test_cpu_only_and_clear(void **state)
+{
+    static const char *const envp[] = {
+        "GOVERNOR_THREADS=8", "GOVERNOR_MEMORY_SHARE=2147483648", "OMP_NUM_THREADS=8",
+        "MKL_NUM_THREADS=3", "GOMEMLIMIT=1843MiB", "GOVERNOR_WORKERS=8",
+        "NODE_OPTIONS=--inspect --max-old-space-size=1536 --max-semi-space-size=16",
+        "JAVA_TOOL_OPTIONS=-XX:MaxRAM=2048m", NULL,
+    };
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, envp, GOV_RUNENV_CPU_ONLY);
+
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "2");
+    assert_null(var(env, "MKL_NUM_THREADS"));      /* the user's 3 */
+    assert_string_equal(var(env, "GOVERNOR_THREADS"), "2");
+    assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_CLEARED);
+    assert_string_equal(var(env, "GOMEMLIMIT"), "(unset)");
+    assert_string_equal(var(env, "NODE_OPTIONS"), "--inspect");
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"), "(unset)");
+    assert_string_equal(var(env, "GOVERNOR_MEMORY_SHARE"), "(unset)");
+    assert_string_equal(var(env, "GOVERNOR_WORKERS"), "(unset)");
+    assert_int_equal(find(env, "GOVERNOR_THREADS_PER_WORKER", NULL)->reason,
+                     GOV_RUNENV_NOT_ASKED);
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, envp, GOV_RUNENV_CLEAR);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "(unset)");
+    assert_null(var(env, "MKL_NUM_THREADS"));
+    assert_int_equal(find(env, "MKL_NUM_THREADS", NULL)->action, GOV_RUNENV_KEEP);
+    assert_int_equal(find(env, "GOMAXPROCS", NULL)->reason, GOV_RUNENV_NOT_ASKED);
+    assert_string_equal(var(env, "GOVERNOR_THREADS"), "(unset)");
+    assert_string_equal(var(env, "NODE_OPTIONS"), "--inspect");
+    gov_runenv_free(env);
+
+    assert_int_equal(gov_runenv_compute(&s, 0, NULL, GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR,
+                                        &env), GOV_EINVAL);
+}
+
+/* Under a CPU quota smaller than the mask, the affinity narrows to the
+ * quota's ceiling (lowest CPUs first) and the figures follow it. */
+static void test_affinity_narrowed(void **state)
+{
+    gov_snapshot s = alloc();
+    gov_runenv *env;
+
+    s.cpu.affinity.count = 2;
+    memset(&s.cpu.affinity.set, 0, sizeof s.cpu.affinity.set);
+    s.cpu.affinity.set.bits[0] = 0x6;           /* CPUs 1 and 2 */
+    s.cpu.cgroup.version = 1;
+    s.cpu.cgroup.quota_cores = 0.5;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_LIMITED;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, NULL, 0);
+    assert_int_equal(env->affinity_from, 2);
+    assert_int_equal(env->affinity_count, 1);
+    assert_int_equal(env->affinity.bits[0], 0x2);
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "1");
+    /* The JVM then counts one CPU itself. */
+    assert_int_equal(find(env, "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount")->reason,
+                     GOV_RUNENV_RUNTIME_SEES);
+    gov_runenv_free(env);
+
+    /* 1.5 cores: two CPUs; already two: nothing to narrow. */
+    s.cpu.cgroup.quota_cores = 1.5;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, NULL, 0);
+    assert_int_equal(env->affinity_count, 0);
+    gov_runenv_free(env);
+    /* Asked not to, and in the CPU-only mode: left alone. */
+    s.cpu.cgroup.quota_cores = 0.5;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, NULL, GOV_RUNENV_KEEP_AFFINITY);
+    assert_int_equal(env->affinity_count, 0);
+    gov_runenv_free(env);
+    env = compute(&s, 0, NULL, GOV_RUNENV_CPU_ONLY);
+    assert_int_equal(env->affinity_count, 0);
+    gov_runenv_free(env);
+}
+
 static void test_bad_arguments(void **state)
 {
     gov_snapshot s = alloc();
@@ -379,6 +512,8 @@ static void test_bad_arguments(void **state)
     assert_int_equal(gov_runenv_compute(NULL, 0, NULL, 0, &env), GOV_EINVAL);
     assert_int_equal(gov_runenv_compute(&s, 0, NULL, 0, NULL), GOV_EINVAL);
     assert_int_equal(gov_runenv_compute(&s, 0, NULL, 0x80, &env), GOV_EINVAL);
+    assert_string_equal(gov_runenv_reason_name(GOV_RUNENV_CLEARED), "cleared");
+    assert_string_equal(gov_runenv_reason_name(GOV_RUNENV_NOT_ASKED), "not_asked");
     gov_runenv_free(NULL);
     assert_string_equal(gov_runenv_action_name(GOV_RUNENV_KEEP), "keep");
     assert_string_equal(gov_runenv_reason_name(GOV_RUNENV_RUNTIME_SEES), "runtime_sees");
@@ -393,6 +528,9 @@ int main(void)
         cmocka_unit_test(test_user_values_kept),
         cmocka_unit_test(test_force_replaces),
         cmocka_unit_test(test_earlier_export_replaced),
+        cmocka_unit_test(test_earlier_memory_replaced),
+        cmocka_unit_test(test_cpu_only_and_clear),
+        cmocka_unit_test(test_affinity_narrowed),
         cmocka_unit_test(test_node_options_appended),
         cmocka_unit_test(test_node_heap_sizes),
         cmocka_unit_test(test_java_when_blind),

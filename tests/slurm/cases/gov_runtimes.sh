@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Real runtimes (tests/runtimes/probes) inside real steps, alone and under
-# `governor run` in a governed step: each reports the threads it started and
-# the heap it allows itself, and a Go program churning garbage is killed by
-# the step's memory cgroup alone but finishes under governor run.
+# Real runtimes (tests/runtimes/probes) inside real steps, alone, under
+# `governor run` in a governed step, and with --governor=runtimes and no
+# wrapper: each reports the threads it started and the heap it allows
+# itself, and a Go program churning garbage is killed by the step's memory
+# cgroup alone but finishes under governor run and under the mode.
+# Covers: every series, cgroup v1 and v2.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -27,17 +29,18 @@ export GOV_RT_WORK=$work GOV_RT_OMP=$omp GOV_RT_PROBE=$probe
 
 # One step running every CPU and heap probe; prints "NAME KEY=VALUE...".
 # shellcheck disable=SC2016 # expanded in the task
-all='for p in omp blas go rayon node java nproc; do echo "$p $("$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" "$p")"; done'
+all='for p in omp blas go rayon node python java nproc; do echo "$p $("$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" "$p")"; done'
 
-# step MODE SRUN_ARGS...: the probes' lines, alone or under governor run.
+# step HOW SRUN_ARGS...: the probes' lines, alone, under governor run, or
+# in a step whose tasks the plugin gave the same variables (the mode).
 step() {
-	local mode=$1
+	local how=$1
 	shift
-	if [[ $mode == alone ]]; then
-		as_user srun "$@" bash -c "$all" _
-	else
-		as_user srun --governor "$@" bash -c "$all" _ "$GOV_TOOL" run --
-	fi
+	case $how in
+	alone) as_user srun "$@" bash -c "$all" _ ;;
+	governed) as_user srun --governor "$@" bash -c "$all" _ "$GOV_TOOL" run -- ;;
+	mode) as_user srun --governor=runtimes "$@" bash -c "$all" _ ;;
+	esac
 }
 
 # val LINES PROBE KEY
@@ -48,19 +51,24 @@ val() {
 for shape in "1 400" "2 600"; do
 	read -r c mem <<<"$shape"
 	alone=$(step alone -n1 -c"$c" --mem="${mem}M")
-	governed=$(step governed -n1 -c"$c" --mem="${mem}M")
-	printf -- '--- -c%s --mem=%sM alone:\n%s\n--- under governor run:\n%s\n' "$c" "$mem" "$alone" "$governed"
-	assert_eq "$c" "$(val "$governed" omp threads)" "-c$c: OpenMP threads"
-	assert_eq "$c" "$(val "$governed" blas blas)" "-c$c: OpenBLAS threads"
-	assert_eq "$c" "$(val "$governed" go gomaxprocs)" "-c$c: GOMAXPROCS"
-	assert_eq "$c" "$(val "$governed" rayon rayon)" "-c$c: rayon threads"
-	assert_eq "$c" "$(val "$governed" java cpus)" "-c$c: JVM processors"
-	assert_eq "$c" "$(val "$governed" nproc nproc)" "-c$c: nproc"
-	heap=$(val "$governed" node heap_limit_mib)
-	assert_match '^[0-9]+$' "$heap" "-c$c: V8 heap limit"
-	((heap <= mem)) || fail "-c$c --mem=${mem}M: V8 heap limit $heap MiB under governor run"
-	heap=$(val "$governed" java maxheap_mib)
-	((heap <= mem)) || fail "-c$c --mem=${mem}M: JVM heap $heap MiB under governor run"
+	printf -- '--- -c%s --mem=%sM alone:\n%s\n' "$c" "$mem" "$alone"
+	for how in governed mode; do
+		out=$(step "$how" -n1 -c"$c" --mem="${mem}M")
+		printf -- '--- %s:\n%s\n' "$how" "$out"
+		assert_eq "$c" "$(val "$out" omp threads)" "-c$c $how: OpenMP threads"
+		assert_eq "$c" "$(val "$out" blas blas)" "-c$c $how: OpenBLAS threads"
+		assert_eq "$c" "$(val "$out" go gomaxprocs)" "-c$c $how: GOMAXPROCS"
+		assert_eq "$c" "$(val "$out" rayon rayon)" "-c$c $how: rayon threads"
+		assert_eq "$c" "$(val "$out" java cpus)" "-c$c $how: JVM processors"
+		assert_eq "$c" "$(val "$out" nproc nproc)" "-c$c $how: nproc"
+		assert_eq "$c" "$(val "$out" node parallelism)" "-c$c $how: Node.js availableParallelism"
+		assert_eq "$c" "$(val "$out" python affinity)" "-c$c $how: Python sched_getaffinity"
+		heap=$(val "$out" node heap_limit_mib)
+		assert_match '^[0-9]+$' "$heap" "-c$c $how: V8 heap limit"
+		((heap <= mem)) || fail "-c$c --mem=${mem}M: V8 heap limit $heap MiB ($how)"
+		heap=$(val "$out" java maxheap_mib)
+		((heap <= mem)) || fail "-c$c --mem=${mem}M: JVM heap $heap MiB ($how)"
+	done
 	assert_idle
 done
 
@@ -71,9 +79,12 @@ live=$((400 * 55 / 100))
 churn='"$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" churn '"$live"
 alone=$(as_user srun -n1 -c1 --mem=400M bash -c "$churn" _ 2>/dev/null || true)
 governed=$(as_user srun --governor -n1 -c1 --mem=400M bash -c "$churn" _ "$GOV_TOOL" run -- || true)
-printf -- '--- Go churn in --mem=400M: alone %s, under governor run %s\n' "$alone" "$governed"
+mode=$(as_user srun --governor=runtimes -n1 -c1 --mem=400M bash -c "$churn" _ || true)
+printf -- '--- Go churn in --mem=400M: alone %s, under governor run %s, --governor=runtimes %s\n' \
+	"$alone" "$governed" "$mode"
 assert_match '^churn=killed' "$alone" "Go churn alone in --mem=400M"
 assert_eq churn=finished "$governed" "Go churn under governor run in --mem=400M"
+assert_eq churn=finished "$mode" "Go churn with --governor=runtimes in --mem=400M"
 assert_idle
 
 # --governor=threads exports the same list of CPU variables: Go sizes itself

@@ -1,5 +1,5 @@
 /* meminfo.c - host memory from /proc/meminfo (MemTotal, MemAvailable). */
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #include <string.h>
 

@@ -2,7 +2,8 @@
  * (envval.h).  They only measure what a user set; nothing here decides. */
 #include "envval.h"
 
-#include "evidence.h"
+#include "governor.h"
+#include "text.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
-/* affinity.c - the CPUs this process may run on. */
+/* affinity.c - the CPUs this process may run on, and narrowing them. */
 #define _GNU_SOURCE
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -68,4 +68,22 @@ int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
         return GOV_EPARSE;
     *count = gov_cpuset_count(set);
     return 0;
+}
+
+int gov_affinity_set(const gov_cpuset *set)
+{
+    cpu_set_t *mask = CPU_ALLOC(GOV_CPUSET_BITS);
+    size_t size = CPU_ALLOC_SIZE(GOV_CPUSET_BITS);
+    int rc = 0;
+
+    if (!mask)
+        return GOV_ENOMEM;
+    CPU_ZERO_S(size, mask);
+    for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
+        if ((set->bits[cpu / 64] >> (cpu % 64)) & 1u)
+            CPU_SET_S(cpu, size, mask);
+    if (sched_setaffinity(0, size, mask) != 0)
+        rc = -errno;
+    CPU_FREE(mask);
+    return rc;
 }

@@ -1,7 +1,7 @@
 /* resolve.c - combine a snapshot's layers into effective values, the binding
  * layer and enforcement (docs/snapshot.md, "How the layers combine").  Pure
  * functions of the snapshot: they read no files. */
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #include <math.h>
 

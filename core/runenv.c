@@ -1,0 +1,622 @@
+/* runenv.c - the environment `governor run` gives a command and the plugin
+ * (--governor=runtimes, threads) gives a task (governor.h, "Environment for
+ * a command"): which knob gets which value and why, and whether the
+ * affinity narrows.  Decides only; the callers apply the changes.
+ *
+ * What an earlier run or step exported is told from what the user set by
+ * two markers, GOVERNOR_THREADS and GOVERNOR_MEMORY_SHARE: a knob whose
+ * value is exactly what those figures give was ours, and is replaced (or
+ * removed) in place. */
+#include "governor.h"
+
+#include "envval.h"
+#include "knobs.h"
+#include "slurmenv.h"
+#include "text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GOMEMLIMIT bounds only the Go runtime's own memory: cgo allocations and
+ * the binary itself live in the same share, so leave them a tenth. */
+#define GOV_GO_PERCENT 90
+/* V8's old generation is most, not all, of a Node process: V8's young
+ * generation (up to 48 MiB), code, and Node's own memory outside the heap
+ * need the rest.  Leave them a quarter of the share, at least 128 MiB
+ * (Node's documentation suggests three quarters of the memory for the old
+ * generation); a share too small for that gets a quarter, V8's own ratio. */
+#define GOV_NODE_HEADROOM_MIB 128
+#define GOV_NODE_MIN_MIB 16
+/* That headroom holds V8's young generation (three semi-spaces) only while
+ * a semi-space stays at Node 20's 16 MiB: Node 22+ grow it with the host's
+ * memory (64 MiB each on a 24 GiB host: 192 MiB, seen with Node 24), past
+ * a step's memory.  So cap it: 16 MiB, or a sixteenth of a smaller share. */
+#define GOV_NODE_SEMI_MIB 16
+
+#define GOV_MIB (UINT64_C(1) << 20)
+
+/* The GOVERNOR_* entries decide() adds after the knobs: three pool figures
+ * and two markers. */
+#define GOV_POOL_ENTRIES 5
+
+/* Which knobs this run sets. */
+typedef enum scope { SCOPE_ALL, SCOPE_CPU, SCOPE_NONE } scope;
+
+typedef struct builder {
+    gov_runenv *env;
+    const gov_snapshot *snap;    /* as the command will see it (narrowed) */
+    const char *const *envp;
+    int force;
+    scope scope;
+    uint64_t threads;            /* the plan's threads per worker */
+    uint64_t prev_threads;       /* GOVERNOR_THREADS already there; 0 none */
+    uint64_t share;              /* memory per worker for the hints, bytes */
+    uint64_t prev_share;         /* GOVERNOR_MEMORY_SHARE already there; 0 none */
+    gov_runenv_reason no_share;  /* why share is unusable; PLANNED when usable */
+    size_t cap;                  /* of entries and of vars */
+} builder;
+
+static gov_runenv_entry *entry(builder *b, const char *name, const char *option,
+                               const char *runtime)
+{
+    gov_runenv_entry *e = &b->env->entries[b->env->count++];
+
+    memset(e, 0, sizeof *e);
+    e->name = name;
+    e->option = option;
+    e->runtime = runtime;
+    e->planned = e->user = e->basis = GOV_UNKNOWN;
+    return e;
+}
+
+/* Copy text into the entry's setting, marking a cut with "...". */
+static void show(gov_runenv_entry *e, const char *text, size_t len)
+{
+    size_t cap = sizeof e->setting;
+
+    if (len < cap) {
+        memcpy(e->setting, text, len);
+        e->setting[len] = '\0';
+    } else {
+        memcpy(e->setting, text, cap - 4);
+        memcpy(e->setting + cap - 4, "...", 4);
+    }
+}
+
+/* The value NAME has now: a change decided earlier, else the environment. */
+static const char *current(const builder *b, const char *name)
+{
+    for (size_t i = 0; i < b->env->nvars; i++)
+        if (!strcmp(b->env->vars[i].name, name))
+            return b->env->vars[i].value;
+    return gov_env_get(b->envp, name);
+}
+
+/* Record a change (value NULL: unset); a second change of NAME replaces the
+ * first. */
+static int put(builder *b, const char *name, const char *value)
+{
+    gov_runenv *env = b->env;
+    char *copy = NULL;
+    size_t i;
+
+    if (value && !(copy = strdup(value)))
+        return GOV_ENOMEM;
+    for (i = 0; i < env->nvars && strcmp(env->vars[i].name, name); i++)
+        ;
+    if (i == env->nvars)
+        env->nvars++;
+    else
+        free(env->vars[i].value);
+    env->vars[i].name = name;
+    env->vars[i].value = copy;
+    return 0;
+}
+
+/* ---- the figures ---------------------------------------------------------- */
+
+static int is_cpu(const gov_knob *k)
+{
+    return gov_knob_is_cpu(k) || k->kind == GOV_KNOB_JAVA_CPUS;
+}
+
+/* Percent of a share, whole MiB. */
+static uint64_t pct_mib(uint64_t share, unsigned percent)
+{
+    return (share / 100 * percent + share % 100 * percent / 100) / GOV_MIB;
+}
+
+static uint64_t node_heap_mib(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100), room = mib / 4;
+
+    if (room < GOV_NODE_HEADROOM_MIB)
+        room = GOV_NODE_HEADROOM_MIB;
+    return mib > room + GOV_NODE_MIN_MIB ? mib - room : mib / 4;
+}
+
+static uint64_t node_semi_mib(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100) / 16;
+
+    return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
+}
+
+/* What knob k is set to for these figures, as it appears in the
+ * environment: the value, or the option word inside an option variable.
+ * *planned gets the figure (a count, or bytes).  False when the figure is
+ * 0 (a share under 1 MiB): nothing useful to set. */
+static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, char *buf,
+                        size_t cap, uint64_t *planned)
+{
+    uint64_t v;
+
+    switch (k->kind) {
+    case GOV_KNOB_THREADS:
+    case GOV_KNOB_IO_THREADS:
+        *planned = gov_knob_threads(k, threads);
+        snprintf(buf, cap, "%" PRIu64, *planned);
+        return true;
+    case GOV_KNOB_JAVA_CPUS:
+        *planned = threads;
+        snprintf(buf, cap, "%s=%" PRIu64, k->option, threads);
+        return true;
+    case GOV_KNOB_GO_MEMLIMIT:
+        v = pct_mib(share, GOV_GO_PERCENT);
+        snprintf(buf, cap, "%" PRIu64 "MiB", v);
+        break;
+    case GOV_KNOB_NODE_HEAP:
+        v = node_heap_mib(share);
+        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
+        break;
+    case GOV_KNOB_NODE_YOUNG:
+        v = node_semi_mib(share);
+        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
+        break;
+    case GOV_KNOB_JAVA_RAM:
+        v = pct_mib(share, 100);
+        snprintf(buf, cap, "%s=%" PRIu64 "m", k->option, v);
+        break;
+    default:
+        return false;
+    }
+    *planned = v * GOV_MIB;
+    return v > 0;
+}
+
+/* The CPUs HotSpot counts by itself: its affinity mask and, with container
+ * support, the cgroup quota rounded up. */
+static uint64_t jvm_cpus(const gov_snapshot *s)
+{
+    uint64_t n = s->cpu.affinity.count;
+    double q = s->cpu.cgroup.quota_cores;
+
+    if (!isnan(q)) {
+        uint64_t c = q < 1.0 ? 1 : (uint64_t)ceil(q);
+        if (n == GOV_UNKNOWN || c < n)
+            n = c;
+    }
+    return n;
+}
+
+/* What the JVM reads itself, where that is what we would set: then nothing
+ * needs setting.  GOV_UNKNOWN otherwise. */
+static uint64_t jvm_sees(const builder *b, const gov_knob *k)
+{
+    const gov_snapshot *s = b->snap;
+    uint64_t seen;
+
+    if (k->kind == GOV_KNOB_JAVA_CPUS) {
+        seen = jvm_cpus(s);
+        return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
+    }
+    if (k->kind == GOV_KNOB_JAVA_RAM) {
+        /* With container support HotSpot reads the cgroup's hard limit (v1:
+         * the hierarchical one) but nothing of the scheduler or our share. */
+        seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes
+                                                            : GOV_UNKNOWN;
+        return seen != GOV_UNKNOWN && b->share >= seen ? seen : GOV_UNKNOWN;
+    }
+    return GOV_UNKNOWN;
+}
+
+/* What this run wants for k: PLANNED with buf set, or the reason it sets
+ * nothing. */
+static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_entry *e,
+                              char *buf, size_t cap)
+{
+    uint64_t seen;
+    int cpu = is_cpu(k);
+
+    e->bytes = !cpu;
+    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !cpu))
+        return GOV_RUNENV_NOT_ASKED;
+    if (!cpu && b->no_share != GOV_RUNENV_PLANNED)
+        return b->no_share;
+    if (!setting_for(k, b->threads, b->share, buf, cap, &e->planned)) {
+        e->planned = GOV_UNKNOWN;
+        return GOV_RUNENV_TOO_SMALL;
+    }
+    if (!cpu)
+        e->basis = b->share;
+    seen = jvm_sees(b, k);
+    if (seen != GOV_UNKNOWN) {
+        e->basis = seen;
+        return GOV_RUNENV_RUNTIME_SEES;
+    }
+    return GOV_RUNENV_PLANNED;
+}
+
+/* ---- one knob ------------------------------------------------------------- */
+
+/* Names an option goes by (V8 takes either spelling); the JVM's heap size
+ * options come after MaxRAM, which is ours. */
+static const char *const node_heap_names[] = { "--max-old-space-size", "--max_old_space_size" };
+static const char *const node_semi_names[] = { "--max-semi-space-size",
+                                               "--max_semi_space_size" };
+static const char *const java_cpu_names[] = { "-XX:ActiveProcessorCount=" };
+static const char *const java_ram_names[] = { "-XX:MaxRAM=", "-Xmx", "-XX:MaxHeapSize=" };
+
+static size_t option_names(const gov_knob *k, const char *const **names)
+{
+    switch (k->kind) {
+    case GOV_KNOB_NODE_HEAP: *names = node_heap_names; return 2;
+    case GOV_KNOB_NODE_YOUNG: *names = node_semi_names; return 2;
+    case GOV_KNOB_JAVA_CPUS: *names = java_cpu_names; return 1;
+    case GOV_KNOB_JAVA_RAM: *names = java_ram_names; return 3;
+    default: *names = NULL; return 0;
+    }
+}
+
+/* The user's figure in a setting, in the knob's unit; GOV_UNKNOWN when it
+ * is not a number. */
+static uint64_t user_figure(const gov_knob *k, const char *v, size_t n)
+{
+    uint64_t x;
+
+    switch (k->kind) {
+    case GOV_KNOB_GO_MEMLIMIT:
+        return gov_envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
+    case GOV_KNOB_JAVA_RAM:
+        return gov_envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
+    case GOV_KNOB_NODE_HEAP:
+    case GOV_KNOB_NODE_YOUNG:
+        return gov_envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN
+                                                                      : x * GOV_MIB;
+    default:
+        return gov_envval_count(v, n, &x) ? GOV_UNKNOWN : x;
+    }
+}
+
+/* The variable cur with [at, at + len) replaced by word ("" removes it,
+ * with one blank beside it); NULL when nothing is left. */
+static char *splice(const char *cur, size_t at, size_t len, const char *word)
+{
+    size_t n = strlen(cur), w = strlen(word), head = at, tail = at + len;
+    char *v;
+
+    if (!w) {
+        if (tail < n && gov_is_space(cur[tail]))
+            tail++;
+        else if (head > 0 && gov_is_space(cur[head - 1]))
+            head--;
+    }
+    v = malloc(head + w + (n - tail) + 1);
+    if (!v)
+        return NULL;
+    memcpy(v, cur, head);
+    memcpy(v + head, word, w);
+    memcpy(v + head + w, cur + tail, n - tail + 1);
+    return v;
+}
+
+static int put_splice(builder *b, const char *name, const char *cur, size_t at, size_t len,
+                      const char *word)
+{
+    char *v = splice(cur, at, len, word);
+    size_t i;
+    int rc;
+
+    if (!v)
+        return GOV_ENOMEM;
+    for (i = 0; v[i] && gov_is_space(v[i]); i++)
+        ;
+    rc = put(b, name, v[i] ? v : NULL);
+    free(v);
+    return rc;
+}
+
+/* An option variable is appended to, never replaced: its other words stay. */
+static int put_append(builder *b, const char *name, const char *var, const char *word)
+{
+    size_t n = (var ? strlen(var) + 1 : 0) + strlen(word) + 1;
+    char *v = malloc(n);
+    int rc;
+
+    if (!v)
+        return GOV_ENOMEM;
+    snprintf(v, n, "%s%s%s", var ? var : "", var && *var ? " " : "", word);
+    rc = put(b, name, v);
+    free(v);
+    return rc;
+}
+
+static int decide_knob(builder *b, const gov_knob *k)
+{
+    gov_runenv_entry *e = entry(b, k->name, k->option, k->runtime);
+    const char *const *names;
+    size_t nnames = option_names(k, &names);
+    const char *var = current(b, k->name), *cur = NULL;
+    gov_envval_option o = { 0 };
+    char goal[64], prev[64];
+    uint64_t prev_figure;
+    gov_runenv_reason why = want(b, k, e, goal, sizeof goal);
+    bool ours = false, mine_heap = false;
+
+    if (var && nnames && !gov_envval_find_option(var, strlen(var), names, nnames, &o)) {
+        cur = var + o.start;
+        mine_heap = k->kind == GOV_KNOB_JAVA_RAM && o.which > 0;
+    } else if (var && !nnames) {
+        o.len = strlen(var);
+        o.value_len = o.len;
+        cur = var;
+    }
+    if (cur && !mine_heap) {
+        uint64_t was = is_cpu(k) ? b->prev_threads : b->prev_share;
+        ours = was && setting_for(k, b->prev_threads, b->prev_share, prev, sizeof prev,
+                                  &prev_figure) &&
+               strlen(prev) == o.len && !memcmp(cur, prev, o.len);
+    }
+    if (!cur) {
+        if (why != GOV_RUNENV_PLANNED) {
+            e->action = GOV_RUNENV_SKIP;
+            e->reason = why;
+            return 0;
+        }
+        e->action = GOV_RUNENV_SET;
+        e->reason = GOV_RUNENV_PLANNED;
+        show(e, goal, strlen(goal));
+        return nnames ? put_append(b, e->name, var, goal) : put(b, e->name, goal);
+    }
+    if (ours || (b->force && why == GOV_RUNENV_PLANNED && !mine_heap)) {
+        if (why != GOV_RUNENV_PLANNED) {
+            /* Ours, and this run sets nothing there: an earlier figure
+             * would describe another allocation. */
+            e->action = GOV_RUNENV_SKIP;
+            e->reason = GOV_RUNENV_CLEARED;
+            return nnames ? put_splice(b, e->name, var, o.start, o.len, "")
+                          : put(b, e->name, NULL);
+        }
+        e->action = GOV_RUNENV_SET;
+        e->reason = ours ? GOV_RUNENV_REPLACED : GOV_RUNENV_FORCED;
+        show(e, goal, strlen(goal));
+        return nnames ? put_splice(b, e->name, var, o.start, o.len, goal)
+                      : put(b, e->name, goal);
+    }
+    e->action = GOV_RUNENV_KEEP;
+    e->reason = mine_heap ? GOV_RUNENV_USER_HEAP : GOV_RUNENV_USER;
+    show(e, cur, o.len);
+    e->user = user_figure(k, var + o.value, o.value_len);
+    e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
+    return 0;
+}
+
+/* ---- pools and markers ------------------------------------------------------ */
+
+/* A GOVERNOR_* figure: set when in scope and known, else removed (only
+ * governor run and the plugin write these names). */
+static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_scope,
+                  uint64_t v, int bytes, const char *what)
+{
+    gov_runenv_entry *e = entry(b, name, NULL, what);
+    char buf[24];
+
+    e->bytes = bytes;
+    if (!in_scope || v == GOV_UNKNOWN) {
+        e->action = GOV_RUNENV_SKIP;
+        e->reason = gov_env_get(b->envp, name) ? GOV_RUNENV_CLEARED
+                  : !in_scope                  ? GOV_RUNENV_NOT_ASKED
+                                               : GOV_RUNENV_MEMORY_UNKNOWN;
+        return put(b, name, NULL);
+    }
+    e->planned = v;
+    e->action = GOV_RUNENV_SET;
+    e->reason = why;
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    show(e, buf, strlen(buf));
+    return put(b, name, buf);
+}
+
+static int decide(builder *b)
+{
+    const gov_plan *pool = &b->env->pool;
+    bool all = b->scope == SCOPE_ALL, hints = all && b->no_share == GOV_RUNENV_PLANNED;
+    int rc = 0;
+
+    for (size_t i = 0; i < gov_knob_count && !rc; i++)
+        rc = decide_knob(b, &gov_knobs[i]);
+    if (!rc)
+        rc = figure(b, "GOVERNOR_WORKERS", GOV_RUNENV_POOL, all, pool->workers, 0,
+                    "process pools: how many workers to start");
+    if (!rc)
+        rc = figure(b, "GOVERNOR_THREADS_PER_WORKER", GOV_RUNENV_POOL, all,
+                    pool->threads_per_worker, 0, "process pools: native threads each");
+    if (!rc)
+        rc = figure(b, "GOVERNOR_MEMORY_PER_WORKER", GOV_RUNENV_POOL, all,
+                    pool->memory_limit_per_worker, 1, "process pools: bytes each worker may use");
+    if (!rc)
+        rc = figure(b, GOV_THREADS_ENV, GOV_RUNENV_MARKER, b->scope != SCOPE_NONE, b->threads, 0,
+                    "governor run and the plugin: the thread figure exported");
+    if (!rc)
+        rc = figure(b, GOV_MEMORY_ENV, GOV_RUNENV_MARKER, hints, b->share, 1,
+                    "governor run and the plugin: the memory share the hints derive from");
+    return rc;
+}
+
+/* ---- affinity ----------------------------------------------------------------- */
+
+/* Runtimes that count only the affinity mask (Node's availableParallelism,
+ * Python's sched_getaffinity) see every CPU of the set under a quota that
+ * allows fewer: narrow the mask to as many CPUs as the quota's ceiling, the
+ * lowest-numbered ones.  The snapshot then describes what the command will
+ * see. */
+static void narrow(gov_runenv *env, unsigned flags, gov_snapshot *view)
+{
+    double q = view->cpu.cgroup.quota_cores;
+    uint64_t n, have = view->cpu.affinity.count, kept = 0;
+
+    env->affinity_from = have;
+    env->affinity_count = 0;
+    if ((flags & (GOV_RUNENV_KEEP_AFFINITY | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR)) ||
+        isnan(q) || have == GOV_UNKNOWN)
+        return;
+    n = q <= 1.0 ? 1 : (uint64_t)ceil(q);
+    if (n >= have)
+        return;
+    memset(&env->affinity, 0, sizeof env->affinity);
+    for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS && kept < n; cpu++)
+        if ((view->cpu.affinity.set.bits[cpu / 64] >> (cpu % 64)) & 1u) {
+            env->affinity.bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+            kept++;
+        }
+    env->affinity_count = n;
+    view->cpu.affinity.set = env->affinity;
+    view->cpu.affinity.count = n;
+    gov_snapshot_resolve(view);
+}
+
+/* ---- the whole ---------------------------------------------------------------- */
+
+static uint64_t marker(const char *const *envp, const char *name)
+{
+    const char *v = gov_env_get(envp, name);
+    uint64_t x;
+
+    return v && !gov_parse_u64(v, strlen(v), &x) ? x : 0;
+}
+
+int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
+                       const char *const *envp, unsigned flags, gov_runenv **out)
+{
+    static const char *const empty[] = { NULL };
+    builder b = { .envp = envp ? envp : empty };
+    const unsigned known = GOV_RUNENV_FORCE | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR |
+                           GOV_RUNENV_KEEP_AFFINITY;
+    gov_snapshot *view;
+    int rc;
+
+    if (!snap || !out || (flags & ~known) ||
+        ((flags & GOV_RUNENV_CPU_ONLY) && (flags & GOV_RUNENV_CLEAR)))
+        return GOV_EINVAL;
+    *out = NULL;
+    b.force = !!(flags & GOV_RUNENV_FORCE);
+    b.scope = flags & GOV_RUNENV_CLEAR ? SCOPE_NONE : flags & GOV_RUNENV_CPU_ONLY ? SCOPE_CPU
+                                                                                : SCOPE_ALL;
+    b.cap = gov_knob_count + GOV_POOL_ENTRIES;
+    b.env = calloc(1, sizeof *b.env);
+    view = malloc(sizeof *view);
+    if (!b.env || !view) {
+        free(view);
+        free(b.env);
+        return GOV_ENOMEM;
+    }
+    b.env->entries = calloc(b.cap, sizeof *b.env->entries);
+    b.env->vars = calloc(b.cap, sizeof *b.env->vars);
+    if (!b.env->entries || !b.env->vars) {
+        free(view);
+        gov_runenv_free(b.env);
+        return GOV_ENOMEM;
+    }
+    *view = *snap;
+    narrow(b.env, flags, view);
+    b.snap = view;
+    gov_plan_compute(view, requested_workers, &b.env->plan);
+    gov_plan_compute(view, requested_workers ? requested_workers : b.env->plan.cpu_workers,
+                     &b.env->pool);
+    b.threads = b.env->plan.threads_per_worker;
+    b.prev_threads = marker(b.envp, GOV_THREADS_ENV);
+    b.prev_share = marker(b.envp, GOV_MEMORY_ENV);
+    /* A variable is read once, when a runtime starts, and lasts its
+     * lifetime: the hints derive from the allocation's share, not from what
+     * happens to be free at this moment (docs/runtimes.md). */
+    b.share = b.env->plan.memory_limit_per_worker;
+    if (b.share == GOV_UNKNOWN)
+        b.no_share = GOV_RUNENV_MEMORY_UNKNOWN;
+    else if (view->memory.effective.binding == GOV_LAYER_HOST)
+        b.no_share = GOV_RUNENV_NO_ALLOCATION;
+    else
+        b.no_share = GOV_RUNENV_PLANNED;
+    rc = decide(&b);
+    free(view);
+    if (rc) {
+        gov_runenv_free(b.env);
+        return rc;
+    }
+    *out = b.env;
+    return 0;
+}
+
+void gov_runenv_free(gov_runenv *env)
+{
+    if (!env)
+        return;
+    for (size_t i = 0; env->vars && i < env->nvars; i++)
+        free(env->vars[i].value);
+    free(env->vars);
+    free(env->entries);
+    free(env);
+}
+
+const char *gov_runenv_action_name(gov_runenv_action a)
+{
+    switch (a) {
+    case GOV_RUNENV_SET: return "set";
+    case GOV_RUNENV_KEEP: return "keep";
+    case GOV_RUNENV_SKIP: return "skip";
+    }
+    return "unknown";
+}
+
+static const struct {
+    const char *name, *text;
+} gov_runenv_reasons[] = {
+    [GOV_RUNENV_PLANNED] = { "planned", "the plan's figure; you had not set it" },
+    [GOV_RUNENV_REPLACED] = { "replaced",
+                              "the plan's figure, replacing what an earlier governor run or "
+                              "the plugin exported" },
+    [GOV_RUNENV_FORCED] = { "forced", "the plan's figure, replacing yours (--force)" },
+    [GOV_RUNENV_POOL] = { "pool", "for process pools; always set" },
+    [GOV_RUNENV_MARKER] = { "marker",
+                            "records the figure exported, so that a nested run or a step "
+                            "tells it from yours and replaces it" },
+    [GOV_RUNENV_USER] = { "user", "yours, kept (--force replaces it)" },
+    [GOV_RUNENV_USER_HEAP] = { "user_heap", "your -Xmx or -XX:MaxHeapSize sizes the heap; kept" },
+    [GOV_RUNENV_MEMORY_UNKNOWN] = { "memory_unknown", "no evidence of the memory budget" },
+    [GOV_RUNENV_NO_ALLOCATION] = { "no_allocation",
+                                   "only the host bounds memory: the runtime's own default "
+                                   "applies" },
+    [GOV_RUNENV_RUNTIME_SEES] = { "runtime_sees", "the JVM reads the same bound itself" },
+    [GOV_RUNENV_TOO_SMALL] = { "too_small", "less than 1 MiB per worker: no useful figure" },
+    [GOV_RUNENV_CLEARED] = { "cleared",
+                             "removed: an earlier governor run or the plugin exported it for "
+                             "another allocation, and this one sets nothing there" },
+    [GOV_RUNENV_NOT_ASKED] = { "not_asked",
+                               "not asked for (--governor=threads sets the CPU variables only)" },
+};
+
+const char *gov_runenv_reason_name(gov_runenv_reason r)
+{
+    if ((unsigned)r >= sizeof gov_runenv_reasons / sizeof gov_runenv_reasons[0])
+        return "unknown";
+    return gov_runenv_reasons[r].name;
+}
+
+const char *gov_runenv_reason_text(gov_runenv_reason r)
+{
+    if ((unsigned)r >= sizeof gov_runenv_reasons / sizeof gov_runenv_reasons[0])
+        return "unknown reason";
+    return gov_runenv_reasons[r].text;
+}

@@ -1,0 +1,72 @@
+/*
+ * snapshot_base.h - the parts of a snapshot that need no hwloc, shared by
+ * libgovernor (which adds the host inventory, pressure, accelerators, disk
+ * and the descriptor's verification) and governor.so (which decides a
+ * task's runtime environment from them, core/runenv.c).  Collectors never
+ * fail: what they cannot read stays GOV_UNKNOWN / NaN / 0.  Parsers of
+ * outside text take (text, len) so that unit and fuzz tests call them.
+ */
+#ifndef GOV_SNAPSHOT_BASE_H
+#define GOV_SNAPSHOT_BASE_H
+
+#include "governor.h"
+#include "cgroup.h"
+#include "gpu.h"
+#include "slurmenv.h"
+#include "sysroot.h"
+#include "text.h"
+
+/* ---- starting values (snapshot_init.c; gov_snapshot_init is public) ------ */
+
+void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
+void gov_pressure_set_unknown(gov_snapshot_pressure *out);
+/* devices_confined included: the cgroup collector's, copied in. */
+void gov_accel_set_unknown(gov_snapshot_accel *out);
+void gov_disk_set_unknown(gov_snapshot_disk *out);
+
+/* ---- filling parts (snapshot_fill.c) ------------------------------------- */
+
+/* A descriptor's facts as scheduler evidence and its site policy. */
+struct gov_descriptor;
+void gov_descriptor_apply(const struct gov_descriptor *d, gov_sched_evidence *sched,
+                          gov_site_policy *policy);
+
+void gov_snapshot_set_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s);
+void gov_snapshot_set_scheduler(const gov_sched_evidence *e, gov_snapshot *s);
+
+/* What the live process (a task about to exec) may use, from the sealed
+ * descriptor d and its own affinity, cgroups and /proc/meminfo, resolved:
+ * the library's snapshot without host inventory, pressure, accelerators
+ * and disk.  No hwloc, no MUNGE. */
+void gov_task_snapshot(const struct gov_descriptor *d, gov_snapshot *out);
+
+/* ---- affinity (affinity.c) ----------------------------------------------- */
+
+/* sched_getaffinity on the live system; Cpus_allowed_list of
+ * ROOT/proc/self/status under a sysroot.  Returns 0 or an error; on error
+ * *count is GOV_UNKNOWN. */
+int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count);
+
+/* Find "Cpus_allowed_list:" in a /proc/PID/status text. */
+int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
+
+/* sched_setaffinity of the calling process to set (gov_runenv.affinity:
+ * `governor run` before it execs, the plugin in a task).  Returns 0 or a
+ * negative errno. */
+int gov_affinity_set(const gov_cpuset *set);
+
+/* ---- host memory (meminfo.c) --------------------------------------------- */
+
+int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
+                      uint64_t *available_bytes);
+void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
+                         uint64_t *available_bytes);
+
+/* ---- combining (resolve.c; gov_snapshot_resolve is public) --------------- */
+
+/* The profile without a site policy (docs/governor.md "Profiles"): batch
+ * inside a scheduler allocation, which is the job's own; the seed's
+ * interactive outside any scheduler, where the host is shared. */
+gov_profile gov_default_profile(const gov_snapshot *s);
+
+#endif /* GOV_SNAPSHOT_BASE_H */

@@ -1,0 +1,94 @@
+/* environment.c - per task, in slurm_spank_task_init (the user's task, its
+ * cgroups and affinity in place, just before exec): the environment the
+ * step's mode asks for, decided by core/runenv.c exactly as `governor run`
+ * decides it in that task, from the sealed step facts and what the task's
+ * own kernel view shows (affinity, cgroups, /proc/meminfo).
+ *   runtimes: every variable, and the affinity narrowed under a quota;
+ *   threads: the CPU variables;
+ *   neither, or no governor: what an earlier step exported is removed. */
+#include "plugin.h"
+
+#include "knobs.h"
+#include "snapshot_base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An environment string never exceeds the kernel's MAX_ARG_STRLEN. */
+#define GOV_ENV_VALUE_MAX (128 * 1024)
+#define GOV_INPUTS_MAX 32
+
+/* The task's values of the variables runenv reads, as "NAME=value"; NULL
+ * ends the array.  Returns 0 or GOV_ENOMEM. */
+static int read_inputs(spank_t sp, char **envp)
+{
+    const char *names[GOV_INPUTS_MAX];
+    size_t n = gov_runenv_inputs(names, GOV_INPUTS_MAX), k = 0;
+    char *buf = malloc(GOV_ENV_VALUE_MAX + 1);
+    int rc = 0;
+
+    if (!buf || n > GOV_INPUTS_MAX) {
+        free(buf);
+        return GOV_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        if (spank_getenv(sp, names[i], buf, GOV_ENV_VALUE_MAX + 1) != ESPANK_SUCCESS)
+            continue;
+        len = strlen(names[i]) + 1 + strlen(buf) + 1;
+        envp[k] = malloc(len);
+        if (!envp[k]) {
+            rc = GOV_ENOMEM;
+            break;
+        }
+        snprintf(envp[k++], len, "%s=%s", names[i], buf);
+    }
+    envp[k] = NULL;
+    free(buf);
+    return rc;
+}
+
+static void free_inputs(char **envp)
+{
+    for (size_t i = 0; envp[i]; i++)
+        free(envp[i]);
+}
+
+void gov_environment_task(spank_t sp, const gov_plugin *pl)
+{
+    char *envp[GOV_INPUTS_MAX + 1] = { NULL };
+    gov_snapshot snap;
+    gov_runenv *env = NULL;
+    unsigned flags = GOV_RUNENV_CLEAR;
+    int rc;
+
+    if (pl->active && pl->step.policy.runtimes)
+        flags = 0;
+    else if (pl->active && pl->step.policy.threads)
+        flags = GOV_RUNENV_CPU_ONLY;
+    if (flags == GOV_RUNENV_CLEAR)
+        gov_snapshot_init(&snap);
+    else
+        gov_task_snapshot(&pl->step, &snap);
+    rc = read_inputs(sp, envp);
+    if (!rc)
+        rc = gov_runenv_compute(&snap, 0, (const char *const *)envp, flags, &env);
+    free_inputs(envp);
+    if (rc) {
+        slurm_error("governor: cannot plan the task's environment (%s); it starts as it is",
+                    gov_strerror(rc));
+        return;
+    }
+    for (size_t i = 0; i < env->nvars; i++) {
+        const gov_runenv_var *v = &env->vars[i];
+        if (v->value)
+            spank_setenv(sp, v->name, v->value, 1);
+        else
+            spank_unsetenv(sp, v->name);
+    }
+    if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0)
+        slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
+                    (unsigned long long)env->affinity_count, gov_strerror(rc));
+    gov_runenv_free(env);
+}
