@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (README's second command):
 #   1. install the Debian packages it needs
-#   2. build and run the unit and tool tests
+#   2. build and run the unit and tool tests, and the plugin's Slurm-free
+#      parts again in a build without Slurm's headers;
 #      real runtimes (OpenMP, OpenBLAS, Go, Rust, Node.js, Java...) alone and
 #      under `governor run` in real allocations (tests/runtimes)
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -47,6 +48,13 @@ build() { # DIR [meson options]: configure (fresh) and compile
 
 unit() {
 	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs
+}
+
+# A machine without Slurm's headers still builds and tests the plugin's
+# Slurm-free parts (parsers, topology table, bounded seal, run directory).
+unit_without_slurm() {
+	build "$out/noslurm" -Dspank=disabled &&
+		meson test -C "$out/noslurm" --print-errorlogs option policy topology seal_bounded run_dir
 }
 
 sanitized() {
@@ -125,6 +133,7 @@ bench() {
 main() {
 	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
 	stage "unit and tool tests" unit
+	stage "the plugin's Slurm-free parts without spank.h" unit_without_slurm
 	stage "real runtimes under governor run" runtimes
 	stage "sanitizers (address, undefined)" sanitized
 	stage "fuzz smoke" fuzz
