@@ -139,7 +139,9 @@ int gov_envval_find_option(const char *text, size_t len, const char *const *name
                 o.value = s + nl + 1;
             } else if (e - s == nl) {
                 size_t p2 = pos, s2, e2;
-                if (!next_word(text, len, &p2, &s2, &e2))
+                /* "--name value": an option after the name is no value
+                 * (found by fuzz_runenv: "--max-old-space-size --x=1"). */
+                if (!next_word(text, len, &p2, &s2, &e2) || text[s2] == '-')
                     continue;
                 o.value = s2;
                 e = e2;

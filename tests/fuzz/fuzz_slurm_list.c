@@ -1,6 +1,7 @@
-/* Fuzz the compressed Slurm count list ("1(x2),4") and the GPU variables
- * (SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_TASK): never crash; a
- * uniform answer agrees with every index; values stay within their bound. */
+/* Fuzz the compressed Slurm count list ("1(x2),4"), the GPU variables
+ * (SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_TASK) and the step
+ * id (SLURM_STEP_ID, signed on 26.05): never crash; a uniform answer agrees
+ * with every index; values stay within their bound. */
 #include "evidence.h"
 
 #include <stdlib.h>
@@ -25,6 +26,9 @@ static void gpu_variables(const uint8_t *data, size_t size)
         abort();
     n = gov_slurm_gpus_per_task(v);
     if (n != GOV_UNKNOWN && n > MAX_GPUS)
+        abort();
+    /* A step id is a 32-bit quantity, however Slurm prints it. */
+    if (gov_slurm_step_id_parse(v, &n) == 0 && n > UINT32_MAX)
         abort();
     free(v);
 }

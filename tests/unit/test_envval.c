@@ -82,9 +82,12 @@ static void test_find_option(void **state)
     assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
     t = "--max-old-space-size-x=1 --max-old-space-sizes";
     assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
-    /* A bare name at the end has no value. */
+    /* A bare name at the end has no value, nor one before another option. */
     t = "--max-old-space-size";
     assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
+    t = "--max-old-space-size --max-old-space-size=384";
+    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), 0);
+    assert_memory_equal(t + o.start, "--max-old-space-size=384", o.len);
 
     t = "-Dx=1\t-XX:MaxRAMPercentage=50 -Xmx2g";
     assert_int_equal(gov_envval_find_option(S(t), java, 2, &o), 0);

@@ -117,8 +117,8 @@ static void test_table_strict(void **state)
         "governor-topology/1\ncores=0\n",
         /* Out of order (found by fuzz_topo_table: it parsed, and encoded
          * into another text). */
-        "governor-topology/1\ncores=8\npackage=0-3\nnuma=619476736:4-7\npackage=4-7\n"
-        "pus=2:0-7\nnuma=68719476736:0-3\n",
+        ("governor-topology/1\ncores=8\npackage=0-3\nnuma=619476736:4-7\npackage=4-7\n"
+         "pus=2:0-7\nnuma=68719476736:0-3\n"),
         "governor-topology/1\ncores=2\npus=1:0-1\npackage=0-1\n",
         "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ngpu=-1:\nnuma=5:\n",
         "governor-topology/1\ncores=8193\n",
