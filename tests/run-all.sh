@@ -8,7 +8,8 @@
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   4. each fuzz target briefly (clang libFuzzer)
 #   5. install into a staging tree, man pages, the dist tarball, .deb and
-#      .rpm packages
+#      .rpm packages; the source package built as Debian's build daemons
+#      would, in a cached bookworm root holding only its Build-Depends
 #   6. end-to-end tests on a real throwaway Slurm 22.05 cluster (the host's)
 #   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
 #      the build (warnings as errors) and unit tests, the .deb packages,
@@ -99,6 +100,10 @@ debs() {
 	bash tests/install/test_deb.sh
 }
 
+buildd() {
+	bash tests/install/test_buildd.sh
+}
+
 rpms() {
 	bash tests/install/test_rpm.sh "$out/plain"
 }
@@ -140,6 +145,7 @@ main() {
 	stage "Python binding" python_binding
 	stage "install, man pages, dist tarball" install_checks
 	stage "Debian packages" debs
+	stage "Debian source package as a build daemon builds it" buildd
 	stage "RPM packages (Debian's rpmbuild)" rpms
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
 	stage "Slurm 24.11 root: build and unit tests" root_build 24.11

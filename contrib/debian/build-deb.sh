@@ -3,13 +3,23 @@
 # source tree: copy the sources to a temporary directory, put
 # contrib/debian there as debian/, run dpkg-buildpackage -us -uc -b, and
 # move the .deb files (with .buildinfo and .changes) to OUTDIR.
+# With --source, make the source package from the same tree instead
+# (dpkg-source -b: the .dsc and its tarball in OUTDIR), which is what a
+# build daemon builds (tests/install/test_buildd.sh).
 #
-# usage: contrib/debian/build-deb.sh [OUTDIR]     (default: ./deb-out)
+# usage: contrib/debian/build-deb.sh [--source] [OUTDIR]   (default: ./deb-out)
 # Needs the Build-Depends of contrib/debian/control (dpkg-buildpackage
-# names the missing ones); no network.
+# names the missing ones), or for --source only dpkg-dev; no network.
+# Prints the path of each .deb, or of the .dsc.
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
+source_only=false
+if [[ ${1:-} == --source ]]; then
+	source_only=true
+	shift
+fi
+[[ ${1:-} != -* ]] || { echo "build-deb: unknown option '$1' (usage: build-deb.sh [--source] [OUTDIR])" >&2; exit 2; }
 out=${1:-$PWD/deb-out}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -39,6 +49,21 @@ else
 fi
 rm -rf "$tree/debian"
 cp -r "$tree/contrib/debian" "$tree/debian"
+
+if $source_only; then
+	(cd "$tmp" && dpkg-source -b "$(basename "$tree")") >"$tmp/source.log" 2>&1 || {
+		cat "$tmp/source.log"
+		echo "build-deb: dpkg-source -b failed (above)" >&2
+		exit 1
+	}
+	# The .dsc and the files it lists (a native package: one tarball).
+	dsc=slurm-governor_$version.dsc
+	for f in "$dsc" $(sed -n '/^Files:/,/^[^ ]/s/^ [0-9a-f]* [0-9]* //p' "$tmp/$dsc"); do
+		mv "$tmp/$f" "$out/"
+	done
+	echo "$out/$dsc"
+	exit 0
+fi
 
 # Debian's own tools only: a python3 earlier in PATH (pyenv, a venv) has
 # neither Debian's build modules nor its dist-packages layout.

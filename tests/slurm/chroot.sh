@@ -5,9 +5,10 @@
 # unmounted inside reaches the host), this source tree and other directories
 # bound at their own paths, the machine's cluster lock, and the hostname in
 # /etc/hosts.
-#   chroot.sh run --series S [--bind DIR]... [--cluster-dir DIR] CMD...
-#       the whole cycle: the root of Slurm S (root.sh), reap, start, CMD
-#       inside, stop (also on failure, SIGINT or SIGTERM); exits with CMD's status
+#   chroot.sh run --series S|--root ROOT [--bind DIR]... [--cluster-dir DIR] CMD...
+#       the whole cycle: the root of Slurm S (root.sh) or another cached
+#       root, reap, start, CMD inside, stop (also on failure, SIGINT or
+#       SIGTERM); exits with CMD's status
 #   chroot.sh start --name NAME --root ROOT [--bind DIR]... [--cluster-dir DIR]
 #   chroot.sh exec --name NAME CMD...     run CMD inside, in the same directory
 #   chroot.sh stop --name NAME            stop the cluster and every process
@@ -30,7 +31,7 @@ die() {
 [[ $# -ge 1 ]] || die "usage: chroot.sh start|exec|stop|reap ... (see --help)"
 cmd=$1
 shift
-[[ $cmd == -h || $cmd == --help ]] && { sed -n '2,17p' "$0"; exit 0; }
+[[ $cmd == -h || $cmd == --help ]] && { sed -n '2,18p' "$0"; exit 0; }
 [[ $(id -u) -eq 0 ]] || die "must run as root (mounts, chroot)"
 
 name='' root='' series='' cluster_dir='' binds=()
@@ -193,8 +194,10 @@ stop_child() { # EXIT_STATUS
 run_in_view() {
 	local rc=0
 	[[ $# -ge 1 ]] || die "run needs a command"
-	[[ -n $series ]] || die "run needs --series (e.g. 24.11)"
-	root=$(bash "$here/root.sh" --series "$series")
+	if [[ -z $root ]]; then
+		[[ -n $series ]] || die "run needs --series (e.g. 24.11) or --root ROOT"
+		root=$(bash "$here/root.sh" --series "$series")
+	fi
 	lock_views
 	reap_views
 	start_view $$

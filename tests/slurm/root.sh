@@ -51,51 +51,31 @@ packages=(
 # Bump when the recipe below changes in a way the package list does not show.
 recipe=1
 key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" "${aptopts[@]:1}" | sha256sum | cut -c1-12)
-root=$cache/slurm-$series-$key
 
-mkdir -p "$cache"
-exec 8>>"$cache/.lock"
-flock 8
-if [[ -f $root/.complete ]]; then
-	printf '%s\n' "$root"
-	exit 0
-fi
-command -v mmdebstrap >/dev/null ||
-	die "mmdebstrap is missing: apt-get install mmdebstrap (tests/install-deps.sh installs it)"
+# shellcheck source=root_cache.sh
+source "$(dirname "$0")/root_cache.sh"
 
-# Built beside its final name and renamed when whole, so that an interrupted
-# build never looks cached.
-tmp=$cache/.build-$series-$key
-rm -rf "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-t0=$SECONDS
-echo "root.sh: building a Debian $suite root for Slurm $series (2 to 4 minutes here: Slurm, the build tools, the runtimes of gov_runtimes.sh, the .deb tools)" >&2
-log=$cache/.build-$series-$key.log
-if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
-	--include="$(
-		IFS=,
-		echo "${packages[*]}"
-	)" "$suite" "$tmp" "$mirror" >"$log" 2>&1; then
-	tail -n 30 "$log" >&2
-	die "mmdebstrap failed (log: $log); is deb.debian.org reachable?"
-fi
-# 24.11's sinfo --version wants a configuration: ask dpkg.
-got=$(chroot "$tmp" dpkg-query -W -f='${Version}' slurm-client 2>/dev/null) || got=
-[[ $got == "$series."* ]] ||
-	die "the $suite root has '$got', not Slurm $series; update the series table in $0"
-# Daemons must not start from the root's own init scripts, and no key is
-# shared: the test cluster makes its own.
-rm -f "$tmp/etc/munge/munge.key"
-printf 'series=%s\nsuite=%s\nkey=%s\nslurm=%s\n' "$series" "$suite" "$key" "$got" >"$tmp/.complete"
-mv "$tmp" "$root"
-trap - EXIT
-rm -f "$log"
-echo "root.sh: built $root in $((SECONDS - t0)) s" >&2
+build_root() { # DIR
+	local tmp=$1 log=$1.log got t0=$SECONDS
+	echo "root.sh: building a Debian $suite root for Slurm $series (2 to 4 minutes here: Slurm, the build tools, the runtimes of gov_runtimes.sh, the .deb tools)" >&2
+	if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
+		--include="$(
+			IFS=,
+			echo "${packages[*]}"
+		)" "$suite" "$tmp" "$mirror" >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		die "mmdebstrap failed (log: $log); is deb.debian.org reachable?"
+	fi
+	# 24.11's sinfo --version wants a configuration: ask dpkg.
+	got=$(chroot "$tmp" dpkg-query -W -f='${Version}' slurm-client 2>/dev/null) || got=
+	[[ $got == "$series."* ]] ||
+		die "the $suite root has '$got', not Slurm $series; update the series table in $0"
+	# Daemons must not start from the root's own init scripts, and no key is
+	# shared: the test cluster makes its own.
+	rm -f "$tmp/etc/munge/munge.key"
+	printf 'series=%s\nsuite=%s\nkey=%s\nslurm=%s\n' "$series" "$suite" "$key" "$got" >"$tmp/.complete"
+	rm -f "$log"
+	echo "root.sh: built the $suite root for Slurm $series in $((SECONDS - t0)) s" >&2
+}
 
-# Roots of the same series with another key are stale; drop those no
-# overlay uses any more.
-for old in "$cache/slurm-$series-"*; do
-	[[ $old != "$root" && -d $old ]] || continue
-	grep -qF "$old" /proc/mounts || rm -rf "$old"
-done
-printf '%s\n' "$root"
+cached_root "$cache" "slurm-$series" "$key" build_root

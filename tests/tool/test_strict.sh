@@ -15,7 +15,8 @@ check() { # name expected actual
 job=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_PER_TASK=1 SLURM_TASKS_PER_NODE=1)
 out=$("${job[@]}" "$gov" snapshot --json)
 check "default: exit 0" 0 $?
-check "default: the variables" environment "$(jq -r .scheduler.source <<<"$out")"
+check "default: the variables" environment \
+  "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["scheduler"]["source"])' <<<"$out")"
 
 err=$("${job[@]}" "$gov" snapshot --json --require-descriptor 2>&1 >/dev/null)
 check "strict snapshot: exit 1" 1 $?

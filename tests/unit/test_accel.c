@@ -15,6 +15,7 @@
 
 #include "evidence.h"
 #include "fixture_root.h"
+#include "skip_because.h"
 
 static gov_snapshot snap;
 
@@ -262,10 +263,11 @@ static void test_device_cgroup_denies(void **state)
     char root[] = "/tmp/gov-gpus-XXXXXX", cg[256], file[300], cmd[600];
     uint64_t r[6];
 
-    if (geteuid() != 0 || access(DEVICES_CG "/devices.deny", W_OK) != 0) {
-        skip(); /* needs root and a v1 devices hierarchy, as a Slurm node has */
-        return;
-    }
+    /* Root and a v1 devices hierarchy, as a Slurm node has. */
+    if (geteuid() != 0)
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "a device cgroup is root's to make");
+    if (access(DEVICES_CG "/devices.deny", W_OK) != 0)
+        SKIP_BECAUSE(GOV_FACT_NO_DEVICES_CG, DEVICES_CG "/devices.deny");
     assert_non_null(mkdtemp(root));
     make_gpu_tree(root);
     snprintf(cg, sizeof cg, DEVICES_CG "/gov-test-%d", (int)getpid());

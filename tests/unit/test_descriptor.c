@@ -14,6 +14,7 @@
 
 #include "descriptor.h"
 #include "fixture_root.h"
+#include "skip_because.h"
 
 static void sample(gov_descriptor *d)
 {
@@ -336,10 +337,8 @@ static void test_binding_pid_namespace(void **state)
     pid_t child;
 
     (void)state;
-    if (geteuid() != 0) {
-        skip();   /* unshare(CLONE_NEWPID) needs CAP_SYS_ADMIN */
-        return;
-    }
+    if (geteuid() != 0)
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "unshare(CLONE_NEWPID) needs CAP_SYS_ADMIN");
     bound_to_self(&d, &c);
     child = fork();
     if (child == 0) {
@@ -488,10 +487,8 @@ static void test_seal_verify(void **state)
 
     bound_to_self(&d, &c);
     cred = seal_or_skip(&d);
-    if (!cred) {
-        skip();
-        return;
-    }
+    if (!cred)
+        SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     if (geteuid() != 0) {
         /* Sealed by a user: authentic, but not trusted. */
         assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
@@ -537,10 +534,10 @@ static void test_expired_accepted(void **state)
     bound_to_self(&d, &c);
     n = gov_descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
-    if (geteuid() != 0 || gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL)) {
-        skip();
-        return;
-    }
+    if (geteuid() != 0)
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "only a seal made by uid 0 verifies without a trusted uid");
+    if (gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
+        SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     sleep(2);
     assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
     assert_true(info.expired);
@@ -562,10 +559,10 @@ static void test_uid_restriction(void **state)
     bound_to_self(&d, &c);
     n = gov_descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
-    if (geteuid() != 0 || gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL)) {
-        skip();
-        return;
-    }
+    if (geteuid() != 0)
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "a seal for uid 0 decodes for root only");
+    if (gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL))
+        SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     assert_int_equal(gov_descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
     assert_int_equal(gov_seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs, NULL), 0);
     assert_int_equal(gov_descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
@@ -619,10 +616,11 @@ static void test_collect(void **state)
 
     bound_to_self(&d, &c);
     cred = seal_or_skip(&d);
-    if (!cred || geteuid() != 0) {
+    if (!cred)
+        SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
+    if (geteuid() != 0) {
         free(cred);
-        skip();
-        return;
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "only a seal made by uid 0 verifies without a trusted uid");
     }
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);

@@ -19,13 +19,13 @@
 
 #include "governor.h"
 #include "run_dir.h"
+#include "skip_because.h"
 
 #define NEED_ROOT()                                                                    \
     do {                                                                               \
-        if (geteuid() != 0) {                                                          \
-            skip();                                                                    \
-            return;                                                                    \
-        }                                                                              \
+        if (geteuid() != 0)                                                            \
+            SKIP_BECAUSE(GOV_FACT_NOT_ROOT,                                            \
+                         "the run directory is root's, under /run");                   \
     } while (0)
 
 static char dir[64];

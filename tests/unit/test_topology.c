@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "topology.h"
+#include "skip_because.h"
 
 #define FIXTURE GOV_FIXTURES "/topology/two-package-gpu.xml"
 
@@ -273,12 +274,11 @@ static bool is_regular_0644(const char *path)
            st.st_uid == 0;
 }
 
-#define NEED_ROOT()                                                                          \
-    do {                                                                                     \
-        if (geteuid() != 0) {                                                                \
-            skip();                                                                          \
-            return;                                                                          \
-        }                                                                                    \
+#define NEED_ROOT()                                                                    \
+    do {                                                                               \
+        if (geteuid() != 0)                                                            \
+            SKIP_BECAUSE(GOV_FACT_NOT_ROOT,                                            \
+                         "the topology cache is root's, under /run");                  \
     } while (0)
 
 static void test_cache_round_trip(void **state)
