@@ -59,11 +59,16 @@ int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
 /* ---- accelerators (accel.c) ---------------------------------------------- */
 
 /* Every field unknown; gov_accel_collect() starts from this, and
- * gov_snapshot_init() uses it.  devices_confined is the cgroup
- * collector's: the snapshot copies it in. */
+ * gov_snapshot_init() uses it.  devices_confined comes from
+ * gov_accel_confinement(), once both collectors have run. */
 void gov_accel_set_unknown(gov_snapshot_accel *out);
 void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot_accel *out);
+
+/* devices_confined from the cgroup evidence (v1: a devices cgroup below
+ * the root) and, on cgroup v2, from what the process observed: a GPU node
+ * refused with EPERM (docs/cgroups.md, "Devices"). */
+void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg);
 
 /* ---- memory, pressure, swap (meminfo.c, pressure.c) ---------------------- */
 
