@@ -28,6 +28,14 @@
  * interactive outside any scheduler, where the host is shared. */
 gov_profile gov_default_profile(const gov_snapshot *s);
 
+/* The CPU layers that hold the process within its per-process bound
+ * (.cpu.scheduler.cpus): bits (1u << GOV_LAYER_AFFINITY, _CPUSET, _QUOTA),
+ * doctor.h's GOV_DOCTOR_HELD; 0 when none does or the bound is unknown. */
+unsigned gov_cpu_held(const gov_snapshot *s);
+
+/* Comma list of the layers in BITS ("affinity,cpuset"), "none" for 0. */
+void gov_layers_format(unsigned bits, char *buf, size_t cap);
+
 /* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
  * governor's default clock. */
 uint64_t gov_monotonic_ns(void);
