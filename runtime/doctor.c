@@ -30,7 +30,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 10 findings; the bound only guards edits. */
+    /* The rules below add at most 11 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -309,6 +309,35 @@ static void examine_gpu(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
+/* cgroup v2 has no devices controller to read: Slurm's device rules are an
+ * eBPF filter, and the process sees it only when it refuses a device.  Say
+ * which of the two a v2 node with GPUs shows, so that a person reads the
+ * GPU finding right. */
+static void examine_device_filter(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t usable, total = gpu_nodes(s, &usable);
+    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+    uint64_t denied = nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied;
+
+    if (s->cpu.cgroup.version != 2 && s->memory.cgroup.version != 2)
+        return;
+    if (total == GOV_UNKNOWN || total == 0 || denied == GOV_UNKNOWN)
+        return;
+    if (denied > 0)
+        add(r, "gpu.filter_observed", GOV_DOCTOR_INFO, "gpu",
+            "cgroup v2: the device rules are an eBPF filter that cannot be read back; it "
+            "shows itself here by refusing (EPERM) the GPU devices outside this step's "
+            "grant, which is what confirms the confinement",
+            NULL);
+    else
+        add(r, "gpu.filter_unobservable", GOV_DOCTOR_INFO, "gpu",
+            "cgroup v2: no GPU device is refused to this process, so whether an eBPF "
+            "device filter confines it cannot be seen (a grant of every GPU on the node "
+            "looks the same as no filter at all)",
+            FIX_GPU "; a step granted fewer than all of the node's GPUs then shows the "
+            "filter's refusals");
+}
+
 static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doctor_report *r)
 {
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN && s->memory.cgroup.limit_bytes == GOV_UNKNOWN)
@@ -349,6 +378,7 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
         missing |= examine_cpu(snap, out);
         missing |= examine_memory(snap, out);
         examine_gpu(snap, out);
+        examine_device_filter(snap, out);
     }
     examine_kernel(snap, missing, out);
     return 0;
