@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: needs the runtimes' toolchains (Go, Rust, Java, Node.js, numpy), which the guest image leaves out; the cgroup facts they rely on are checked on v2 by memory_limit, page_cache and cpuset
 # Real runtimes (tests/runtimes/probes) inside real steps, alone and under
 # `governor run` in a governed step: each reports the threads it started and
 # the heap it allows itself, and a Go program churning garbage is killed by
