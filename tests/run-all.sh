@@ -12,7 +12,10 @@
 #   7. Slurm 24.11, in a cached Debian trixie root (tests/slurm/root.sh):
 #      the build (warnings as errors) and unit tests, then the same
 #      end-to-end suite
-#   8. benchmarks (figures only, never pass/fail on speed)
+#   8. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
+#      a cached Debian trixie image (tests/guest/run.sh): the cases that
+#      cover v2
+#   9. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +113,10 @@ e2e_2411() {
 	bash tests/slurm/run.sh --slurm 24.11 --build "$out/slurm-24.11"
 }
 
+e2e_v2() {
+	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out"
+}
+
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
 		bash tests/bench/launch.sh --build "$out/plain" --runs 20
@@ -128,6 +135,7 @@ main() {
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
 	stage "Slurm 24.11 root: build and unit tests" build_2411
 	stage "end-to-end on a local Slurm 24.11 cluster" e2e_2411
+	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
 	stage "benchmarks" bench
 
 	if ((failed)); then
