@@ -182,8 +182,8 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
         if (gov_cpu_held(s) == GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY))
             add(r, "cpu.affinity_only", GOV_DOCTOR_INFO, "cpu",
                 "only the affinity mask holds this process to its CPUs; its cpuset is wider "
-                "(on cgroup v2, and on Slurm 22.05's v1, every task of a step has the "
-                "step's cpuset), and a process may widen its own affinity within it",
+                "(Slurm gives every task of a step the step's cpuset), and a process may "
+                "widen its own affinity within it",
                 "where a task must not use its neighbours' CPUs, run it as a step of its "
                 "own (srun -n1 per task): the step's cpuset is then the task's CPUs");
         return 0;

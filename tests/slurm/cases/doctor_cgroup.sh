@@ -47,13 +47,11 @@ if [[ -n $GOV_PLUGIN ]]; then
 	assert_eq 209715200 "$(doctor_finding "$out" memory.enforced allocation)" "sealed memory"
 	assert_eq ok "$(doctor_finding "$out" cpu.enforced severity)" "cpu enforced"
 
-	# Two tasks of one step: where each task's cpuset is the step's (v2,
-	# and 22.05's v1), only its affinity holds it to its one CPU, and the
-	# doctor says that the task could widen it.
+	# Two tasks of one step: each task's cpuset is the step's (every series
+	# and mode, see cpuset), so only its affinity holds it to its one CPU,
+	# and the doctor says that the task could widen it.
 	out=$(as_user srun -N1 -n2 -c1 --mem=200M --governor "$gov" doctor --json | head -n1)
 	printf '%s\n' "$out"
-	held=$(by_mode v1="$(by_series 22.05=affinity 24.11=affinity,cpuset)" v2=affinity)
-	assert_eq "$held" "$(doctor_finding "$out" cpu.enforced enforced_by)" "cpu held by, two tasks"
-	assert_eq "$([[ $held == affinity ]] && echo info || echo absent)" \
-		"$(doctor_finding "$out" cpu.affinity_only severity)" "affinity-only finding"
+	assert_eq affinity "$(doctor_finding "$out" cpu.enforced enforced_by)" "cpu held by, two tasks"
+	assert_eq info "$(doctor_finding "$out" cpu.affinity_only severity)" "affinity-only finding"
 fi
