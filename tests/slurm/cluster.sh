@@ -241,9 +241,13 @@ EOF
 		printf 'CgroupPlugin=cgroup/v1\nCgroupMountpoint=%s\n' "$cgroup_root"
 	else
 		printf 'CgroupPlugin=cgroup/v2\n'
-		# Without systemd, slurmd makes its scope and enables the root's
-		# controllers down to it itself.
-		[[ $systemd == yes ]] || printf 'IgnoreSystemd=yes\nEnableControllers=yes\n'
+		# Without systemd, slurmd makes its scope and (EnableControllers)
+		# enables the root's controllers down to it itself; 22.05 does not
+		# know that key ("unrecognized key") and leaves it to the site.
+		if [[ $systemd == no ]]; then
+			printf 'IgnoreSystemd=yes\n'
+			[[ $(slurmd -V) == *" 22.05."* ]] || printf 'EnableControllers=yes\n'
+		fi
 	fi >"$etc/cgroup.conf"
 	cat >>"$etc/cgroup.conf" <<EOF
 ConstrainCores=yes
