@@ -18,7 +18,7 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	--suite) suite=${2:?--suite needs a Debian suite}; shift 2 ;;
 	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
-	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,12p' "$0"; exit 0 ;;
 	*) echo "image.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done

@@ -40,7 +40,7 @@ while [[ $# -gt 0 ]]; do
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--) shift; pass+=("$@"); break ;;
 	--capture) capture=$(realpath -m "${2:?--capture needs a directory}"); shift 2 ;;
-	-h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) pass+=("$1"); shift ;;
 	esac
 done

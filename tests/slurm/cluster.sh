@@ -33,7 +33,8 @@ usage: cluster.sh start|stop|status|env [options]
                        unified hierarchy (the QEMU guest, tests/guest/)
   --systemd yes|no     v2 only: slurmd runs as a systemd service with Delegate=yes
                        and asks systemd over D-Bus for its scope (yes, default), or
-                       cgroup.conf says IgnoreSystemd=yes, EnableControllers=yes (no)
+                       cgroup.conf says IgnoreSystemd=yes, with EnableControllers=yes
+                       where the series knows it (not 22.05) (no)
 EOF
 }
 
