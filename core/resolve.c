@@ -129,6 +129,24 @@ static void resolve_gpu_enforcement(gov_snapshot *s)
                                              s->accel.devices_confined);
 }
 
+unsigned gov_cpu_held(const gov_snapshot *s)
+{
+    uint64_t cpus = s->cpu.scheduler.cpus;
+    unsigned held = 0;
+
+    if (cpus == GOV_UNKNOWN)
+        return 0;
+    /* Kept apart because they differ in strength: a process may widen its
+     * own affinity within its cpuset, never the cpuset or the quota. */
+    if (s->cpu.affinity.count != GOV_UNKNOWN && s->cpu.affinity.count <= cpus)
+        held |= 1u << GOV_LAYER_AFFINITY;
+    if (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN && s->cpu.cgroup.cpuset_count <= cpus)
+        held |= 1u << GOV_LAYER_CPUSET;
+    if (!isnan(s->cpu.cgroup.quota_cores) && s->cpu.cgroup.quota_cores <= (double)cpus)
+        held |= 1u << GOV_LAYER_QUOTA;
+    return held;
+}
+
 static void resolve_enforcement(gov_snapshot *s)
 {
     uint64_t cpus = s->cpu.scheduler.cpus;
@@ -136,16 +154,10 @@ static void resolve_enforcement(gov_snapshot *s)
                        ? s->memory.scheduler.per_task_bytes
                        : s->memory.scheduler.limit_bytes;
 
-    if (cpus == GOV_UNKNOWN) {
+    if (cpus == GOV_UNKNOWN)
         s->enforcement.cpu = GOV_ENFORCEMENT_UNKNOWN;
-    } else {
-        bool held = (s->cpu.affinity.count != GOV_UNKNOWN && s->cpu.affinity.count <= cpus) ||
-                    (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN &&
-                     s->cpu.cgroup.cpuset_count <= cpus) ||
-                    (!isnan(s->cpu.cgroup.quota_cores) &&
-                     s->cpu.cgroup.quota_cores <= (double)cpus);
-        s->enforcement.cpu = held ? GOV_ENFORCED : GOV_NOT_ENFORCED;
-    }
+    else
+        s->enforcement.cpu = gov_cpu_held(s) ? GOV_ENFORCED : GOV_NOT_ENFORCED;
     resolve_gpu_enforcement(s);
     if (mem == GOV_UNKNOWN) {
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;

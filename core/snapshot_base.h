@@ -69,4 +69,9 @@ void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
  * interactive outside any scheduler, where the host is shared. */
 gov_profile gov_default_profile(const gov_snapshot *s);
 
+/* The CPU layers that hold the process within its per-process bound
+ * (.cpu.scheduler.cpus): bits (1u << GOV_LAYER_AFFINITY, _CPUSET, _QUOTA),
+ * doctor.h's GOV_DOCTOR_HELD; 0 when none does or the bound is unknown. */
+unsigned gov_cpu_held(const gov_snapshot *s);
+
 #endif /* GOV_SNAPSHOT_BASE_H */

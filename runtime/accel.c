@@ -205,6 +205,21 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
 }
 
 
+void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg)
+{
+    bool v2 = cg->cpu_version == 2 || cg->memory_version == 2;
+    bool refused = (a->nvidia_dev_denied != GOV_UNKNOWN && a->nvidia_dev_denied > 0) ||
+                   (a->drm_render_denied != GOV_UNKNOWN && a->drm_render_denied > 0);
+
+    a->devices_confined = cg->devices_confined;
+    /* v2 keeps device rules in an eBPF filter that nobody can read back;
+     * only such a filter refuses a device node with EPERM, so a refusal is
+     * the evidence that one confines the process.  With nothing refused
+     * (no GPU, or a whole-node grant) a filter cannot be told from none. */
+    if (a->devices_confined == -1 && v2 && refused)
+        a->devices_confined = 1;
+}
+
 void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot_accel *out)
 {

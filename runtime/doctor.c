@@ -3,6 +3,7 @@
  * names what the snapshot shows and the setting that would change it, and
  * never guesses at what it cannot see. */
 #include "doctor.h"
+#include "evidence.h"
 #include "json.h"
 
 #include <stdio.h>
@@ -29,7 +30,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 9 findings; the bound only guards edits. */
+    /* The rules below add at most 11 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -156,19 +157,6 @@ static int examine_scheduler(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
-static unsigned cpu_held(const gov_snapshot *s, uint64_t cpus)
-{
-    unsigned held = 0;
-
-    if (s->cpu.affinity.count != GOV_UNKNOWN && s->cpu.affinity.count <= cpus)
-        held |= GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY);
-    if (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN && s->cpu.cgroup.cpuset_count <= cpus)
-        held |= GOV_DOCTOR_HELD(GOV_LAYER_CPUSET);
-    if (gov_known_f(s->cpu.cgroup.quota_cores) && s->cpu.cgroup.quota_cores <= (double)cpus)
-        held |= GOV_DOCTOR_HELD(GOV_LAYER_QUOTA);
-    return held;
-}
-
 /* Some CPU evidence that could hold the process is missing. */
 static int cpu_evidence_missing(const gov_snapshot *s)
 {
@@ -190,7 +178,14 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
     case GOV_ENFORCED:
         assessed(add(r, "cpu.enforced", GOV_DOCTOR_OK, "cpu",
                      "the kernel holds this process to its CPU allocation", NULL),
-                 cpus, cpu_held(s, cpus));
+                 cpus, gov_cpu_held(s));
+        if (gov_cpu_held(s) == GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY))
+            add(r, "cpu.affinity_only", GOV_DOCTOR_INFO, "cpu",
+                "only the affinity mask holds this process to its CPUs; its cpuset is wider "
+                "(Slurm gives every task of a step the step's cpuset), and a process may "
+                "widen its own affinity within it",
+                "where a task must not use its neighbours' CPUs, run it as a step of its "
+                "own (srun -n1 per task): the step's cpuset is then the task's CPUs");
         return 0;
     case GOV_NOT_ENFORCED:
         if (cpu_evidence_missing(s)) {
@@ -325,6 +320,35 @@ static void examine_gpu(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
+/* cgroup v2 has no devices controller to read: Slurm's device rules are an
+ * eBPF filter, and the process sees it only when it refuses a device.  Say
+ * which of the two a v2 node with GPUs shows, so that a person reads the
+ * GPU finding right. */
+static void examine_device_filter(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t usable, total = gpu_nodes(s, &usable);
+    bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
+    uint64_t denied = nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied;
+
+    if (s->cpu.cgroup.version != 2 && s->memory.cgroup.version != 2)
+        return;
+    if (total == GOV_UNKNOWN || total == 0 || denied == GOV_UNKNOWN)
+        return;
+    if (denied > 0)
+        add(r, "gpu.filter_observed", GOV_DOCTOR_INFO, "gpu",
+            "cgroup v2: the device rules are an eBPF filter that cannot be read back; it "
+            "shows itself here by refusing (EPERM) the GPU devices outside this step's "
+            "grant, which is what confirms the confinement",
+            NULL);
+    else
+        add(r, "gpu.filter_unobservable", GOV_DOCTOR_INFO, "gpu",
+            "cgroup v2: no GPU device is refused to this process, so whether an eBPF "
+            "device filter confines it cannot be seen (a grant of every GPU on the node "
+            "looks the same as no filter at all)",
+            FIX_GPU "; a step granted fewer than all of the node's GPUs then shows the "
+            "filter's refusals");
+}
+
 static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doctor_report *r)
 {
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN && s->memory.cgroup.limit_bytes == GOV_UNKNOWN)
@@ -365,6 +389,7 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
         missing |= examine_cpu(snap, out);
         missing |= examine_memory(snap, out);
         examine_gpu(snap, out);
+        examine_device_filter(snap, out);
     }
     examine_kernel(snap, missing, out);
     return 0;
@@ -391,28 +416,11 @@ const char *gov_doctor_unit(const gov_doctor_finding *f)
 
 void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap)
 {
-    static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
-                                       GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
-    size_t len = 0;
-
     if (cap == 0)
         return;
     buf[0] = '\0';
-    if (!f->assessed)
-        return;
-    if (f->held == 0) {
-        snprintf(buf, cap, "none");
-        return;
-    }
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        int n;
-        if (!(f->held & GOV_DOCTOR_HELD(order[i])))
-            continue;
-        n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "", gov_layer_name(order[i]));
-        if (n < 0 || (size_t)n >= cap - len)
-            return;
-        len += (size_t)n;
-    }
+    if (f->assessed)
+        gov_layers_format(f->held, buf, cap);
 }
 
 int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len)

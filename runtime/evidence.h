@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* Comma list of the layers in BITS ("affinity,cpuset"), "none" for 0
+ * (names.c). */
+void gov_layers_format(unsigned bits, char *buf, size_t cap);
+
 /* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
  * governor's default clock. */
 uint64_t gov_monotonic_ns(void);
@@ -37,6 +41,11 @@ void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
 
 void gov_accel_collect(const gov_root *root, const char *const *envp,
                        gov_snapshot_accel *out);
+
+/* devices_confined from the cgroup evidence (v1: a devices cgroup below
+ * the root) and, on cgroup v2, from what the process observed: a GPU node
+ * refused with EPERM (docs/cgroups.md, "Devices"). */
+void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg);
 
 /* ---- pressure, swap (pressure.c) ---------------------------------------- */
 

@@ -3,7 +3,9 @@
  * has no name (NULL); inside it, the "none" members that the JSON contract
  * prints as null (no scheduler, no layer, no PSI source, unknown step kind)
  * are NULL too, and every other member has its name. */
-#include "governor.h"
+#include "evidence.h"
+
+#include <stdio.h>
 
 #define NAME_OF(table, v) \
     ((unsigned)(v) < sizeof(table) / sizeof(table)[0] ? (table)[(unsigned)(v)] : NULL)
@@ -143,4 +145,28 @@ const char *gov_ceiling_reason_name(gov_ceiling_reason c)
         [GOV_CEILING_RAM_UNKNOWN] = "ram_unknown",
     };
     return NAME_OF(names, c);
+}
+
+void gov_layers_format(unsigned bits, char *buf, size_t cap)
+{
+    static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
+                                       GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
+    size_t len = 0;
+
+    if (cap == 0)
+        return;
+    buf[0] = '\0';
+    if (bits == 0) {
+        snprintf(buf, cap, "none");
+        return;
+    }
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        int n;
+        if (!(bits & (1u << order[i])))
+            continue;
+        n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "", gov_layer_name(order[i]));
+        if (n < 0 || (size_t)n >= cap - len)
+            return;
+        len += (size_t)n;
+    }
 }

@@ -131,7 +131,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_pressure_collect(root, &cg, &out->pressure);
     gov_accel_collect(root, envp, &out->accel);
-    out->accel.devices_confined = cg.devices_confined;
+    gov_accel_confinement(&out->accel, &cg);
     gov_disk_collect(ctx->opts.workdir, &out->disk);
 
     gov_snapshot_resolve(out);

@@ -230,6 +230,7 @@ static void put_policy(gov_jw *w, const gov_snapshot *s)
 int gov_snapshot_json(const gov_snapshot *s, char **out, size_t *len)
 {
     gov_jw w;
+    char held[64];
 
     if (!s || !out)
         return GOV_EINVAL;
@@ -245,6 +246,12 @@ int gov_snapshot_json(const gov_snapshot *s, char **out, size_t *len)
     put_disk(&w, s);
     gov_jw_object_begin(&w, "enforcement");
     gov_jw_string(&w, "cpu", gov_enforcement_name(s->enforcement.cpu));
+    if (s->enforcement.cpu == GOV_ENFORCEMENT_UNKNOWN) {
+        gov_jw_null(&w, "cpu_held_by");
+    } else {
+        gov_layers_format(gov_cpu_held(s), held, sizeof held);
+        gov_jw_string(&w, "cpu_held_by", held);
+    }
     gov_jw_string(&w, "memory", gov_enforcement_name(s->enforcement.memory));
     gov_jw_string(&w, "gpu", gov_enforcement_name(s->enforcement.gpu));
     gov_jw_object_end(&w);

@@ -15,7 +15,10 @@
 #      the build (warnings as errors) and unit tests, the .deb packages,
 #      then the same end-to-end suite
 #   8. the same for Slurm 26.05, in a cached Debian unstable root
-#   9. benchmarks (figures only, never pass/fail on speed)
+#   9. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
+#      a cached Debian trixie image (tests/guest/run.sh): the cases that
+#      cover v2
+#  10. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -130,6 +133,10 @@ root_e2e() { # SERIES
 	bash tests/slurm/run.sh --slurm "$1" --build "$out/slurm-$1"
 }
 
+e2e_v2() {
+	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out"
+}
+
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
 		bash tests/bench/launch.sh --build "$out/plain" --runs 20
@@ -154,6 +161,7 @@ main() {
 	stage "Slurm 26.05 root: build and unit tests" root_build 26.05
 	stage "Slurm 26.05 root: Debian packages" root_debs 26.05
 	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
+	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
 	stage "benchmarks" bench
 
 	if ((failed)); then

@@ -2,6 +2,7 @@
  * with its source, then the effective value and what binds it. */
 #include "cmd.h"
 #include "cmd_common.h"
+#include "evidence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,24 @@ static void print_scheduler(const gov_snapshot *s)
     gov_fmt_count(s->scheduler.cpus_per_task, c, sizeof c);
     snprintf(v, sizeof v, "%s tasks, %s CPUs, %s per task", a, b, c);
     row("this node", v, gov_sched_source_name(s->scheduler.source));
+}
+
+/* Which layers hold the process; affinity alone is the weak case, since a
+ * process may widen its own mask within its cpuset. */
+static void cpu_enforcement_row(const gov_snapshot *s)
+{
+    unsigned held = gov_cpu_held(s);
+    char layers[64], note[160] = "";
+
+    if (s->enforcement.cpu != GOV_ENFORCEMENT_UNKNOWN) {
+        gov_layers_format(held, layers, sizeof layers);
+        if (held == 1u << GOV_LAYER_AFFINITY)
+            snprintf(note, sizeof note,
+                     "by affinity only: the cpuset is wider, and a task may widen its mask");
+        else
+            snprintf(note, sizeof note, "held by %s", layers);
+    }
+    row("enforcement", gov_enforcement_name(s->enforcement.cpu), note);
 }
 
 static void print_cpu(const gov_snapshot *s)
@@ -83,7 +102,7 @@ static void print_cpu(const gov_snapshot *s)
     }
     snprintf(b, sizeof b, "bound by %s", or_dash(gov_layer_name(s->cpu.effective.binding)));
     row("effective", v, b);
-    row("enforcement", gov_enforcement_name(s->enforcement.cpu), "");
+    cpu_enforcement_row(s);
     free(list);
 }
 

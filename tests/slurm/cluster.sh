@@ -31,6 +31,12 @@ usage: cluster.sh start|stop|status|env [options]
                        cgroup.conf ConstrainDevices (default no)
   --gres yes|no        declare the emulated GPUs to Slurm as gres/gpu (default yes);
                        no: the device nodes exist but Slurm does not know them
+  --cgroup v1|v2       CgroupPlugin=cgroup/v1 (default) or cgroup/v2; v2 needs a
+                       unified hierarchy (the QEMU guest, tests/guest/)
+  --systemd yes|no     v2 only: slurmd runs as a systemd service with Delegate=yes
+                       and asks systemd over D-Bus for its scope (yes, default), or
+                       cgroup.conf says IgnoreSystemd=yes, with EnableControllers=yes
+                       where the series knows it (not 22.05) (no)
 EOF
 }
 
@@ -62,6 +68,8 @@ gpus=
 gpu_kind=nvidia
 constrain_devices=no
 declare_gres=yes
+cgroup=v1
+systemd=yes
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -79,6 +87,8 @@ while [[ $# -gt 0 ]]; do
 	--gpu-kind) gpu_kind=${2:?--gpu-kind needs nvidia or drm}; shift 2 ;;
 	--constrain-devices) constrain_devices=${2:?--constrain-devices needs yes or no}; shift 2 ;;
 	--gres) declare_gres=${2:?--gres needs yes or no}; shift 2 ;;
+	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
+	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -95,6 +105,9 @@ done
 [[ $constrain_devices == yes || $constrain_devices == no ]] ||
 	die "--constrain-devices takes yes or no, got '$constrain_devices'"
 [[ $declare_gres == yes || $declare_gres == no ]] || die "--gres takes yes or no, got '$declare_gres'"
+[[ $cgroup == v1 || $cgroup == v2 ]] || die "--cgroup takes v1 or v2, got '$cgroup'"
+[[ $systemd == yes || $systemd == no ]] || die "--systemd takes yes or no, got '$systemd'"
+[[ $systemd == yes || $cgroup == v2 ]] || die "--systemd no is a cgroup/v2 setting (IgnoreSystemd)"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
 [[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
@@ -230,9 +243,19 @@ EOF
 	done
 	write_gres
 	printf 'PartitionName=debug Nodes=node[1-%d] Default=YES MaxTime=10 State=UP\n' "$nodes" >>"$conf"
-	cat >"$etc/cgroup.conf" <<EOF
-CgroupPlugin=cgroup/v1
-CgroupMountpoint=$cgroup_root
+	if [[ $cgroup == v1 ]]; then
+		printf 'CgroupPlugin=cgroup/v1\nCgroupMountpoint=%s\n' "$cgroup_root"
+	else
+		printf 'CgroupPlugin=cgroup/v2\n'
+		# Without systemd, slurmd makes its scope and (EnableControllers)
+		# enables the root's controllers down to it itself; 22.05 does not
+		# know that key ("unrecognized key") and leaves it to the site.
+		if [[ $systemd == no ]]; then
+			printf 'IgnoreSystemd=yes\n'
+			[[ $(slurmd -V) == *" 22.05."* ]] || printf 'EnableControllers=yes\n'
+		fi
+	fi >"$etc/cgroup.conf"
+	cat >>"$etc/cgroup.conf" <<EOF
 ConstrainCores=yes
 ConstrainRAMSpace=yes
 ConstrainSwapSpace=no
@@ -365,6 +388,26 @@ remove_fake_devices() {
 	rm -f "$fake_devices"
 }
 
+# start_slurmd K: slurmd of nodeK. Under systemd (cgroup/v2), as Debian's
+# slurmd.service runs it: a service with Delegate=yes, so that slurmd may
+# ask systemd over D-Bus for its nodeK_slurmstepd.scope (started by hand,
+# it stops with "systemd scope for slurmstepd could not be set").
+start_slurmd() {
+	if [[ $cgroup == v2 && $systemd == yes ]]; then
+		systemd-run --quiet --collect --unit="$(slurmd_unit "$1")" --property=Delegate=yes \
+			--property=KillMode=process --setenv="$marker" --setenv=SLURM_CONF="$conf" \
+			slurmd -D -f "$conf" -N "node$1"
+	else
+		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$1"
+	fi
+}
+
+# The transient unit of nodeK's slurmd, named after the state directory so
+# that two clusters never share one.
+slurmd_unit() {
+	printf 'gov-slurmd-%s-node%s.service\n' "$(printf '%s' "$dir" | cksum | cut -d' ' -f1)" "$1"
+}
+
 node_states() {
 	SLURM_CONF=$conf sinfo -h -N -o '%N %t' 2>/dev/null
 }
@@ -422,6 +465,15 @@ slurm_version() {
 
 check_cgroups() {
 	local c
+	if [[ $cgroup == v2 ]]; then
+		for c in cpuset memory cpu; do
+			grep -qw "$c" "$cgroup_root/cgroup.controllers" 2>/dev/null ||
+				die "no '$c' controller in $cgroup_root/cgroup.controllers: Slurm's cgroup/v2 plugin needs a unified hierarchy with cpuset, memory and cpu"
+		done
+		[[ $systemd == no || -S /run/dbus/system_bus_socket ]] ||
+			die "--systemd yes needs systemd as init and D-Bus (no /run/dbus/system_bus_socket); or use --systemd no"
+		return 0
+	fi
 	for c in freezer cpuset memory; do
 		[[ -f $cgroup_root/$c/cgroup.procs ]] ||
 			die "no cgroup v1 '$c' hierarchy at $cgroup_root/$c: Slurm's cgroup/v1 plugin needs freezer, cpuset and memory mounted there"
@@ -485,8 +537,7 @@ start() {
 	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
 		{ show_logs; die "slurmctld did not start"; }
 	for ((k = 1; k <= nodes; k++)); do
-		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$k" 9>&- ||
-			{ show_logs; die "slurmd node$k did not start"; }
+		start_slurmd "$k" 9>&- || { show_logs; die "slurmd node$k did not start"; }
 	done
 	wait_idle || die "the cluster did not come up (logs above)"
 	check_config_accepted
@@ -523,6 +574,13 @@ cluster_cgroups() {
 	local c k n
 	[[ -f $run/nodes ]] || return 0
 	n=$(<"$run/nodes")
+	# cgroup/v2: each node's steps live in its own scope (Debian builds
+	# slurmd for several per machine), made by systemd or, with
+	# IgnoreSystemd, by slurmd.
+	for ((k = 1; k <= n; k++)); do
+		[[ -d $cgroup_root/system.slice/node${k}_slurmstepd.scope ]] &&
+			printf '%s\n' "$cgroup_root/system.slice/node${k}_slurmstepd.scope"
+	done
 	for c in "${cgroup_controllers[@]}"; do
 		for ((k = 1; k <= n; k++)); do
 			[[ -d $cgroup_root/$c/slurm_node$k ]] && printf '%s\n' "$cgroup_root/$c/slurm_node$k"

@@ -28,5 +28,6 @@ print(" ".join(json.dumps(v).strip("\"") for v in (
     s["scheduler"]["source"], s["scheduler"]["gpus_on_node"], s["scheduler"]["gpus_verified"],
     s["enforcement"]["gpu"], s["accelerators"]["visible"]["CUDA_VISIBLE_DEVICES"])))'; }
 echo "sealed $(snap)"
+echo "confined $("$gov" snapshot --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["accelerators"]["devices_confined"]))')"
 # The same task recomputed from its variables alone (no descriptor).
 echo "variables $(unset GOVERNOR_DESCRIPTOR; snap)"

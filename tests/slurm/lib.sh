@@ -99,12 +99,36 @@ slurm_series() {
 # A case states what each series really does; a series it has no answer
 # for fails the case (never a skip), so a new series gets looked at.
 by_series() {
-	local have arg
+	local have
 	have=$(slurm_series)
+	_pick "Slurm $have" "$have" "$@"
+}
+
+# _pick WHAT HAVE KEY=VALUE...: the VALUE whose KEY is HAVE.
+_pick() {
+	local what=$1 have=$2 arg
+	shift 2
 	for arg; do
 		[[ ${arg%%=*} == "$have" ]] && { printf '%s\n' "${arg#*=}"; return 0; }
 	done
-	fail "no expectation for Slurm $have here (have: ${*%%=*}); observe it and add one"
+	fail "no expectation for $what here (have: ${*%%=*}); observe it and add one"
+}
+
+# cgroup_mode: the cluster's cgroup plugin, v1 or v2 (run.sh --cgroup).
+cgroup_mode() {
+	printf '%s\n' "${GOV_CGROUP:-v1}"
+}
+
+# by_mode v1=VALUE v2=VALUE: the VALUE for the cluster's cgroup mode; like
+# by_series, a mode it has no answer for fails the case.
+by_mode() {
+	_pick "cgroup $(cgroup_mode)" "$(cgroup_mode)" "$@"
+}
+
+# cgroup2_mount: where the unified (v2) hierarchy is mounted.
+cgroup2_mount() {
+	awk '{ for (s = 7; s <= NF && $s != "-"; s++) ; if ($(s + 1) == "cgroup2") { print $5; exit } }' \
+		/proc/self/mountinfo
 }
 
 # set_plugstack LINE...: replaces plugstack.conf for the rest of this case

@@ -2,11 +2,16 @@
 # Runs every end-to-end case (tests/slurm/cases/*.sh) against a throwaway
 # local Slurm cluster, which it starts and always stops.
 #   run.sh [--slurm SERIES] [--build DIR] [--plugin-args ARGS] [--nodes N]
-#          [--dir DIR] [--debug LEVEL] [--case-timeout S] [--timeout S] [CASE...]
+#          [--dir DIR] [--debug LEVEL] [--case-timeout S] [--timeout S]
+#          [--cgroup v1|v2] [CASE...]
 # Without --slurm it uses the host's Slurm and builds nothing. With --slurm
 # 24.11 or 26.05 (series the host lacks) the whole run happens inside a cached
 # Debian root of that series (root.sh, chroot.sh); with --slurm, DIR is first
 # built against that series (build.sh: a directory of its own per series).
+# Each case declares the cgroup modes it covers ('# covers: v1 v2', on every
+# series the harness runs in that mode) and, for a mode it leaves out, why
+# ('# v2: REASON'); a case that does not cover --cgroup (default v1) is
+# listed with its reason and not run, one that declares nothing fails.
 # A case exits 0 (pass), 77 (skip) or anything else (fail). The last line is
 # 'N passed, N failed' (', N skipped' when some were). Exit status 0 only
 # when nothing failed.
@@ -23,6 +28,7 @@ dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
 case_timeout=60
 total_timeout=600
 debug=info
+cgroup=v1
 cases=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -34,13 +40,15 @@ while [[ $# -gt 0 ]]; do
 	--debug) debug=${2:?--debug needs a level}; shift 2 ;;
 	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
 	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
-	-h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
+	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) cases+=("$1"); shift ;;
 	esac
 done
 [[ $case_timeout =~ ^[0-9]+$ && $total_timeout =~ ^[0-9]+$ ]] ||
 	{ echo "run.sh: timeouts are whole seconds" >&2; exit 2; }
+[[ $cgroup == v1 || $cgroup == v2 ]] || { echo "run.sh: --cgroup takes v1 or v2, got '$cgroup'" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || { echo "run.sh: must run as root (it starts Slurm daemons)" >&2; exit 1; }
 if [[ ${#cases[@]} -eq 0 ]]; then
 	cases=("$here"/cases/*.sh)
@@ -73,7 +81,7 @@ if [[ -n $series ]]; then
 fi
 
 # Another engineer's cluster may be running: wait for it rather than fail.
-cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300)
+cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300 --cgroup "$cgroup")
 plugin=
 if [[ -n $build ]]; then
 	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }
@@ -106,7 +114,7 @@ eval "$("$here/cluster.sh" env --dir "$dir")"
 printf 'run.sh: cluster up in %ss (%s)\n' $((SECONDS - started)) "$(scontrol version 2>&1 || true)"
 # The plugin as plugstack.conf loads it: cluster.sh's readable copy.
 [[ -n $plugin ]] && plugin=$GOV_CLUSTER_DIR/lib/$(basename "$plugin")
-export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build
+export GOV_PLUGIN=$plugin GOV_BUILD_DIR=$build GOV_CGROUP=$cgroup
 # How this run started the cluster, for cases that restart it with other
 # options (restart_cluster in lib.sh).
 GOV_CLUSTER_START_ARGS=$(printf '%q ' "${cluster_args[@]}")
@@ -155,9 +163,32 @@ check_nodes() {
 	return 1
 }
 
-passed=0 failed=0 skipped=0
+# covers CASE: the cgroup modes CASE declares ('# covers: v1 v2').
+covers() {
+	sed -n 's/^# covers: *//p' "$1" | head -n1
+}
+
+passed=0 failed=0 skipped=0 other=0
 for c in "${cases[@]}"; do
 	name=$(basename "$c" .sh)
+	modes=$(covers "$c")
+	if [[ ! $modes =~ ^(v1|v2)( (v1|v2))*$ ]]; then
+		printf 'FAIL  %s (declares no cgroup modes: add "# covers: v1 v2", or the ones it covers)\n' "$name"
+		failed=$((failed + 1))
+		continue
+	fi
+	if [[ " $modes " != *" $cgroup "* ]]; then
+		why=$(sed -n "s/^# $cgroup: *//p" "$c" | head -n1)
+		if [[ -z $why ]]; then
+			printf 'FAIL  %s (covers %s, and says nowhere why not %s: add "# %s: REASON")\n' \
+				"$name" "$modes" "$cgroup" "$cgroup"
+			failed=$((failed + 1))
+		else
+			printf 'N/A   %s: cgroup %s: %s\n' "$name" "$cgroup" "$why"
+			other=$((other + 1))
+		fi
+		continue
+	fi
 	out=$results/$name.log
 	left=$((total_timeout - SECONDS + started))
 	if ((left <= 0)); then
@@ -196,6 +227,7 @@ if [[ -e $GOV_CLUSTER_DIR/fake-devices ]]; then
 	printf 'run.sh: fake GPU devices left behind: %s\n' "$(tr '\n' ' ' <"$GOV_CLUSTER_DIR/fake-devices")"
 	failed=$((failed + 1))
 fi
+((other > 0)) && printf 'run.sh: %s cases cover only the other cgroup mode (N/A above, with why)\n' "$other"
 summary="$passed passed, $failed failed"
 ((skipped > 0)) && summary+=", $skipped skipped"
 printf 'run.sh: total %ss\n' $((SECONDS - started))

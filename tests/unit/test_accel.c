@@ -290,6 +290,39 @@ static void test_device_cgroup_denies(void **state)
     assert_int_equal(r[5], 1);      /* and the process is in a devices cgroup */
 }
 
+/* devices_confined: v1's answer is the cgroup collector's; on v2 only a
+ * refusal (EPERM) shows the eBPF filter, and no refusal leaves it unknown. */
+static void test_confinement(void **state)
+{
+    static const struct {
+        int version, from_cgroup;
+        uint64_t nvidia_denied, render_denied;
+        int want;
+    } cases[] = {
+        { 1, 1, 0, 0, 1 },                      /* v1 devices cgroup below the root */
+        { 1, 0, 0, 0, 0 },                      /* v1 root: every device allowed */
+        { 2, -1, 2, 0, 1 },                     /* v2, a partial grant: refusals */
+        { 2, -1, 0, 1, 1 },                     /* v2, a DRM render node refused */
+        { 2, -1, 0, 0, -1 },                    /* v2, whole node or no filter */
+        { 2, -1, GOV_UNKNOWN, GOV_UNKNOWN, -1 },
+        { 1, -1, 2, 0, -1 },                    /* no devices hierarchy, not v2 */
+    };
+    gov_cgroup_evidence cg;
+    gov_snapshot_accel a;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&cg, 0, sizeof cg);
+        cg.cpu_version = cg.memory_version = cases[i].version;
+        cg.devices_confined = cases[i].from_cgroup;
+        gov_accel_set_unknown(&a);
+        a.nvidia_dev_denied = cases[i].nvidia_denied;
+        a.drm_render_denied = cases[i].render_denied;
+        gov_accel_confinement(&a, &cg);
+        assert_int_equal(a.devices_confined, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_amd_apu),
         cmocka_unit_test(test_intel_igpu),
         cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_confinement),
         cmocka_unit_test(test_device_permissions),
         cmocka_unit_test(test_device_cgroup_denies),
     };

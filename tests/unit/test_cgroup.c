@@ -188,13 +188,23 @@ static void test_slurm_v1_step_cpuset(void **state)
     check("slurm-v1-step-cpuset", &x);
 }
 
-/* Slurm cgroup/v2: limits on the job (512 MiB) and step (200 MiB) levels
- * under slurmstepd.scope; the task and "user" levels are unlimited. */
+/* Slurm 24.11's cgroup/v2 under systemd, captured from a real step
+ * (srun --mem=200M -c1, tests/guest/capture.sh): the task sits in
+ * node1_slurmstepd.scope/job_1/step_0/user/task_0.  job_1 and step_0/user
+ * carry memory.max = memory.high = 200 MiB; task_0 and step_0 are
+ * unlimited; every cpu.max is "max".  The job's working set (2154496 bytes
+ * used, 24576 of them inactive file cache) is the larger, so the job binds;
+ * the cpuset is the step's one CPU. */
+#define V2_JOB_USAGE UINT64_C(2154496)
+#define V2_JOB_INACTIVE UINT64_C(24576)
+
 static void test_slurm_v2(void **state)
 {
-    expect x = { 2, NAN, UNL, 2, "4-5",
-                 2, LIM, 200 * MiB, U, 60 * MiB, 60 * MiB, 140 * MiB, 140 * MiB,
-                 "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0" };
+    expect x = { 2, NAN, UNL, 1, "0",
+                 2, LIM, 200 * MiB, 200 * MiB, V2_JOB_USAGE, V2_JOB_USAGE - V2_JOB_INACTIVE,
+                 200 * MiB - (V2_JOB_USAGE - V2_JOB_INACTIVE),
+                 200 * MiB - (V2_JOB_USAGE - V2_JOB_INACTIVE),
+                 "/sys/fs/cgroup/system.slice/node1_slurmstepd.scope/job_1/step_0/user/task_0" };
     check("slurm-v2", &x);
 }
 
@@ -409,24 +419,32 @@ static void test_slurm_v1_page_cache_no_stat(void **state)
     check("slurm-v1-page-cache-no-stat", &x);
 }
 
-#define SLURM_V2_TASK "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_5/step_0/user/task_0"
+/* Captured from a real Slurm 24.11 v2 step (srun --mem=300M -c1) right after
+ * writing, fsyncing and reading back 450 MiB on the guest's ext4 disk
+ * (tests/guest/capture.sh): v2 accounts the cache hierarchically, so every
+ * level is nearly full of it.  Of the two limited levels (job_2 and
+ * step_0/user, 300 MiB each), the job has the larger working set (3129344
+ * bytes) and binds: remaining 297 MiB, against 0.26 MiB by raw usage. */
+#define SLURM_V2_PC_TASK "/sys/fs/cgroup/system.slice/node1_slurmstepd.scope/job_2/step_0/user/task_0"
+#define V2_PC_JOB_USAGE UINT64_C(314302464)
+#define V2_PC_JOB_INACTIVE UINT64_C(311173120)
 
-/* The same figures under Slurm's cgroup/v2 layout (memory.stat's
- * inactive_file, which v2 accounts hierarchically). */
 static void test_slurm_v2_page_cache(void **state)
 {
-    expect x = { 2, NAN, UNL, 2, "4-5",
-                 2, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE - PC_JOB_INACTIVE,
-                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE),
-                 PC_LIMIT - (PC_JOB_USAGE - PC_JOB_INACTIVE), SLURM_V2_TASK };
+    expect x = { 2, NAN, UNL, 1, "0",
+                 2, LIM, PC_LIMIT, PC_LIMIT, V2_PC_JOB_USAGE, V2_PC_JOB_USAGE - V2_PC_JOB_INACTIVE,
+                 PC_LIMIT - (V2_PC_JOB_USAGE - V2_PC_JOB_INACTIVE),
+                 PC_LIMIT - (V2_PC_JOB_USAGE - V2_PC_JOB_INACTIVE), SLURM_V2_PC_TASK };
     check("slurm-v2-page-cache", &x);
 }
 
+/* The same tree without its memory.stat files: the working set falls back
+ * to the usage, and the job's raw 270336 bytes bind. */
 static void test_slurm_v2_page_cache_no_stat(void **state)
 {
-    expect x = { 2, NAN, UNL, 2, "4-5",
-                 2, LIM, PC_LIMIT, U, PC_JOB_USAGE, PC_JOB_USAGE,
-                 PC_LIMIT - PC_JOB_USAGE, PC_LIMIT - PC_JOB_USAGE, SLURM_V2_TASK };
+    expect x = { 2, NAN, UNL, 1, "0",
+                 2, LIM, PC_LIMIT, PC_LIMIT, V2_PC_JOB_USAGE, V2_PC_JOB_USAGE,
+                 PC_LIMIT - V2_PC_JOB_USAGE, PC_LIMIT - V2_PC_JOB_USAGE, SLURM_V2_PC_TASK };
     check("slurm-v2-page-cache-no-stat", &x);
 }
 

@@ -402,6 +402,50 @@ static void test_gpu_not_enforced(void **state)
     expect_fix(expect(&r, "gpu.not_enforced", GOV_DOCTOR_WARN, "gpu"), "ConstrainDevices=yes");
 }
 
+/* cgroup v2: the eBPF filter is seen through its refusals, or not at all. */
+static void test_gpu_v2_filter(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.cpu.cgroup.version = s.memory.cgroup.version = 2;
+    gpu_node(&s, 2, 2, 1);      /* a grant of 2: the other two refused */
+    r = examine(&s);
+    expect(&r, "gpu.filter_observed", GOV_DOCTOR_INFO, "gpu");
+    assert_null(find(&r, "gpu.filter_unobservable"));
+    gpu_node(&s, 4, 0, -1);     /* the whole node: nothing refused */
+    s.scheduler.gpus_on_node = 4;
+    r = examine(&s);
+    expect_fix(expect(&r, "gpu.filter_unobservable", GOV_DOCTOR_INFO, "gpu"),
+               "ConstrainDevices=yes");
+    assert_null(find(&r, "gpu.filter_observed"));
+    /* v1 has a devices controller to read: nothing to explain. */
+    s.cpu.cgroup.version = s.memory.cgroup.version = 1;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.filter_unobservable"));
+}
+
+/* Each task of a v2 step has the step's cpuset: only its affinity holds it
+ * to its CPUs, which the doctor says, with how to get a cpuset of its own. */
+static void test_cpu_affinity_only(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.cpu.cgroup.cpuset_count = 4;
+    r = examine(&s);
+    held(expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu"), "affinity");
+    expect_fix(expect(&r, "cpu.affinity_only", GOV_DOCTOR_INFO, "cpu"), "srun -n1");
+    s.cpu.cgroup.cpuset_count = 2;
+    r = examine(&s);
+    held(expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu"), "affinity,cpuset");
+    assert_null(find(&r, "cpu.affinity_only"));
+}
+
 static void test_gpu_quiet_without_gpus(void **state)
 {
     gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
@@ -633,6 +677,8 @@ int main(void)
         cmocka_unit_test(test_gpu_enforced),
         cmocka_unit_test(test_gpu_not_enforced),
         cmocka_unit_test(test_gpu_quiet_without_gpus),
+        cmocka_unit_test(test_gpu_v2_filter),
+        cmocka_unit_test(test_cpu_affinity_only),
         cmocka_unit_test(test_memory_enforced),
         cmocka_unit_test(test_memory_per_task_allocation),
         cmocka_unit_test(test_memory_not_enforced),

@@ -71,6 +71,46 @@ static void test_slurm_v1_step(void **state)
     free(j);
 }
 
+/* A task of `srun -n1 -c1 --mem=200M` under Slurm 24.11's cgroup/v2 with
+ * systemd, on the files captured from a real step (tests/fixtures/cgroup/
+ * slurm-v2): job_1 and step_0/user hold memory.max = memory.high =
+ * 200 MiB, the task's cpuset and affinity are its one CPU, and its own
+ * cgroup's PSI files are the pressure source. */
+static void test_slurm_v2_step(void **state)
+{
+    static const char *const env[] = {
+        "SLURM_JOB_ID=1", "SLURM_STEP_ID=0", "SLURM_NODEID=0", "SLURM_CPUS_PER_TASK=1",
+        "SLURM_CPUS_ON_NODE=1", "SLURM_TASKS_PER_NODE=1", "SLURM_STEP_TASKS_PER_NODE=1",
+        "SLURM_NTASKS=1", "SLURM_NNODES=1", "SLURM_MEM_PER_NODE=200",
+        "SLURMD_NODENAME=node1", NULL,
+    };
+    gov_snapshot s;
+    char *j;
+
+    capture(GOV_FIXTURES "/cgroup/slurm-v2", env, &s);
+    assert_int_equal(s.cpu.cgroup.version, 2);
+    assert_int_equal(s.cpu.affinity.count, 1);
+    assert_int_equal(s.cpu.cgroup.cpuset_count, 1);
+    assert_int_equal(s.cpu.cgroup.quota_status, GOV_LIMIT_UNLIMITED);
+    assert_int_equal(s.enforcement.cpu, GOV_ENFORCED);
+    assert_int_equal(gov_cpu_held(&s), (1u << GOV_LAYER_AFFINITY) | (1u << GOV_LAYER_CPUSET));
+    assert_int_equal(s.memory.cgroup.version, 2);
+    assert_int_equal(s.memory.cgroup.limit_bytes, 200 * MiB);
+    assert_int_equal(s.memory.cgroup.high_bytes, 200 * MiB);
+    assert_int_equal(s.memory.effective.limit_bytes, 200 * MiB);
+    assert_int_equal(s.enforcement.memory, GOV_ENFORCED);
+    assert_int_equal(s.pressure.source, GOV_PRESSURE_SOURCE_CGROUP);
+    /* No device controller to read on v2, and no GPU node refused. */
+    assert_int_equal(s.accel.devices_confined, -1);
+
+    assert_int_equal(gov_snapshot_json(&s, &j, NULL), 0);
+    assert_null(strstr(j, "node1"));
+    assert_null(strstr(j, "slurmstepd"));
+    assert_null(strstr(j, "job_1"));
+    assert_null(strstr(j, "/sys/"));
+    free(j);
+}
+
 /* The same node without the cgroup limit's evidence of enforcement: the
  * variables alone are an allocation, not enforcement. */
 static void test_variables_are_not_enforcement(void **state)
@@ -238,6 +278,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slurm_v1_step),
+        cmocka_unit_test(test_slurm_v2_step),
         cmocka_unit_test(test_variables_are_not_enforcement),
         cmocka_unit_test(test_container_only_cgroup),
         cmocka_unit_test(test_high_plans_max_remains),

@@ -34,7 +34,7 @@ static void test_unknown_is_null(void **state)
     assert_non_null(strstr(j, "\"cgroup\":{\"version\":null"));
     assert_non_null(strstr(j, "\"quota_cores\":null,\"quota_status\":\"unknown\""));
     assert_non_null(strstr(j, "\"effective\":{\"capacity_cores\":null,\"workers\":null,\"binding\":null}"));
-    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"memory\":\"unknown\",\"gpu\":\"unknown\"}"));
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"cpu_held_by\":null,\"memory\":\"unknown\",\"gpu\":\"unknown\"}"));
     assert_non_null(strstr(j, "\"pressure\":{\"source\":null,\"cpu\":{\"some_avg10\":null}"));
     free(j);
 }
@@ -72,8 +72,25 @@ static void test_contract_values(void **state)
     assert_non_null(strstr(j, "\"limit_bytes\":1073741824"));
     assert_non_null(strstr(j, "\"source\":\"cgroup\""));
     assert_non_null(strstr(j, "\"some_avg10\":0.25"));
-    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"enforced\""));
+    /* The quota (1.5 cores) holds the 2 CPUs; the affinity (5) does not. */
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"enforced\",\"cpu_held_by\":\"quota\""));
     assert_null(strchr(j, '\n'));
+    free(j);
+
+    /* A task of a cgroup v2 step: its cpuset is the step's 4 CPUs, and
+     * only its affinity holds it to its 2. */
+    s.cpu.cgroup.quota_cores = NAN;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_UNLIMITED;
+    s.cpu.cgroup.cpuset_count = 4;
+    s.cpu.affinity.count = 2;
+    gov_snapshot_resolve(&s);
+    j = render(&s);
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"enforced\",\"cpu_held_by\":\"affinity\""));
+    free(j);
+    s.cpu.affinity.count = 4;
+    gov_snapshot_resolve(&s);
+    j = render(&s);
+    assert_non_null(strstr(j, "\"cpu\":\"not_enforced\",\"cpu_held_by\":\"none\""));
     free(j);
 }
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: task/affinity alone puts no limit in any cgroup, on v1 as on v2 (memory_limit and doctor_cgroup check v2's limits); left out of the TCG guest for time
 # `governor doctor` on a cluster with TaskPlugin=task/affinity alone: the
 # CPUs are still held by the affinity mask, but no cgroup limits memory, so
 # the memory allocation is not enforced: exit 1, and the fix names

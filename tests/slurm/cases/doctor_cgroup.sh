@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: v1 v2
 # `governor doctor` inside a real step under task/cgroup (ConstrainCores,
 # ConstrainRAMSpace) and task/affinity: both allocations are enforced, the
 # exit status is 0, and nothing identifying is printed.
@@ -45,4 +46,12 @@ if [[ -n $GOV_PLUGIN ]]; then
 	assert_eq absent "$(doctor_finding "$out" scheduler.unverified severity)" "no variables warning"
 	assert_eq 209715200 "$(doctor_finding "$out" memory.enforced allocation)" "sealed memory"
 	assert_eq ok "$(doctor_finding "$out" cpu.enforced severity)" "cpu enforced"
+
+	# Two tasks of one step: each task's cpuset is the step's (every series
+	# and mode, see cpuset), so only its affinity holds it to its one CPU,
+	# and the doctor says that the task could widen it.
+	out=$(as_user srun -N1 -n2 -c1 --mem=200M --governor "$gov" doctor --json | head -n1)
+	printf '%s\n' "$out"
+	assert_eq affinity "$(doctor_finding "$out" cpu.enforced enforced_by)" "cpu held by, two tasks"
+	assert_eq info "$(doctor_finding "$out" cpu.affinity_only severity)" "affinity-only finding"
 fi

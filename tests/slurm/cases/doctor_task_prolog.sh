@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the TaskProlog hook; doctor_cgroup and doctor_affinity_only run the doctor on v2); left out of the TCG guest for time
 # contrib/health/governor-doctor-taskprolog.sh as slurm.conf's TaskProlog:
 # it runs inside each task, logs doctor's findings, and with STRICT=1 stops
 # a task whose memory is not enforced (task/affinity alone) while a task

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: v1 v2
 # The key acceptance: a non-root user's
 #   srun --governor -N2 -n3 -c1 --mem=200M governor snapshot --json
 # gives each task a verified descriptor and its own node's values.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (a step's seal inside a larger allocation); left out of the TCG guest for time
 # A step inside an allocation that is smaller than the allocation: the
 # variables the step inherits describe the job, the seal describes the step,
 # and the snapshot follows the seal. Whether srun takes the allocation's

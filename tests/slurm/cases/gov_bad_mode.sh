@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (option parsing before any allocation); left out of the TCG guest for time
 # A bad --governor MODE, or a bad plugstack.conf argument, stops srun,
 # sbatch and salloc before any allocation, with a 'governor: ' message that
 # says what is valid.

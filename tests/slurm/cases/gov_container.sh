@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the task's own namespaces); left out of the TCG guest for time
 # A task that runs its program in namespaces of its own, as a container
 # runtime's --pid (or unshare --pid --mount-proc) does: pids are renumbered
 # and, in a user namespace, uids mapped, so the seal's binding to the task

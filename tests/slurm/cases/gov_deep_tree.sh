@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the descriptor binding through 200 parents); left out of the TCG guest for time
 # A process 200 levels below its task (a build system, a workflow manager)
 # still verifies the task's descriptor: the binding walks the whole chain of
 # parents, not a fixed number of them.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the plugin in the extern step, which hands nothing off); left out of the TCG guest for time
 # The extern step (PrologFlags=contain) with the plugin on by default: the
 # plugin runs in it (init, init_post_opt) and hands nothing off, since it
 # has no tasks; no error, no drained node, and the job's own steps (batch

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (sealing without a MUNGE socket); left out of the TCG guest for time
 # Fault: the MUNGE socket the plugin seals through does not exist (munged
 # never started, or its socket was removed).  libmunge fails at once: with
 # seal=optional the tasks run without a descriptor and slurmd's log says why

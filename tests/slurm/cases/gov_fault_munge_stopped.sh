@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (sealing through a stopped munged); left out of the TCG guest for time
 # Fault: the MUNGE daemon the plugin seals through is stopped (SIGSTOP: it
 # accepts connections and never answers, as a hung munged does).  libmunge
 # alone waits about 10 s per task (5 attempts of 2 s); the plugin gives up

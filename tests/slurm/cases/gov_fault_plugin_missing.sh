@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (Slurm's plugin loading); left out of the TCG guest for time
 # Fault: the plugin's .so is missing on the compute nodes (a package not yet
 # installed there, a wrong path).  Under `required` Slurm cannot start the
 # plugin stack in slurmstepd: the batch job fails and the node is drained,

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the plugin's run directory); left out of the TCG guest for time
 # Issue 16, item 5: a run_dir (or, as older versions spelled it,
 # topology_cache=DIR) under a sticky directory such as /tmp.  Any user can
 # create the directory there before root does and so turn the cache off for

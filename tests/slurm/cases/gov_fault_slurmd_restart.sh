@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (descriptors across a slurmd restart); left out of the TCG guest for time
 # Fault: slurmd restarts between steps (an upgrade, a crash and restart).
 # A task that was running keeps its descriptor and still verifies after the
 # restart (slurmstepd outlives slurmd); the restarted slurmd caches the

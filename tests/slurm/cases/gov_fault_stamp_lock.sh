@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (a failed seal's log stamp); left out of the TCG guest for time
 # Issue 16, items 1 and 7.  When a seal fails under seal=optional, the task
 # launch path (root, task_init_privileged) stamps a file to rate-limit the
 # log line.  An older plugin left that stamp readable by all and waited for

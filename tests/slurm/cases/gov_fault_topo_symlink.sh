@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the topology cache's directory checks); left out of the TCG guest for time
 # Fault: the site's topology_cache directory is one the test user can write
 # (a mistake an attacker waits for).  The user plants links to a root-only
 # file at the table's name and at every temporary name slurmstepd might use

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the topology cache); left out of the TCG guest for time
 # Fault: the cached topology table cannot be used (garbage, a FIFO that would
 # hang a careless reader, a directory in its place).  Steps still run with a
 # topology, the table is discovered and written again where it can be, the

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: a grant of every GPU with nothing denied is gpu_whole_node's case on v2; a forged one looks the same there; left out of the TCG guest for time
 # Issue 16, items 2 and 3: a node whose GPUs Slurm does not know (device
 # nodes, no gres/gpu) with ConstrainDevices=yes.  Nothing is denied and
 # slurmstepd leaves the GPU variables alone, so a user who exports

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the clients' --help); left out of the TCG guest for time
 # srun, sbatch and salloc all list --governor in --help: the option is
 # registered with spank_option_register() in every context.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (heterogeneous jobs' ids and node indexes in the seal); left out of the TCG guest for time
 # Heterogeneous jobs: slurmstepd gives every task of a heterogeneous step the
 # leader's job id and a node index counted across components, while each
 # component's descriptor carries its own job id and node index.  Every task

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the interactive step's seal); left out of the TCG guest for time
 # The interactive step (LaunchParameters=use_interactive_step): salloc with
 # no command starts a shell in a step on the first node. With --governor
 # that shell is one task with a verified descriptor of kind interactive,

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the seal's uid restriction); left out of the TCG guest for time
 # A descriptor that leaks (a log, a core file, /proc/PID/environ read by a
 # root tool) tells nobody but the job's user anything: the seal is
 # restricted to that uid, so root and other users cannot decode it.  The

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (an unreachable MUNGE); left out of the TCG guest for time
 # MUNGE unreachable (munge_socket= pointing to a dead socket): with
 # seal=optional the step runs without a descriptor; with seal=required the
 # task fails with a clear message, and no node drains.

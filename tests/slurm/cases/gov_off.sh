@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (site defaults and --governor=off); left out of the TCG guest for time
 # A site default (default=on) and the user's --governor=off; an inherited
 # GOVERNOR_DESCRIPTOR never survives into a step without the governor.
 set -euo pipefail

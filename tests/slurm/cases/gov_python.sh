@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the Python binding's verified snapshot; page_cache runs the binding on v2); left out of the TCG guest for time
 # The Python binding inside a real governed step: the snapshot it reads is
 # verified from the sealed descriptor, and its plan follows the allocation.
 set -euo pipefail

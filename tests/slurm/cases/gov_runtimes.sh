@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: needs the runtimes' toolchains (Go, Rust, Java, Node.js, numpy), which the guest image leaves out; the cgroup facts they rely on are checked on v2 by memory_limit, page_cache and cpuset
 # Real runtimes (tests/runtimes/probes) inside real steps, alone, under
 # `governor run` in a governed step, and with --governor=runtimes and no
 # wrapper: each reports the threads it started and the heap it allows
 # itself, and a Go program churning garbage is killed by the step's memory
 # cgroup alone but finishes under governor run and under the mode.
-# Covers: every series, cgroup v1 and v2.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: the decisions are cgroup-independent (governor run's, compared in each task); the v2 cgroup figures they read are checked on v2 by memory_limit and cpuset; left out of the TCG guest for time
 # --governor=runtimes (issue 18): each task starts with exactly the
 # environment `governor run` would give it in that task, set by the plugin
 # with no wrapper.  In every task of several step shapes, `governor run
@@ -7,7 +9,6 @@
 # whole-node figures are replaced in its smaller steps and removed from a
 # step without the governor; the site's runtimes=on and =always, and the
 # user's noruntimes.
-# Covers: every series (host 22.05, 24.11 and 26.05 roots), cgroup v1 and v2.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"

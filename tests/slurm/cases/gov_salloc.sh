@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (salloc's option inheritance); left out of the TCG guest for time
 # salloc --governor: steps inside the allocation inherit the option; an
 # inner srun --governor overrides salloc's 'off'.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (sbatch's option inheritance and the batch step's seal); left out of the TCG guest for time
 # sbatch --governor: the batch step is sealed (one task: the script, with
 # every CPU of the job on its node), inner steps inherit the option, and an
 # inner srun --governor=X overrides it.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (the credential's facts in the seal); left out of the TCG guest for time
 # srun --governor in several shapes: every task gets a descriptor that
 # verifies, carrying the credential's facts for its own node.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (seal=required and allow_off=no); left out of the TCG guest for time
 # seal=required with default=on guarantees a descriptor:
 # - allow_off=no: srun and sbatch refuse --governor=off before anything is
 #   allocated, and an off that reaches slurmstepd anyway is overruled;

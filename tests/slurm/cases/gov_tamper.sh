@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (tampered descriptors); left out of the TCG guest for time
 # What a user can do to a descriptor never makes it verify: a flipped
 # character, a credential they seal themselves with `munge`, a descriptor
 # from another step (even with the SLURM_* ids set to match it).  SLURM_*

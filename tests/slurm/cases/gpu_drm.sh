@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: gpu_verify's rules on DRM render nodes (the same v2 filter, another major); left out of the TCG guest for time
 # The same verification for AMD and Intel GPUs, which are DRM render nodes
 # (/dev/dri/renderD128..., char major 226): 2 emulated on each of node1 and
 # node2, ConstrainDevices=yes.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: GPU facts in batch steps, nothing v2-specific beyond gpu_verify; left out of the TCG guest for time
 # An sbatch job with --gres=gpu:3: the batch script holds 3 GPUs (it gets
 # SLURM_GPUS_ON_NODE, not SLURM_STEP_GPUS), an inner step asking gpu:1 holds
 # 1, one asking none holds 0, and one asking nothing inherits all 3.

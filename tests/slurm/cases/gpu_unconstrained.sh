@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: ConstrainDevices=no (no filter, nothing refused: what gpu_whole_node shows v2 cannot tell apart); left out of the TCG guest for time
 # The same GPU step with ConstrainDevices=no: every GPU node opens, so the
 # grant in the variables is sealed unverified and not enforced, and
 # governor doctor names the setting that closes the gap.

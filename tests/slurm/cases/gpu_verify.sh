@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: v1 v2
 # Verified GPUs (issue 10) on emulated NVIDIA GPUs: node1 has 4, node2 2,
 # ConstrainDevices=yes.  In every task the sealed count must equal what the
 # kernel lets the task open (open() per device node: EPERM is the device
@@ -12,6 +13,8 @@ gpu_cluster
 out=$(gpu_probe nvidia --governor --gres=gpu:2 -n1 -w node1)
 printf '%s\n' "$out"
 gpu_expect "$out" 0 "2 4" "descriptor 2 true enforced 2" "environment 2 false enforced 2"
+# v1: the devices cgroup below the root; v2: the filter's refusals (EPERM).
+assert_line '0: confined true' "$out" "device confinement"
 
 # Across nodes whose GPUs are different files (nvidia0-3, nvidia4-5).
 out=$(gpu_probe nvidia --governor -N2 -n2 --gres=gpu:1 -w 'node[1-2]')
@@ -43,6 +46,9 @@ printf '%s\n' "$out"
 assert_eq ok "$(doctor_finding "$out" gpu.enforced severity)" "doctor: GPUs enforced"
 assert_eq 2 "$(doctor_finding "$out" gpu.enforced allocation)" "doctor: the grant"
 assert_eq devices "$(doctor_finding "$out" gpu.enforced enforced_by)" "doctor: by the device cgroup"
+# On v2 the doctor says the filter was seen only through its refusals.
+assert_eq "$(by_mode v1=absent v2=info)" "$(doctor_finding "$out" gpu.filter_observed severity)" \
+	"doctor: the v2 device filter"
 
 # The text view says what the verification rested on.
 out=$(as_user srun --governor --gres=gpu:2 -n1 -w node1 "$GOV_TOOL" snapshot)

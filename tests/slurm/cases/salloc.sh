@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (salloc itself); left out of the TCG guest for time
 # salloc works without a terminal: running srun directly, and a shell whose
 # steps share the allocation.
 set -euo pipefail

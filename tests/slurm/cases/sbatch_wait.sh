@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (sbatch itself); left out of the TCG guest for time
 # sbatch --wait returns when the job ends, with the batch script's exit
 # status, and the script's inner srun runs on every allocated node.
 set -euo pipefail

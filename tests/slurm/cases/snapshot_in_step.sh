@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Inside a real step under task/cgroup v1, the snapshot reports the step's
-# memory limit (the task's own cgroup is unlimited) and the step's CPUs.
+# covers: v1 v2
+# Inside a real step under task/cgroup, the snapshot reports the step's
+# memory limit (the task's own cgroup is unlimited: on v1 the step one level
+# up carries it, on v2 step_0/user and job_N) and the step's CPUs.
 set -euo pipefail
 # shellcheck source=../lib.sh
 source "$(dirname "$0")/../lib.sh"
@@ -10,7 +12,10 @@ out=$(as_user srun -n1 -c2 --mem=200M "$gov" snapshot --json)
 get() { json_get "$1" <<<"$out"; }
 
 assert_eq "governor.snapshot/1" "$(get .schema)" "schema"
-assert_eq 1 "$(get .cpu.cgroup.version)" "cgroup version"
+assert_eq "$(by_mode v1=1 v2=2)" "$(get .cpu.cgroup.version)" "cgroup version"
+assert_eq "$(by_mode v1=1 v2=2)" "$(get .memory.cgroup.version)" "memory cgroup version"
+# On v2 Slurm sets memory.high equal to memory.max; v1 has no memory.high.
+assert_eq "$(by_mode v1=null v2=209715200)" "$(get .memory.cgroup.high_bytes)" "memory.high"
 assert_eq 209715200 "$(get .memory.cgroup.limit_bytes)" "the step's limit, not the task's"
 assert_eq limited "$(get .memory.cgroup.status)" "memory status"
 assert_eq 2 "$(get .cpu.cgroup.cpuset_count)" "step cpuset"
@@ -37,7 +42,7 @@ assert_eq environment "$(get .scheduler.source)" "variables, not a descriptor"
 assert_eq enforced "$(get .enforcement.memory)" "memory enforcement"
 
 # Privacy: no ids, names or paths in what the tool prints.
-assert_no_match "slurm_node|uid_|job_|/tmp/|govtest" "$out" "nothing identifying"
+assert_no_match "slurm_node|slurmstepd|uid_|job_|/tmp/|govtest" "$out" "nothing identifying"
 
 # Outside any job: no scheduler evidence, and the snapshot says so.
 plain=$(as_user env -u SLURM_JOB_ID "$gov" snapshot --json)

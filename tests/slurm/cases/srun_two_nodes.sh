@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: v1 v2
 # srun as the test user spreads two tasks over two emulated nodes.
 set -euo pipefail
 # shellcheck source=../lib.sh

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The end-to-end suite on Slurm's cgroup/v2 under systemd, in a QEMU guest
+# (this machine's own hierarchy is hybrid, so v2 cannot run on it):
+#   run.sh --build DIR [--suite trixie|bookworm] [--out DIR] [--timeout S]
+#          [--capture DEST] [--] [run.sh OPTION or CASE...]
+# 1. the guest (image.sh: cached Debian root, ext4 image, kernel, initramfs);
+# 2. the project built natively in a chroot of that same root, into DIR
+#    (tests/slurm/build.sh; compiling under emulation would be slow);
+# 3. a second disk (mkfs.ext4 -d: no loop device, no mount) with this tree,
+#    the build and the arguments for tests/slurm/run.sh;
+# 4. QEMU boots the root's own kernel with no network card (-nic none), the
+#    root image read-only underneath (snapshot=on); the guest runs
+#    tests/guest/inside.sh and powers off;
+# 5. the results are read back from the second disk (debugfs rdump) into
+#    --out (default DIR/guest-out): run.log, the cluster's logs, console.log.
+# --capture DEST runs capture.sh alone instead of the cases and puts the
+# fixture trees it takes from real steps under DEST (tests/fixtures/cgroup).
+# KVM when the CPU offers hardware virtualisation and a stock kernel boots
+# under it, else TCG (GOV_GUEST_ACCEL=kvm|tcg forces one); the choice is
+# printed. Exit status is the guest's run.sh's; its last line is
+# 'N passed, N failed'.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$(cd "$here/../.." && pwd)
+build=
+suite=trixie
+res=
+timeout=1200
+capture=
+# Under emulation a step costs 5-10 s and the longest case (gpu_whole_node:
+# two cluster restarts and two steps) took 59 s on an idle machine; bounds
+# four times what was measured, for a machine that builds beside it.
+pass=(--case-timeout 240 --timeout 900)
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--build) build=${2:?--build needs a directory}; shift 2 ;;
+	--suite) suite=${2:?--suite needs trixie or bookworm}; shift 2 ;;
+	--out) res=${2:?--out needs a directory}; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--) shift; pass+=("$@"); break ;;
+	--capture) capture=$(realpath -m "${2:?--capture needs a directory}"); shift 2 ;;
+	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+	*) pass+=("$1"); shift ;;
+	esac
+done
+die() {
+	printf 'guest/run.sh: %s\n' "$*" >&2
+	exit 1
+}
+[[ -n $build ]] || die "--build DIR is required (a build directory for the guest's Slurm)"
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, got '$timeout'"
+[[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
+for tool in qemu-system-x86_64 mkfs.ext4 debugfs; do
+	command -v "$tool" >/dev/null ||
+		die "$tool is missing: apt-get install qemu-system-x86 e2fsprogs (tests/install-deps.sh installs them)"
+done
+build=$(realpath -m "$build")
+res=$(realpath -m "${res:-$build/../guest-out}")
+
+t0=$SECONDS
+mark() { # STEP: prints how long the stage has run so far
+	printf 'guest/run.sh: %s (%s s)\n' "$1" $((SECONDS - t0))
+}
+
+image=$(bash "$here/image.sh" --suite "$suite")
+series=$(sed -n 's/^series=//p' "$image/.complete")
+mark "guest image ready: Debian $suite, Slurm $(sed -n 's/^slurm=//p' "$image/.complete"), kernel $(sed -n 's/^kernel=//p' "$image/.complete"), systemd $(sed -n 's/^systemd=//p' "$image/.complete")"
+
+# The build, in a chroot view of the very root the guest boots.
+view=guest-build-$$
+work=$(mktemp -d /var/tmp/gov-guest.XXXXXX)
+qemu_pid=
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+	[[ -z $qemu_pid ]] || kill "$qemu_pid" 2>/dev/null
+	bash "$src/tests/slurm/chroot.sh" stop --name "$view" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$(dirname "$build")"
+bash "$src/tests/slurm/chroot.sh" start --name "$view" --root "$image/root" --bind "$(dirname "$build")"
+bash "$src/tests/slurm/chroot.sh" exec --name "$view" bash "$src/tests/slurm/build.sh" "$build"
+bash "$src/tests/slurm/chroot.sh" stop --name "$view"
+mark "built against Slurm $series in a chroot of the guest's root"
+
+# The second disk: what the guest needs of this tree, the build, the
+# arguments, and room for the results.
+data=$work/data
+mkdir -p "$data/src" "$data/out"
+cp -a "$src/tests" "$src/contrib" "$data/src/"
+cp -a "$build" "$data/build"
+if [[ -n $capture ]]; then
+	pass+=(tests/guest/capture.sh)
+	: >"$data/capture"
+fi
+printf '%s\n' ${pass[@]+"${pass[@]}"} >"$data/args"
+truncate -s "$(($(du -sm "$data" | cut -f1) + 512))M" "$work/data.img"
+mkfs.ext4 -q -L govdata -d "$data" "$work/data.img"
+
+# The accelerator: KVM only where the CPU shows hardware virtualisation
+# (here /dev/kvm can be PVM, under which a stock kernel does not boot).
+accel=${GOV_GUEST_ACCEL:-}
+if [[ -z $accel ]]; then
+	if [[ -w /dev/kvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+		accel=kvm
+		why="/dev/kvm and the CPU's vmx/svm flag"
+	else
+		accel=tcg
+		why=$([[ -e /dev/kvm ]] && echo "/dev/kvm is there but the CPU shows no vmx/svm (not hardware virtualisation: a stock kernel does not boot under it)" ||
+			echo "no /dev/kvm")
+	fi
+else
+	why="GOV_GUEST_ACCEL"
+fi
+[[ $accel == kvm || $accel == tcg ]] || die "GOV_GUEST_ACCEL takes kvm or tcg, got '$accel'"
+
+boot() { # ACCEL: runs the guest to its end; returns QEMU's status
+	local a=(-accel "tcg,thread=multi" -cpu max)
+	[[ $1 == kvm ]] && a=(-accel kvm -cpu host)
+	: >"$work/console.log"
+	qemu-system-x86_64 "${a[@]}" -smp 2 -m 4096 -display none -monitor none -no-reboot \
+		-nic none -serial "file:$work/console.log" \
+		-kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=2 systemd.show_status=0" \
+		-drive "file=$image/root.img,if=virtio,format=raw,snapshot=on" \
+		-drive "file=$work/data.img,if=virtio,format=raw" </dev/null &
+	qemu_pid=$!
+	# The console as it comes, without blank lines and the escape sequences
+	# systemd sends when it hands the serial line to the unit.
+	tail -n +1 -f --pid="$qemu_pid" "$work/console.log" |
+		sed -u -E 's/\x1b\[[0-9;?!]*[A-Za-z]//g; s/\x1b\][0-9]*(\x1b\\)?//g; /^[[:space:]]*$/d' &
+	# Readiness: the guest says "guest: up" when its unit starts. Under TCG
+	# that took 24 to 52 s here; a kernel that cannot run under KVM does not
+	# always make QEMU exit ("KVM internal error. Suberror: 1" stops the
+	# vCPU), so a guest that stays silent past the bound is stopped.
+	local rc=0 st=0 limit=240 up deadline=$((SECONDS + timeout))
+	[[ $1 == kvm ]] && limit=60
+	up=$((SECONDS + limit))
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		if ((SECONDS > up)) && ! grep -q 'guest: up after' "$work/console.log"; then
+			printf 'guest/run.sh: the guest did not come up within %s s; stopping it\n' "$limit" >&2
+			kill "$qemu_pid"
+			rc=124
+			break
+		fi
+		if ((SECONDS > deadline)); then
+			printf 'guest/run.sh: the guest is still running after %s s; stopping it\n' "$timeout" >&2
+			kill "$qemu_pid"
+			rc=124
+			break
+		fi
+		sleep 1
+	done
+	wait "$qemu_pid" || st=$?
+	((rc)) || rc=$st
+	qemu_pid=
+	wait
+	return "$rc"
+}
+
+# The console is kept with the results, whatever happens next.
+keep_console() {
+	mkdir -p "$res"
+	cp "$work/console.log" "$res/console.log"
+}
+
+mark "booting with $accel ($why)"
+rc=0
+boot "$accel" || rc=$?
+if ((rc != 0)) && [[ $accel == kvm ]] && ! grep -q 'guest: up after' "$work/console.log"; then
+	mark "the guest did not come up under KVM (status $rc); booting with tcg instead"
+	rc=0
+	boot tcg || rc=$?
+fi
+rm -rf "$res"
+keep_console
+((rc == 0)) || die "QEMU ended with status $rc (console: $res/console.log)"
+mark "the guest has powered off"
+
+debugfs -R "rdump /out $res" "$work/data.img" >/dev/null 2>&1 ||
+	die "could not read the results from the second disk"
+mv "$res/out"/* "$res/" 2>/dev/null && rmdir "$res/out"
+[[ -f $res/status ]] || die "the guest wrote no result (it did not finish); console: $res/console.log"
+status=$(<"$res/status")
+mark "results in $res"
+if [[ -n $capture && $status == 0 ]]; then
+	mkdir -p "$capture"
+	for layout in "$res/fixtures"/*/; do
+		layout=$(basename "$layout")
+		rm -rf "${capture:?}/$layout"
+		cp -a "$res/fixtures/$layout" "$capture/$layout"
+		mark "captured $capture/$layout"
+	done
+fi
+tail -n 1 "$res/run.log"
+exit "$status"
