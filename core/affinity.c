@@ -9,7 +9,6 @@
 int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
 {
     static const char key[] = "Cpus_allowed_list:";
-    const size_t klen = sizeof key - 1;
     gov_lines it = gov_lines_of(text, len, false);
     const char *p;
     size_t n;
@@ -17,9 +16,12 @@ int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
     if (!out || (!text && len))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
-    while (gov_line_next(&it, &p, &n))
-        if (n >= klen && memcmp(p, key, klen) == 0)
-            return gov_cpuset_parse(p + klen, n - klen, out);
+    while (gov_line_next(&it, &p, &n)) {
+        const char *v;
+        size_t vn;
+        if (gov_prefix(p, n, key, &v, &vn))
+            return gov_cpuset_parse(v, vn, out);
+    }
     return GOV_ENOENT;
 }
 

@@ -7,6 +7,7 @@
  * task's pid and start time, and a descriptor verifies only in that task or
  * its descendants on the same boot of the same node. */
 #include "descriptor.h"
+#include "envval.h"
 #include "slurmenv.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
- * cgroup.h - where the process's cgroups are (mountinfo.c) and what they
- * allow (cgroup.c), for v1, v2 and hybrid hosts.  docs/cgroups.md.
+ * cgroup.h - where the process's cgroups are (mountinfo.c, cgroup_locate.c)
+ * and what they allow (cgroup_limits.c), for v1, v2 and hybrid hosts.
+ * docs/cgroups.md.
  */
 #ifndef GOV_CGROUP_H
 #define GOV_CGROUP_H

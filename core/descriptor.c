@@ -2,6 +2,7 @@
  * plugin writes it, descriptor_collect.c reads it into a snapshot.  The
  * format is documented in docs/descriptor.md. */
 #include "descriptor.h"
+#include "names.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,13 +60,9 @@ static uint64_t u64_get(const gov_descriptor *d, size_t i)
     return *(const uint64_t *)((const char *)d + u64_fields[i].off);
 }
 
-static const char *const kind_names[] = {
-    [GOV_STEP_UNKNOWN] = "unknown",
-    [GOV_STEP_NORMAL] = "normal",
-    [GOV_STEP_BATCH] = "batch",
-    [GOV_STEP_EXTERN] = "extern",
-    [GOV_STEP_INTERACTIVE] = "interactive",
-};
+/* A step kind without a name (names.h) is written "unknown". */
+#define KIND_UNKNOWN "unknown"
+
 
 void gov_descriptor_init(gov_descriptor *d)
 {
@@ -122,7 +119,7 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         return GOV_EINVAL;
     t = &d->topo;
     p = &d->policy;
-    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE ||
+    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->profile) ||
         t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
         return GOV_EINVAL;
     for (size_t i = 0; i < N_U64; i++)
@@ -134,7 +131,8 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         if (u64_get(d, i) != GOV_UNKNOWN)
             put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
     put(&o, "boot=%016llx\n", (unsigned long long)d->boot_hash);
-    put(&o, "kind=%s\n", kind_names[d->step_kind]);
+    put(&o, "kind=%s\n", gov_step_kind_name(d->step_kind) ? gov_step_kind_name(d->step_kind)
+                                                           : KIND_UNKNOWN);
     put(&o, "gpus_verified=%d\n", d->gpus_verified ? 1 : 0);
     if (t->present) {
         put(&o, "topo=%llu,%llu,%llu,%llu\n", (unsigned long long)t->packages,
@@ -153,7 +151,7 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
             put(&o, "\n");
         }
     }
-    put(&o, "profile=%s\n", p->profile == GOV_PROFILE_INTERACTIVE ? "interactive" : "batch");
+    put(&o, "profile=%s\n", gov_profile_name(p->profile));
     put(&o, "imposed=%d\n", p->profile_imposed ? 1 : 0);
     put_reserve(&o, "mem_reserve", p->mem_reserve_bytes, p->mem_reserve_pct);
     put_reserve(&o, "cpu_reserve", p->cpu_reserve_threads, p->cpu_reserve_pct);
@@ -306,12 +304,11 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     case K_BOOT:
         return parse_boot(v, vn, &d->boot_hash);
     case K_KIND:
-        for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
-            if (gov_token_eq(v, vn, kind_names[i])) {
-                d->step_kind = (gov_step_kind)i;
-                return 0;
-            }
-        return GOV_EPARSE;
+        if (gov_token_eq(v, vn, KIND_UNKNOWN)) {
+            d->step_kind = GOV_STEP_UNKNOWN;
+            return 0;
+        }
+        return gov_step_kind_from_name(v, vn, &d->step_kind);
     case K_GPUV:
         return parse_bool(v, vn, &d->gpus_verified);
     case K_TOPO:
@@ -321,13 +318,7 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     case K_GPUS:
         return parse_list(v, vn, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
     case K_PROFILE:
-        if (gov_token_eq(v, vn, "batch"))
-            d->policy.profile = GOV_PROFILE_BATCH;
-        else if (gov_token_eq(v, vn, "interactive"))
-            d->policy.profile = GOV_PROFILE_INTERACTIVE;
-        else
-            return GOV_EPARSE;
-        return 0;
+        return gov_profile_from_name(v, vn, &d->policy.profile);
     case K_IMPOSED:
         return parse_bool(v, vn, &d->policy.profile_imposed);
     case K_MEMRES:

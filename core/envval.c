@@ -1,11 +1,25 @@
-/* envval.c - parsers of runtime settings found in the environment
- * (envval.h).  They only measure what a user set; nothing here decides. */
+/* envval.c - looking a variable up in an environment, and parsers of
+ * runtime settings found there (envval.h).  They only measure what a user
+ * set; nothing here decides. */
 #include "envval.h"
 
 #include "governor.h"
 #include "text.h"
 
 #include <string.h>
+
+const char *gov_env_get(const char *const *envp, const char *name)
+{
+    size_t n;
+
+    if (!envp || !name)
+        return NULL;
+    n = strlen(name);
+    for (; *envp; envp++)
+        if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+            return *envp + n + 1;
+    return NULL;
+}
 
 /* A number and the unit after it ("400MiB": 400 and "MiB"). */
 static int split_unit(const char *text, size_t len, uint64_t *v, const char **unit,

@@ -1,12 +1,16 @@
-/* envval.h - parsers of the values people give runtimes through the
- * environment (thread counts, GOMEMLIMIT, NODE_OPTIONS, JAVA_TOOL_OPTIONS),
- * so that `governor run` can tell what a kept setting amounts to.  Outside
- * text: each takes (text, len) and has a fuzz target (tests/fuzz/). */
+/* envval.h - a variable of an environment ("NAME=value" array), and the
+ * parsers of the values people give runtimes through it (thread counts,
+ * GOMEMLIMIT, NODE_OPTIONS, JAVA_TOOL_OPTIONS), so that `governor run` and
+ * the plugin can tell what a kept setting amounts to.  Outside text: each
+ * parser takes (text, len) and has a fuzz target (tests/fuzz/). */
 #ifndef GOV_ENVVAL_H
 #define GOV_ENVVAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* NAME's value in envp (NULL-terminated), or NULL. */
+const char *gov_env_get(const char *const *envp, const char *name);
 
 /* The leading count of a thread variable: "4", or the first of a comma
  * list ("4,2": OpenMP's nesting levels, Julia's default and interactive

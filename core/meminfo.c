@@ -29,10 +29,11 @@ int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
         return GOV_EINVAL;
     *total_bytes = *available_bytes = GOV_UNKNOWN;
     while (gov_line_next(&it, &p, &n)) {
-        if (n > 9 && memcmp(p, "MemTotal:", 9) == 0)
-            *total_bytes = kb_value(p + 9, p + n);
-        else if (n > 13 && memcmp(p, "MemAvailable:", 13) == 0)
-            *available_bytes = kb_value(p + 13, p + n);
+        const char *v;
+        if (gov_prefix(p, n, "MemTotal:", &v, NULL))
+            *total_bytes = kb_value(v, p + n);
+        else if (gov_prefix(p, n, "MemAvailable:", &v, NULL))
+            *available_bytes = kb_value(v, p + n);
     }
     if (*total_bytes == GOV_UNKNOWN && *available_bytes == GOV_UNKNOWN)
         return GOV_ENOENT;

@@ -105,9 +105,9 @@ static int match_line(const char *p, const char *end, int version,
     if (f[3][0] != '/' || f[4][0] != '/')
         return GOV_EPARSE;
 
-    if (fsl == 7 && memcmp(fs, "cgroup2", 7) == 0)
+    if (gov_token_eq(fs, fsl, "cgroup2"))
         v = 2;
-    else if (fsl == 6 && memcmp(fs, "cgroup", 6) == 0)
+    else if (gov_token_eq(fs, fsl, "cgroup"))
         v = 1;
     else
         return 0;

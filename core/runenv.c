@@ -11,6 +11,7 @@
 
 #include "envval.h"
 #include "knobs.h"
+#include "names.h"
 #include "slurmenv.h"
 #include "text.h"
 
@@ -570,53 +571,60 @@ void gov_runenv_free(gov_runenv *env)
     free(env);
 }
 
+static const char *const action_names[] = {
+    [GOV_RUNENV_SET] = "set",
+    [GOV_RUNENV_KEEP] = "keep",
+    [GOV_RUNENV_SKIP] = "skip",
+};
+
 const char *gov_runenv_action_name(gov_runenv_action a)
 {
-    switch (a) {
-    case GOV_RUNENV_SET: return "set";
-    case GOV_RUNENV_KEEP: return "keep";
-    case GOV_RUNENV_SKIP: return "skip";
-    }
-    return "unknown";
+    return gov_name_of(GOV_NAMES(action_names), (unsigned)a);
 }
 
-static const struct {
-    const char *name, *text;
-} gov_runenv_reasons[] = {
-    [GOV_RUNENV_PLANNED] = { "planned", "the plan's figure; you had not set it" },
-    [GOV_RUNENV_REPLACED] = { "replaced",
-                              "the plan's figure, replacing what an earlier governor run or "
-                              "the plugin exported" },
-    [GOV_RUNENV_FORCED] = { "forced", "the plan's figure, replacing yours (--force)" },
-    [GOV_RUNENV_POOL] = { "pool", "for process pools; always set" },
-    [GOV_RUNENV_MARKER] = { "marker",
-                            "records the figure exported, so that a nested run or a step "
-                            "tells it from yours and replaces it" },
-    [GOV_RUNENV_USER] = { "user", "yours, kept (--force replaces it)" },
-    [GOV_RUNENV_USER_HEAP] = { "user_heap", "your -Xmx or -XX:MaxHeapSize sizes the heap; kept" },
-    [GOV_RUNENV_MEMORY_UNKNOWN] = { "memory_unknown", "no evidence of the memory budget" },
-    [GOV_RUNENV_NO_ALLOCATION] = { "no_allocation",
-                                   "only the host bounds memory: the runtime's own default "
-                                   "applies" },
-    [GOV_RUNENV_RUNTIME_SEES] = { "runtime_sees", "the JVM reads the same bound itself" },
-    [GOV_RUNENV_TOO_SMALL] = { "too_small", "less than 1 MiB per worker: no useful figure" },
-    [GOV_RUNENV_CLEARED] = { "cleared",
-                             "removed: an earlier governor run or the plugin exported it for "
-                             "another allocation, and this one sets nothing there" },
-    [GOV_RUNENV_NOT_ASKED] = { "not_asked",
-                               "not asked for (--governor=threads sets the CPU variables only)" },
+static const char *const reason_names[] = {
+    [GOV_RUNENV_PLANNED] = "planned",
+    [GOV_RUNENV_REPLACED] = "replaced",
+    [GOV_RUNENV_FORCED] = "forced",
+    [GOV_RUNENV_POOL] = "pool",
+    [GOV_RUNENV_MARKER] = "marker",
+    [GOV_RUNENV_USER] = "user",
+    [GOV_RUNENV_USER_HEAP] = "user_heap",
+    [GOV_RUNENV_MEMORY_UNKNOWN] = "memory_unknown",
+    [GOV_RUNENV_NO_ALLOCATION] = "no_allocation",
+    [GOV_RUNENV_RUNTIME_SEES] = "runtime_sees",
+    [GOV_RUNENV_TOO_SMALL] = "too_small",
+    [GOV_RUNENV_CLEARED] = "cleared",
+    [GOV_RUNENV_NOT_ASKED] = "not_asked",
 };
 
 const char *gov_runenv_reason_name(gov_runenv_reason r)
 {
-    if ((unsigned)r >= sizeof gov_runenv_reasons / sizeof gov_runenv_reasons[0])
-        return "unknown";
-    return gov_runenv_reasons[r].name;
+    return gov_name_of(GOV_NAMES(reason_names), (unsigned)r);
 }
+
+/* For people: a sentence per reason, in reason_names' order. */
+static const char *const reason_texts[] = {
+    [GOV_RUNENV_PLANNED] = "the plan's figure; you had not set it",
+    [GOV_RUNENV_REPLACED] = "the plan's figure, replacing what an earlier governor run or "
+        "the plugin exported",
+    [GOV_RUNENV_FORCED] = "the plan's figure, replacing yours (--force)",
+    [GOV_RUNENV_POOL] = "for process pools; always set",
+    [GOV_RUNENV_MARKER] = "records the figure exported, so that a nested run or a step "
+        "tells it from yours and replaces it",
+    [GOV_RUNENV_USER] = "yours, kept (--force replaces it)",
+    [GOV_RUNENV_USER_HEAP] = "your -Xmx or -XX:MaxHeapSize sizes the heap; kept",
+    [GOV_RUNENV_MEMORY_UNKNOWN] = "no evidence of the memory budget",
+    [GOV_RUNENV_NO_ALLOCATION] = "only the host bounds memory: the runtime's own default "
+        "applies",
+    [GOV_RUNENV_RUNTIME_SEES] = "the JVM reads the same bound itself",
+    [GOV_RUNENV_TOO_SMALL] = "less than 1 MiB per worker: no useful figure",
+    [GOV_RUNENV_CLEARED] = "removed: an earlier governor run or the plugin exported it for "
+        "another allocation, and this one sets nothing there",
+    [GOV_RUNENV_NOT_ASKED] = "not asked for (--governor=threads sets the CPU variables only)",
+};
 
 const char *gov_runenv_reason_text(gov_runenv_reason r)
 {
-    if ((unsigned)r >= sizeof gov_runenv_reasons / sizeof gov_runenv_reasons[0])
-        return "unknown reason";
-    return gov_runenv_reasons[r].text;
+    return gov_name_of(GOV_NAMES(reason_texts), (unsigned)r);
 }

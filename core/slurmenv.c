@@ -6,6 +6,7 @@
  * bounded; a malformed or absurd value leaves its fact GOV_UNKNOWN.
  * docs/evidence.md explains each rule and where it comes from. */
 #include "slurmenv.h"
+#include "envval.h"
 #include "text.h"
 
 #include <string.h>
@@ -18,19 +19,6 @@
 #define MAX_TASKS_TOTAL UINT64_C(100000000)
 #define MAX_NODES       UINT64_C(1000000)
 #define MAX_GPUS        UINT64_C(1024)
-
-const char *gov_env_get(const char *const *envp, const char *name)
-{
-    size_t n;
-
-    if (!envp || !name)
-        return NULL;
-    n = strlen(name);
-    for (; *envp; envp++)
-        if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
-            return *envp + n + 1;
-    return NULL;
-}
 
 int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
                            uint64_t *out)

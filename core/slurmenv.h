@@ -68,7 +68,4 @@ uint64_t gov_slurm_gpus_per_task(const char *value);
 /* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
 int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 
-/* Look up NAME in envp; returns the value or NULL. */
-const char *gov_env_get(const char *const *envp, const char *name);
-
 #endif /* GOV_SLURMENV_H */

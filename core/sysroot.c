@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -120,4 +121,34 @@ int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, si
     if (len)
         *len = used;
     return rc;
+}
+
+/* DIR/NAME into buf; GOV_ENOSPC when it does not fit. */
+static int join(const char *dir, const char *name, char *buf, size_t cap)
+{
+    size_t dl = strlen(dir), nl = strlen(name);
+
+    if (dl + 1 + nl + 1 > cap)
+        return GOV_ENOSPC;
+    memcpy(buf, dir, dl);
+    if (dl == 0 || dir[dl - 1] != '/')
+        buf[dl++] = '/';
+    memcpy(buf + dl, name, nl + 1);
+    return 0;
+}
+
+int gov_read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
+                     size_t cap, size_t *len)
+{
+    char path[PATH_MAX];
+    int rc = join(dir, name, path, sizeof path);
+
+    return rc ? rc : gov_read_file(r, path, buf, cap, len);
+}
+
+bool gov_exists_in(const gov_root *r, const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+
+    return join(dir, name, path, sizeof path) == 0 && gov_root_access(r, path, F_OK) == 0;
 }

@@ -38,4 +38,12 @@ DIR *gov_root_opendir(const gov_root *r, const char *path);
  * the file is larger than the buffer. */
 int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len);
 
+/* The same for the file NAME in the directory DIR ("/sys/fs/cgroup/x",
+ * "memory.max"); GOV_ENOSPC too when the joined path is too long. */
+int gov_read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
+                     size_t cap, size_t *len);
+
+/* Whether DIR/NAME exists under the root. */
+bool gov_exists_in(const gov_root *r, const char *dir, const char *name);
+
 #endif /* GOV_SYSROOT_H */

@@ -70,6 +70,37 @@ bool gov_token_eq(const char *s, size_t len, const char *word)
     return len == strlen(word) && memcmp(s, word, len) == 0;
 }
 
+bool gov_words_have(const char *s, size_t len, const char *word)
+{
+    const char *end = s + len;
+
+    while (s < end) {
+        const char *w;
+        while (s < end && gov_is_space(*s))
+            s++;
+        w = s;
+        while (s < end && !gov_is_space(*s))
+            s++;
+        if (s > w && gov_token_eq(w, (size_t)(s - w), word))
+            return true;
+    }
+    return false;
+}
+
+bool gov_prefix(const char *s, size_t len, const char *prefix, const char **rest,
+                size_t *rest_len)
+{
+    size_t n = strlen(prefix);
+
+    if (len < n || memcmp(s, prefix, n) != 0)
+        return false;
+    if (rest)
+        *rest = s + n;
+    if (rest_len)
+        *rest_len = len - n;
+    return true;
+}
+
 int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out)
 {
     const char *s = *p;

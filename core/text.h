@@ -43,6 +43,14 @@ void gov_trim(const char **s, size_t *len);
 /* s[0..len) is exactly word. */
 bool gov_token_eq(const char *s, size_t len, const char *word);
 
+/* A white-space separated list s[0..len) (cgroup.controllers) holds word. */
+bool gov_words_have(const char *s, size_t len, const char *word);
+
+/* s[0..len) starts with prefix; *rest and *rest_len (either may be NULL)
+ * get what follows it. */
+bool gov_prefix(const char *s, size_t len, const char *prefix, const char **rest,
+                size_t *rest_len);
+
 /* ---- numbers ------------------------------------------------------------ */
 
 /* Strictness of gov_parse_dec() / gov_parse_hex(). */

@@ -692,10 +692,11 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
 /** Release a gov_runenv (NULL is allowed). */
 void gov_runenv_free(gov_runenv *env);
 
-/** Stable names: "set", "keep", "skip"; "planned", "replaced", ... (JSON). */
+/** Stable names: "set", "keep", "skip"; "planned", "replaced", ... (JSON);
+ *  NULL for a value outside the enum, as gov_layer_name() and the others. */
 const char *gov_runenv_action_name(gov_runenv_action a);
 const char *gov_runenv_reason_name(gov_runenv_reason r);
-/** A sentence explaining a reason, for people. */
+/** A sentence explaining a reason, for people; NULL outside the enum. */
 const char *gov_runenv_reason_text(gov_runenv_reason r);
 
 /* ------------------------------------------------------------------------ */

@@ -1,7 +1,8 @@
 /* snapshot_json.c - the "governor.snapshot/1" rendering: the stable contract
  * of docs/snapshot.md.  It prints counts and quantities only: never an id, a
  * name, a path or an environment value. */
-#include "evidence.h"
+#include "snapshot_base.h"
+#include "names.h"
 #include "json.h"
 
 #include <stdlib.h>

@@ -7,7 +7,8 @@
  * step's one task is the script, and its cpus-per-task is every CPU of the
  * job on the node; the interactive step (salloc's shell) is one task
  * holding, like the batch script, every CPU of the job on its node. */
-#include "plugin.h"
+#include "capture.h"
+#include "node_topology.h"
 #include "gpu.h"
 
 #include <stdlib.h>

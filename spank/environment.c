@@ -6,7 +6,7 @@
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
  *   neither, or no governor: what an earlier step exported is removed. */
-#include "plugin.h"
+#include "environment.h"
 
 #include "knobs.h"
 #include "snapshot_base.h"

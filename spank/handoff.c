@@ -3,7 +3,9 @@
  * the credential into the task's environment.  The runtimes' variables
  * come later, in task_init (environment.c), once the task's affinity is
  * set. */
-#include "plugin.h"
+#include "handoff.h"
+#include "capture.h"
+#include "seal_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

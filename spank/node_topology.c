@@ -1,7 +1,7 @@
 /* node_topology.c - the topology cache as slurmd and slurmstepd use it:
  * whether there is one (in run_dir), and what the log says about it.  No message names a
  * path: the administrator finds it on the plugstack.conf line. */
-#include "plugin.h"
+#include "node_topology.h"
 
 static const char *cache_dir(const gov_spank_policy *site)
 {

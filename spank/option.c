@@ -1,6 +1,7 @@
 /* option.c - the user's --governor[=MODE]: a comma list of one profile
  * (batch, interactive) and the flags threads, runtimes, noruntimes and off. */
 #include "parse.h"
+#include "names.h"
 
 #include <string.h>
 
@@ -20,8 +21,7 @@ int gov_mode_parse(const char *text, gov_mode *out)
         size_t n = strcspn(p, ",");
         gov_profile prof;
 
-        if (gov_token_eq(p, n, "batch") || gov_token_eq(p, n, "interactive")) {
-            prof = gov_token_eq(p, n, "batch") ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
+        if (!gov_profile_from_name(p, n, &prof)) {
             if (m.profile_set && m.profile != prof)
                 return GOV_EPARSE;     /* two different profiles */
             m.profile_set = true;

@@ -9,7 +9,10 @@
  *     Errors here are logged and degrade: a non-zero return from init or
  *     init_post_opt would abort the step and can drain the node.
  */
-#include "plugin.h"
+#include "capture.h"
+#include "environment.h"
+#include "handoff.h"
+#include "node_topology.h"
 
 #include <string.h>
 

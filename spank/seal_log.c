@@ -2,7 +2,7 @@
  * descriptor.  With munged down every governed task of every step fails to
  * seal: one line per task would bury the log, none above debug level would
  * hide the cause.  So info level at most once a minute per node. */
-#include "plugin.h"
+#include "seal_log.h"
 #include "run_dir.h"
 
 #include <unistd.h>

@@ -3,7 +3,7 @@
  * whether every known allocation is enforced. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * with its source, then the effective value and what binds it. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "evidence.h"
+#include "snapshot_base.h"
+#include "names.h"
 
 #include <stdio.h>
 #include <stdlib.h>

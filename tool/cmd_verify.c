@@ -2,7 +2,7 @@
  * descriptor?  Prints status, age and reason, never an id. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "evidence.h"
+#include "collect/collect.h"
 #include "json.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Fuzz the /proc/meminfo parser: never crash; known figures are whole kB. */
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #include <stdlib.h>
 

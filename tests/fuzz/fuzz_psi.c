@@ -1,5 +1,5 @@
 /* Fuzz the PSI parser: never crash; every figure is NaN or a percentage. */
-#include "evidence.h"
+#include "collect/collect.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* Fuzz the Cpus_allowed_list lookup in /proc/PID/status: never crash; a
  * parsed set formats to a list that parses back to the same set. */
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef GOV_FIXTURE_ROOT_H
 #define GOV_FIXTURE_ROOT_H
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 /* The tree at path as a root; release it with gov_root_close(). */
 static inline gov_root fixture_root(const char *path)

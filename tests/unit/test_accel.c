@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "evidence.h"
+#include "collect/collect.h"
 #include "fixture_root.h"
 #include "skip_because.h"
 

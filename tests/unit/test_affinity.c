@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 #include "fixture_root.h"
 
 static int collect(const char *fixture, gov_cpuset *set, uint64_t *count)

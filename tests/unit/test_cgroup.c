@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 #include "fixture_root.h"
 
 #define U GOV_UNKNOWN

@@ -14,6 +14,7 @@
 
 #include "descriptor.h"
 #include "fixture_root.h"
+#include "collect/collect.h"
 #include "skip_because.h"
 
 static void sample(gov_descriptor *d)

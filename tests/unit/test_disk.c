@@ -10,7 +10,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "evidence.h"
+#include "collect/collect.h"
 
 static gov_snapshot snap;
 

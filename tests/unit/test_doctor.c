@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
-#include "evidence.h"
+#include "doctor/doctor.h"
+#include "snapshot_base.h"
 
 #define MiB (1024ull * 1024ull)
 #define GiB (1024ull * MiB)

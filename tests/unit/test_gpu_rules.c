@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #define U GOV_UNKNOWN
 

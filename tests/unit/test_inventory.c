@@ -7,7 +7,7 @@
 #include <hwloc.h>
 #include <stdlib.h>
 
-#include "evidence.h"
+#include "collect/collect.h"
 #include "fixture_root.h"
 
 /* The sysfs path under a fixture, or with topo, the hwloc path. */

@@ -4,8 +4,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include "governor.h"
+#include "names.h"
 
 static void test_members(void **state)
 {
@@ -50,12 +52,39 @@ static void test_outside(void **state)
     assert_null(gov_ceiling_reason_name((gov_ceiling_reason)5));
 }
 
+/* The parsers of outside text read names from the same tables. */
+static void test_reverse(void **state)
+{
+    gov_profile p = GOV_PROFILE_BATCH;
+    gov_step_kind k = GOV_STEP_UNKNOWN;
+
+    (void)state;
+    assert_int_equal(gov_profile_from_name("interactive", 11, &p), 0);
+    assert_int_equal(p, GOV_PROFILE_INTERACTIVE);
+    assert_int_equal(gov_profile_from_name("batch", 5, &p), 0);
+    assert_int_equal(p, GOV_PROFILE_BATCH);
+    assert_int_equal(gov_profile_from_name("batches", 7, &p), GOV_EPARSE);
+    assert_int_equal(gov_profile_from_name("Batch", 5, &p), GOV_EPARSE);
+    assert_int_equal(gov_step_kind_from_name("extern", 6, &k), 0);
+    assert_int_equal(k, GOV_STEP_EXTERN);
+    /* A member without a name cannot be named. */
+    assert_int_equal(gov_step_kind_from_name("", 0, &k), GOV_EPARSE);
+    for (unsigned v = 0; v <= GOV_STEP_INTERACTIVE; v++) {
+        const char *name = gov_step_kind_name((gov_step_kind)v);
+        if (name) {
+            assert_int_equal(gov_step_kind_from_name(name, strlen(name), &k), 0);
+            assert_int_equal(k, v);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_members),
         cmocka_unit_test(test_none_members),
         cmocka_unit_test(test_outside),
+        cmocka_unit_test(test_reverse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 static gov_snapshot with_capacity(double cap)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "collect/collect.h"
 #include "fixture_root.h"
 
 #define CGDIR "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_42/step_0/user/task_0"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

@@ -6,7 +6,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
+#include "envval.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

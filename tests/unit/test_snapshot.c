@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 #define MiB (UINT64_C(1) << 20)
 

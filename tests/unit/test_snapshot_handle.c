@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 static void test_new_is_unknown(void **state)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "snapshot_base.h"
 
 static char *render(const gov_snapshot *s)
 {

@@ -57,6 +57,25 @@ static void test_tokens(void **state)
     assert_false(gov_token_eq(s, n, "words"));
 }
 
+static void test_prefix_and_words(void **state)
+{
+    const char *rest = NULL, *line = "MemTotal:  16 kB";
+    size_t n = 0;
+
+    (void)state;
+    assert_true(gov_prefix(line, strlen(line), "MemTotal:", &rest, &n));
+    assert_string_equal(rest, "  16 kB");
+    assert_int_equal(n, 7);
+    assert_true(gov_prefix(line, 9, "MemTotal:", &rest, &n));
+    assert_int_equal(n, 0);
+    assert_false(gov_prefix(line, 8, "MemTotal:", NULL, NULL));
+    assert_false(gov_prefix(line, strlen(line), "MemFree:", NULL, NULL));
+    assert_true(gov_words_have("cpuset cpu io memory", 20, "memory"));
+    assert_true(gov_words_have(" cpu\tio\n", 8, "io"));
+    assert_false(gov_words_have("cpuset cpu", 10, "cpus"));
+    assert_false(gov_words_have("", 0, "cpu"));
+}
+
 static void test_decimal(void **state)
 {
     uint64_t v;
@@ -134,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_lines),
         cmocka_unit_test(test_records),
         cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_prefix_and_words),
         cmocka_unit_test(test_decimal),
         cmocka_unit_test(test_scan),
         cmocka_unit_test(test_hex),

@@ -2,7 +2,7 @@
  * process's v2 cgroup or /proc/pressure, and swap activity from
  * /proc/vmstat.  Missing evidence is NaN / GOV_UNKNOWN, never zero: a
  * kernel without PSI says nothing about pressure. */
-#include "evidence.h"
+#include "collect.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +38,10 @@ static double avg10_of(const char *p, const char *eol)
         const char *sp = memchr(p, ' ', (size_t)(eol - p));
         const char *stop = sp ? sp : eol;
 
-        if (stop - p > 6 && memcmp(p, "avg10=", 6) == 0)
-            return percent(p + 6, stop);
+        const char *v;
+
+        if (gov_prefix(p, (size_t)(stop - p), "avg10=", &v, NULL))
+            return percent(v, stop);
         p = sp ? sp + 1 : eol;
     }
     return NAN;
@@ -56,10 +58,11 @@ int gov_psi_parse(const char *text, size_t len, double *some_avg10,
         return GOV_EINVAL;
     *some_avg10 = *full_avg10 = NAN;
     while (gov_line_next(&it, &p, &n)) {
-        if (n > 5 && memcmp(p, "some ", 5) == 0)
-            *some_avg10 = avg10_of(p + 5, p + n);
-        else if (n > 5 && memcmp(p, "full ", 5) == 0)
-            *full_avg10 = avg10_of(p + 5, p + n);
+        const char *v;
+        if (gov_prefix(p, n, "some ", &v, NULL))
+            *some_avg10 = avg10_of(v, p + n);
+        else if (gov_prefix(p, n, "full ", &v, NULL))
+            *full_avg10 = avg10_of(v, p + n);
     }
     return isnan(*some_avg10) && isnan(*full_avg10) ? GOV_EPARSE : 0;
 }
@@ -108,12 +111,13 @@ static void swap_activity(const gov_root *root, gov_snapshot_pressure *out)
         return;
     it = gov_lines_of(buf, len, false);
     while (gov_line_next(&it, &p, &n)) {
+        const char *num;
+        size_t nn;
         uint64_t v;
 
-        if (n > 7 && memcmp(p, "pswpin ", 7) == 0 && gov_parse_u64(p + 7, n - 7, &v) == 0)
+        if (gov_prefix(p, n, "pswpin ", &num, &nn) && gov_parse_u64(num, nn, &v) == 0)
             out->swap_in_pages = v;
-        else if (n > 8 && memcmp(p, "pswpout ", 8) == 0 &&
-                 gov_parse_u64(p + 8, n - 8, &v) == 0)
+        else if (gov_prefix(p, n, "pswpout ", &num, &nn) && gov_parse_u64(num, nn, &v) == 0)
             out->swap_out_pages = v;
     }
 }

@@ -8,7 +8,8 @@
  * nodes and variables are counted by core/gpu_devices.c, as the plugin
  * counts them.  Candidates are not usable devices: runtime and workload
  * compatibility are not this file's to judge. */
-#include "evidence.h"
+#include "collect.h"
+#include "envval.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -65,19 +66,19 @@ static bool file_field(const gov_root *root, const char *path, const char *key,
                        char *val, size_t cap)
 {
     char buf[4096];
-    size_t len, klen = strlen(key), n;
+    size_t len, n, vn;
     gov_lines it;
-    const char *p;
+    const char *p, *v;
 
     if (gov_read_file(root, path, buf, sizeof buf, &len))
         return false;
     it = gov_lines_of(buf, len, false);
     while (gov_line_next(&it, &p, &n)) {
-        if (n > klen && memcmp(p, key, klen) == 0 && (p[klen] == ' ' || p[klen] == '=')) {
-            if (n - klen - 1 >= cap)
+        if (gov_prefix(p, n, key, &v, &vn) && vn > 0 && (v[0] == ' ' || v[0] == '=')) {
+            if (vn - 1 >= cap)
                 return false;
-            memcpy(val, p + klen + 1, n - klen - 1);
-            val[n - klen - 1] = '\0';
+            memcpy(val, v + 1, vn - 1);
+            val[vn - 1] = '\0';
             return true;
         }
     }

@@ -1,28 +1,16 @@
 /*
- * evidence.h - internal interfaces of the evidence collectors.
- *
- * Each collector reads one source of evidence under a root directory and
- * fills its own plain struct; snapshot.c combines them.  Collectors never
- * fail the capture: what they cannot read stays GOV_UNKNOWN / NaN / 0.
- * Parsers of outside text are separate functions taking (text, len) so that
- * unit tests and fuzz targets call them directly.
+ * collect.h - the collectors only libgovernor has (the plugin shares the
+ * others from core/, snapshot_base.h): host inventory through hwloc,
+ * accelerators, pressure, disk, and the descriptor's verification.  Each
+ * reads one source under a root directory and fills its part of the
+ * snapshot; none fails the capture: what it cannot read stays GOV_UNKNOWN
+ * / NaN / 0.  Parsers of outside text take (text, len) so that unit tests
+ * and fuzz targets call them directly.
  */
-#ifndef GOV_EVIDENCE_H
-#define GOV_EVIDENCE_H
+#ifndef GOV_COLLECT_H
+#define GOV_COLLECT_H
 
 #include "snapshot_base.h"
-
-#include <dirent.h>
-#include <stdbool.h>
-#include <sys/types.h>
-
-/* Comma list of the layers in BITS ("affinity,cpuset"), "none" for 0
- * (names.c). */
-void gov_layers_format(unsigned bits, char *buf, size_t cap);
-
-/* CLOCK_MONOTONIC in nanoseconds: what snapshots are dated with and the
- * governor's default clock. */
-uint64_t gov_monotonic_ns(void);
 
 /* ---- host inventory (inventory.c) ---------------------------------------- */
 
@@ -69,4 +57,4 @@ void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
                             const char *const *envp, gov_sched_evidence *sched,
                             gov_snapshot_descriptor *out, gov_site_policy *policy);
 
-#endif /* GOV_EVIDENCE_H */
+#endif /* GOV_COLLECT_H */

@@ -1,14 +1,26 @@
 /* names.c - the stable names of the public enums (JSON values, tool output,
- * the Python binding), one table each.  One rule: a value outside its enum
- * has no name (NULL); inside it, the "none" members that the JSON contract
- * prints as null (no scheduler, no layer, no PSI source, unknown step kind)
- * are NULL too, and every other member has its name. */
-#include "evidence.h"
+ * the Python binding, the parsers of outside text), one table each, read
+ * both ways (names.h). */
+#include "names.h"
+
+#include "text.h"
 
 #include <stdio.h>
 
-#define NAME_OF(table, v) \
-    ((unsigned)(v) < sizeof(table) / sizeof(table)[0] ? (table)[(unsigned)(v)] : NULL)
+const char *gov_name_of(const char *const *table, size_t n, unsigned v)
+{
+    return v < n ? table[v] : NULL;
+}
+
+int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (table[i] && gov_token_eq(text, len, table[i]))
+            return (int)i;
+    return -1;
+}
+
+#define NAME_OF(table, v) gov_name_of(GOV_NAMES(table), (unsigned)(v))
 
 const char *gov_limit_status_name(gov_limit_status s)
 {
@@ -75,25 +87,47 @@ const char *gov_pressure_source_name(gov_pressure_source s)
     return NAME_OF(names, s);
 }
 
+static const char *const profile_names[] = {
+    [GOV_PROFILE_BATCH] = "batch",
+    [GOV_PROFILE_INTERACTIVE] = "interactive",
+};
+
 const char *gov_profile_name(gov_profile p)
 {
-    static const char *const names[] = {
-        [GOV_PROFILE_BATCH] = "batch",
-        [GOV_PROFILE_INTERACTIVE] = "interactive",
-    };
-    return NAME_OF(names, p);
+    return NAME_OF(profile_names, p);
 }
+
+int gov_profile_from_name(const char *text, size_t len, gov_profile *out)
+{
+    int v = gov_name_lookup(GOV_NAMES(profile_names), text, len);
+
+    if (v < 0)
+        return GOV_EPARSE;
+    *out = (gov_profile)v;
+    return 0;
+}
+
+static const char *const step_kind_names[] = {
+    [GOV_STEP_UNKNOWN] = NULL,
+    [GOV_STEP_NORMAL] = "normal",
+    [GOV_STEP_BATCH] = "batch",
+    [GOV_STEP_EXTERN] = "extern",
+    [GOV_STEP_INTERACTIVE] = "interactive",
+};
 
 const char *gov_step_kind_name(gov_step_kind k)
 {
-    static const char *const names[] = {
-        [GOV_STEP_UNKNOWN] = NULL,
-        [GOV_STEP_NORMAL] = "normal",
-        [GOV_STEP_BATCH] = "batch",
-        [GOV_STEP_EXTERN] = "extern",
-        [GOV_STEP_INTERACTIVE] = "interactive",
-    };
-    return NAME_OF(names, k);
+    return NAME_OF(step_kind_names, k);
+}
+
+int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
+{
+    int v = gov_name_lookup(GOV_NAMES(step_kind_names), text, len);
+
+    if (v < 0)
+        return GOV_EPARSE;
+    *out = (gov_step_kind)v;
+    return 0;
 }
 
 const char *gov_pressure_level_name(gov_pressure_level l)

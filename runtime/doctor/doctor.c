@@ -3,7 +3,8 @@
  * names what the snapshot shows and the setting that would change it, and
  * never guesses at what it cannot see. */
 #include "doctor.h"
-#include "evidence.h"
+#include "snapshot_base.h"
+#include "names.h"
 #include "json.h"
 
 #include <stdio.h>
@@ -395,14 +396,16 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
     return 0;
 }
 
+static const char *const severity_names[] = {
+    [GOV_DOCTOR_OK] = "ok",
+    [GOV_DOCTOR_INFO] = "info",
+    [GOV_DOCTOR_WARN] = "warn",
+    [GOV_DOCTOR_ERROR] = "error",
+};
+
 const char *gov_doctor_severity_name(gov_doctor_severity s)
 {
-    switch (s) {
-    case GOV_DOCTOR_INFO: return "info";
-    case GOV_DOCTOR_WARN: return "warn";
-    case GOV_DOCTOR_ERROR: return "error";
-    default: return "ok";
-    }
+    return gov_name_of(GOV_NAMES(severity_names), (unsigned)s);
 }
 
 const char *gov_doctor_unit(const gov_doctor_finding *f)

@@ -1,6 +1,7 @@
 /* snapshot.c - the capture context and the capture itself: call each
  * collector once, map its evidence into the snapshot, then resolve. */
-#include "evidence.h"
+#include "collect/collect.h"
+#include "clock.h"
 
 #include <hwloc.h>
 #include <stdlib.h>

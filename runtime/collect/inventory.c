@@ -2,7 +2,7 @@
  * nodes and online CPUs.  The host's, not the process's: an entitlement is
  * never read from here.  Physical counts are counted, never derived from
  * logical ones; what cannot be counted stays GOV_UNKNOWN. */
-#include "evidence.h"
+#include "collect.h"
 
 #include <hwloc.h>
 #include <stdio.h>

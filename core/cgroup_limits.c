@@ -1,15 +1,14 @@
-/* cgroup.c - CPU quota, cpuset and memory limits of the process's cgroups
- * (v1, v2 and hybrid), read under a root directory.  docs/cgroups.md gives
- * the rules; every unreadable fact stays unknown, never unlimited. */
-#include "cgroup.h"
+/* cgroup_limits.c - CPU quota, cpuset and memory limits of the process's
+ * cgroups (v1, v2 and hybrid), read under a root directory over every level
+ * that cgroup_locate.c finds.  docs/cgroups.md gives the rules; every
+ * unreadable fact stays unknown, never unlimited. */
+#include "cgroup_locate.h"
 #include "text.h"
 
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* cgroup v1 prints "no limit" as LONG_MAX rounded down to the page size, so
  * the sentinel lies within one page of LONG_MAX.  Any value at or above
@@ -17,8 +16,6 @@
  * 1 MiB (Linux uses 4 KiB to 256 KiB); no machine has 8 EiB of memory. */
 #define V1_UNLIMITED_MIN ((uint64_t)LLONG_MAX - ((UINT64_C(1) << 20) - 1))
 
-#define DIR_CAP 2048
-#define MOUNTINFO_MAX (16u << 20)
 
 /* ---- per-file parsers ---------------------------------------------------- */
 
@@ -110,171 +107,22 @@ int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
 int gov_memory_stat_find(const char *text, size_t len, const char *key,
                          const char **val, size_t *vlen)
 {
-    size_t kl = strlen(key), n;
+    size_t n;
     gov_lines it = gov_lines_of(text, len, true);
     const char *line;
 
     while (gov_line_next(&it, &line, &n)) {
-        if (n > kl && memcmp(line, key, kl) == 0 && line[kl] == ' ') {
-            *val = line + kl + 1;
-            *vlen = n - kl - 1;
+        const char *v;
+        size_t vn;
+        if (gov_prefix(line, n, key, &v, &vn) && vn > 0 && v[0] == ' ') {
+            *val = v + 1;
+            *vlen = vn - 1;
             return 0;
         }
     }
     return GOV_ENOENT;
 }
 
-/* Whether a space-separated list (cgroup.controllers) holds `word`. */
-static bool words_have(const char *s, size_t len, const char *word)
-{
-    const char *end = s + len;
-
-    while (s < end) {
-        const char *w;
-        while (s < end && gov_is_space(*s))
-            s++;
-        w = s;
-        while (s < end && !gov_is_space(*s))
-            s++;
-        if (s > w && gov_token_eq(w, (size_t)(s - w), word))
-            return true;
-    }
-    return false;
-}
-
-/* ---- locating a controller's cgroup -------------------------------------- */
-
-/* Where a controller's cgroup lives: the mount point and the process's path
- * relative to the mount root; levels are walked by cutting `rel`. */
-typedef struct cg_loc {
-    int version;          /* 0 when no hierarchy carries the controller */
-    bool mapped;          /* the path lies inside the mount root */
-    char base[1024];      /* mount point without a trailing '/' */
-    char rel[DIR_CAP];    /* "" (mount root) or "/a/b" */
-} cg_loc;
-
-typedef struct cg_text {
-    char *mountinfo;
-    size_t mountinfo_len;
-    char proc[16384];
-    size_t proc_len;
-} cg_text;
-
-static bool has_dotdot(const char *path)
-{
-    for (const char *p = path; *p; ) {
-        const char *e = strchr(p, '/');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == 2 && p[0] == '.' && p[1] == '.')
-            return true;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return false;
-}
-
-/* Strip the mount root from the cgroup path component-wise ("/a" contains
- * "/a/b", not "/ab").  Fails when the path is outside the mount root or the
- * cgroup namespace ("/.."). */
-static bool map_path(const gov_mount *m, const char *path, cg_loc *loc)
-{
-    size_t rl = strlen(m->root), bl = strlen(m->mount_point);
-    const char *rel;
-    size_t relen;
-
-    /* The mount point is known even when the path is not inside it: the
-     * mount root's cgroup.controllers still tells which hierarchy governs. */
-    while (bl > 0 && m->mount_point[bl - 1] == '/')
-        bl--;
-    if (bl >= sizeof loc->base)
-        return false;
-    memcpy(loc->base, m->mount_point, bl);
-    loc->base[bl] = '\0';
-    loc->rel[0] = '\0';
-    if (has_dotdot(path) || has_dotdot(m->root))
-        return false;
-    while (rl > 0 && m->root[rl - 1] == '/')
-        rl--;
-    if (strncmp(path, m->root, rl) != 0 || (path[rl] != '\0' && path[rl] != '/'))
-        return false;
-    rel = path + rl;
-    relen = strlen(rel);
-    while (relen > 0 && rel[relen - 1] == '/')
-        relen--;
-    if (bl + relen + 1 >= DIR_CAP)
-        return false;
-    memcpy(loc->rel, rel, relen);
-    loc->rel[relen] = '\0';
-    return true;
-}
-
-/* Pick the mount of `version` (and v1 controller) that holds `path`.  With
- * several mounts of one hierarchy (bind mounts), the first one whose root
- * contains the path wins.  Returns true when some mount matched at all. */
-static bool find_mount(const cg_text *t, int version, const char *controller,
-                       const char *path, cg_loc *loc)
-{
-    gov_lines it = gov_lines_of(t->mountinfo, t->mountinfo_len, false);
-    const char *line;
-    bool found = false;
-    gov_mount m;
-    size_t n;
-
-    while (gov_line_next(&it, &line, &n)) {
-        int rc = gov_mountinfo_find(line, n, version, controller, &m);
-        if (rc == 0) {
-            cg_loc cand;
-            memset(&cand, 0, sizeof cand);
-            cand.mapped = map_path(&m, path, &cand);
-            if (cand.mapped || !found)
-                *loc = cand;
-            found = true;
-            if (cand.mapped)
-                return true;
-        } else if (rc == GOV_EPARSE) {
-            loc->mapped = false;
-            return false;    /* not a mountinfo: nothing in it is evidence */
-        }
-    }
-    return found;
-}
-
-/* Build the directory of a level: base + the first `rel_len` bytes of rel. */
-static void level_dir(const cg_loc *loc, size_t rel_len, char *dir)
-{
-    size_t bl = strlen(loc->base);
-
-    memcpy(dir, loc->base, bl);
-    memcpy(dir + bl, loc->rel, rel_len);
-    dir[bl + rel_len] = '\0';
-    if (dir[0] == '\0')
-        strcpy(dir, "/");
-}
-
-static int read_in(const gov_root *root, const char *dir, const char *name,
-                   char *buf, size_t cap, size_t *len)
-{
-    char path[DIR_CAP + 64];
-    size_t dl = strlen(dir);
-
-    if (dl + 1 + strlen(name) + 1 > sizeof path)
-        return GOV_ENOSPC;
-    memcpy(path, dir, dl);
-    if (dl == 0 || dir[dl - 1] != '/')
-        path[dl++] = '/';
-    strcpy(path + dl, name);
-    return gov_read_file(root, path, buf, cap, len);
-}
-
-static bool exists_in(const gov_root *root, const char *dir, const char *name)
-{
-    char rel[DIR_CAP + 64];
-
-    if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
-        return false;
-    return gov_root_access(root, rel, F_OK) == 0;
-}
 
 /* Whether a v2 level is known to set no limit of its own for a controller,
  * so that its missing limit files are not missing evidence.  When
@@ -284,67 +132,15 @@ static bool v2_no_limit(const gov_root *root, const char *dir, const char *contr
     char buf[512];
     size_t n;
 
-    if (read_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
+    if (gov_read_file_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
         return false;
     /* A level without the controller enabled has no limit of its own; its
      * parent's limit is another level of the walk. */
-    if (!words_have(buf, n, controller))
+    if (!gov_words_have(buf, n, controller))
         return true;
     /* The hierarchy's root has no cgroup.type and never carries cpu.max,
      * memory.max or memory.high: the kernel does not limit it. */
-    return !exists_in(root, dir, "cgroup.type");
-}
-
-/* Whether the v2 hierarchy carries a controller: the mount root's
- * cgroup.controllers lists every controller usable below it; without that
- * file, the presence of the controller's file in the process's cgroup. */
-static bool v2_carries(const gov_root *root, const cg_loc *loc,
-                       const char *controller, const char *probe)
-{
-    char dir[DIR_CAP], buf[512];
-    size_t n;
-
-    level_dir(loc, 0, dir);
-    if (read_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n) == 0)
-        return words_have(buf, n, controller);
-    if (!loc->mapped)
-        return false;
-    level_dir(loc, strlen(loc->rel), dir);
-    return exists_in(root, dir, probe);
-}
-
-/* v1 when a v1 mount carries the controller and /proc/self/cgroup names it;
- * else v2 when the v2 hierarchy carries it; else none. */
-static void locate(const gov_root *root, const cg_text *t, const char *controller,
-                   const char *probe_v2, cg_loc *loc)
-{
-    char path[DIR_CAP];
-
-    memset(loc, 0, sizeof *loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
-        find_mount(t, 1, controller, path, loc)) {
-        loc->version = 1;
-        return;
-    }
-    memset(loc, 0, sizeof *loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) == 0 &&
-        find_mount(t, 2, NULL, path, loc) && v2_carries(root, loc, controller, probe_v2)) {
-        loc->version = 2;
-        return;
-    }
-    memset(loc, 0, sizeof *loc);
-}
-
-/* Cut the last component of rel[0..*len); false past the mount root. */
-static bool up(const cg_loc *loc, size_t *len)
-{
-    if (*len == 0)
-        return false;
-    while (*len > 0 && loc->rel[*len - 1] != '/')
-        (*len)--;
-    if (*len > 0)
-        (*len)--;
-    return true;
+    return !gov_exists_in(root, dir, "cgroup.type");
 }
 
 /* ---- CPU ----------------------------------------------------------------- */
@@ -357,14 +153,14 @@ static int v1_quota(const gov_root *root, const char *dir, double *ratio)
     const char *q = qb;
     uint64_t quota, period;
 
-    if (read_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
+    if (gov_read_file_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
         return -1;
     gov_trim(&q, &ql);
     if (gov_token_eq(q, ql, "-1"))
         return 0;
     if (gov_parse_u64(q, ql, &quota) || quota == 0)
         return -1;
-    if (read_in(root, dir, "cpu.cfs_period_us", pb, sizeof pb, &pl) ||
+    if (gov_read_file_in(root, dir, "cpu.cfs_period_us", pb, sizeof pb, &pl) ||
         gov_parse_u64(pb, pl, &period) || period == 0)
         return -1;
     *ratio = (double)quota / (double)period;
@@ -379,30 +175,30 @@ static int v2_quota(const gov_root *root, const char *dir, double *ratio)
 
     if (v2_no_limit(root, dir, "cpu"))
         return 0;
-    if (read_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
+    if (gov_read_file_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
         gov_parse_cpu_max(buf, n, ratio, &unlimited))
         return -1;
     return unlimited ? 0 : 1;
 }
 
-static void collect_quota(const gov_root *root, const cg_loc *loc,
+static void collect_quota(const gov_root *root, const gov_cg_loc *loc,
                           gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel);
     double best = INFINITY;
     bool unknown = false;
-    char dir[DIR_CAP];
+    char dir[GOV_CG_DIR_CAP];
 
     do {
         double r = NAN;
         int st;
-        level_dir(loc, len, dir);
+        gov_cg_level_dir(loc, len, dir);
         st = loc->version == 1 ? v1_quota(root, dir, &r) : v2_quota(root, dir, &r);
         if (st < 0)
             unknown = true;
         else if (st > 0 && r < best)
             best = r;
-    } while (up(loc, &len));
+    } while (gov_cg_up(loc, &len));
 
     if (isfinite(best)) {
         out->quota_cores = best;
@@ -415,24 +211,24 @@ static void collect_quota(const gov_root *root, const cg_loc *loc,
 /* The effective cpuset of the process's own cgroup (it already includes the
  * parents).  On v2 a cgroup without the cpuset controller runs on its
  * nearest ancestor's CPUs, so the walk goes up while the file is absent. */
-static void collect_cpuset(const gov_root *root, const cg_loc *loc,
+static void collect_cpuset(const gov_root *root, const gov_cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     size_t len = strlen(loc->rel), n;
-    char dir[DIR_CAP], buf[32768]; /* worst ranged list of 8192 CPUs: ~20 KiB */
+    char dir[GOV_CG_DIR_CAP], buf[32768]; /* worst ranged list of 8192 CPUs: ~20 KiB */
     gov_cpuset set;
     int rc;
 
-    level_dir(loc, len, dir);
+    gov_cg_level_dir(loc, len, dir);
     if (loc->version == 1) {
-        rc = read_in(root, dir, "cpuset.effective_cpus", buf, sizeof buf, &n);
+        rc = gov_read_file_in(root, dir, "cpuset.effective_cpus", buf, sizeof buf, &n);
         if (rc == GOV_ENOENT)
-            rc = read_in(root, dir, "cpuset.cpus", buf, sizeof buf, &n);
+            rc = gov_read_file_in(root, dir, "cpuset.cpus", buf, sizeof buf, &n);
     } else {
         do {
-            level_dir(loc, len, dir);
-            rc = read_in(root, dir, "cpuset.cpus.effective", buf, sizeof buf, &n);
-        } while (rc == GOV_ENOENT && up(loc, &len));
+            gov_cg_level_dir(loc, len, dir);
+            rc = gov_read_file_in(root, dir, "cpuset.cpus.effective", buf, sizeof buf, &n);
+        } while (rc == GOV_ENOENT && gov_cg_up(loc, &len));
     }
     if (rc || gov_cpuset_parse(buf, n, &set) || gov_cpuset_count(&set) == 0)
         return;
@@ -487,7 +283,7 @@ static int read_u64_in(const gov_root *root, const char *dir, const char *name,
 {
     char buf[64];
     size_t n;
-    int rc = read_in(root, dir, name, buf, sizeof buf, &n);
+    int rc = gov_read_file_in(root, dir, name, buf, sizeof buf, &n);
 
     return rc ? rc : gov_parse_u64(buf, n, v);
 }
@@ -496,7 +292,7 @@ static int read_u64_in(const gov_root *root, const char *dir, const char *name,
  * complete lines (gov_memory_stat_find never reads a cut-off one). */
 static bool read_stat(const gov_root *root, const char *dir, char *buf, size_t cap, size_t *n)
 {
-    int rc = read_in(root, dir, "memory.stat", buf, cap, n);
+    int rc = gov_read_file_in(root, dir, "memory.stat", buf, cap, n);
 
     return rc == 0 || rc == GOV_ENOSPC;
 }
@@ -534,10 +330,10 @@ static void v2_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
 
     if (v2_no_limit(root, dir, "memory"))
         return;
-    if (read_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
+    if (gov_read_file_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
         gov_parse_memory_value(buf, n, &max, &unl))
         acc->unknown = true;
-    if (read_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
+    if (gov_read_file_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
         gov_parse_memory_value(buf, n, &high, &unl))
         acc->unknown = true;
     lv = read_level(root, dir, 2);
@@ -562,7 +358,7 @@ static void v1_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
     bool unl;
     mem_level lv;
 
-    if (read_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
+    if (gov_read_file_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
         gov_parse_v1_limit(buf, n, &limit, &unl))
         acc->unknown = true;
     lv = read_level(root, dir, 1);
@@ -601,26 +397,26 @@ static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
     add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, hl, own);
 }
 
-static void collect_memory(const gov_root *root, const cg_loc *loc,
+static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
                            gov_cgroup_evidence *out)
 {
     mem_acc acc = { .limit = GOV_UNKNOWN, .high = GOV_UNKNOWN,
                     .remaining = GOV_UNKNOWN, .planning = GOV_UNKNOWN };
     mem_level own = { GOV_UNKNOWN, GOV_UNKNOWN }, shown;
     size_t len = strlen(loc->rel);
-    char dir[DIR_CAP];
+    char dir[GOV_CG_DIR_CAP];
     bool is_own = true;
 
     do {
-        level_dir(loc, len, dir);
+        gov_cg_level_dir(loc, len, dir);
         if (loc->version == 1)
             v1_memory_level(root, dir, &acc, is_own ? &own : NULL);
         else
             v2_memory_level(root, dir, &acc, is_own ? &own : NULL);
         is_own = false;
-    } while (up(loc, &len));
+    } while (gov_cg_up(loc, &len));
     if (loc->version == 1) {
-        level_dir(loc, strlen(loc->rel), dir);
+        gov_cg_level_dir(loc, strlen(loc->rel), dir);
         v1_hierarchical(root, dir, &acc, &own);
     }
 
@@ -641,79 +437,13 @@ static void collect_memory(const gov_root *root, const cg_loc *loc,
     out->working_set_bytes = shown.working_set;
 }
 
-/* ---- pressure directory -------------------------------------------------- */
-
-static void collect_pressure_dir(const gov_root *root, const cg_text *t,
-                                 gov_cgroup_evidence *out)
-{
-    static const char *const files[] = { "cpu.pressure", "memory.pressure", "io.pressure" };
-    char path[DIR_CAP];
-    cg_loc loc;
-
-    memset(&loc, 0, sizeof loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) ||
-        !find_mount(t, 2, NULL, path, &loc) || !loc.mapped)
-        return;
-    level_dir(&loc, strlen(loc.rel), path);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        if (exists_in(root, path, files[i])) {
-            strcpy(out->pressure_dir, path);
-            out->has_pressure_dir = true;
-            /* The hierarchy's root (no cgroup.type; a hybrid host keeps every
-             * process there) accounts the whole system, not the process. */
-            out->pressure_dir_is_root = loc.rel[0] == '\0' &&
-                                        !exists_in(root, path, "cgroup.type");
-            return;
-        }
-    }
-}
-
-/* ---- devices ------------------------------------------------------------- */
-
-/* v1 only: the devices controller's cgroup below the root means a device
- * allowlist (Slurm's ConstrainDevices); the root cgroup allows every
- * device.  v2 keeps device rules in eBPF programs that an unprivileged
- * process cannot list, so there it stays unknown. */
-static int devices_confined(const cg_text *t)
-{
-    char path[DIR_CAP];
-    cg_loc loc;
-
-    memset(&loc, 0, sizeof loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
-        !find_mount(t, 1, "devices", path, &loc))
-        return -1;
-    return strcmp(path, "/") != 0;
-}
-
 /* ---- the collector ------------------------------------------------------- */
 
-/* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
-static bool read_texts(const gov_root *root, cg_text *t)
-{
-    size_t cap = 65536;
-
-    if (gov_read_file(root, "/proc/self/cgroup", t->proc, sizeof t->proc, &t->proc_len))
-        return false;
-    for (;;) {
-        int rc;
-        char *b = realloc(t->mountinfo, cap);
-        if (!b)
-            return false;
-        t->mountinfo = b;
-        rc = gov_read_file(root, "/proc/self/mountinfo", b, cap, &t->mountinfo_len);
-        if (rc == 0)
-            return true;
-        if (rc != GOV_ENOSPC || cap >= MOUNTINFO_MAX)
-            return false;
-        cap *= 2;
-    }
-}
 
 void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
 {
-    cg_text *t;
-    cg_loc cpu, cpuset, mem;
+    gov_cg_text *t;
+    gov_cg_loc cpu, cpuset, mem;
 
     if (!out)
         return;
@@ -730,10 +460,10 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     t = calloc(1, sizeof *t);
     if (!t)
         return;
-    if (read_texts(root, t)) {
-        locate(root, t, "cpu", "cpu.max", &cpu);
-        locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
-        locate(root, t, "memory", "memory.max", &mem);
+    if (gov_cg_read_texts(root, t)) {
+        gov_cg_locate(root, t, "cpu", "cpu.max", &cpu);
+        gov_cg_locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
+        gov_cg_locate(root, t, "memory", "memory.max", &mem);
         if (cpu.mapped)
             collect_quota(root, &cpu, out);
         if (cpuset.mapped)
@@ -742,22 +472,10 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
             collect_memory(root, &mem, out);
         out->cpu_version = cpu.version ? cpu.version : cpuset.version;
         out->memory_version = mem.version;
-        collect_pressure_dir(root, t, out);
-        out->devices_confined = devices_confined(t);
+        gov_cg_pressure_dir(root, t, out);
+        out->devices_confined = gov_cg_devices_confined(t);
     }
     free(t->mountinfo);
     free(t);
 }
 
-int gov_cgroup_devices_confined(const gov_root *root)
-{
-    cg_text *t = calloc(1, sizeof *t);
-    int confined = -1;
-
-    if (t && read_texts(root, t))
-        confined = devices_confined(t);
-    if (t)
-        free(t->mountinfo);
-    free(t);
-    return confined;
-}

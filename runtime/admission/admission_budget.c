@@ -1,6 +1,6 @@
 /* admission_budget.c - the budget a snapshot and the policies allow, and the
  * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
-#include "evidence.h"
+#include "snapshot_base.h"
 #include "admission.h"
 
 static uint64_t min_known(uint64_t a, uint64_t b)

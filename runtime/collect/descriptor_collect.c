@@ -2,7 +2,8 @@
  * verified against the live process and turned into scheduler evidence and
  * the site policy (docs/descriptor.md, "Verification"). */
 #include "descriptor.h"
-#include "evidence.h"
+#include "envval.h"
+#include "collect.h"
 
 #include <string.h>
 #include <time.h>

@@ -1,0 +1,33 @@
+/*
+ * names.h - the one idiom for enum names (names.c): a table indexed by the
+ * enum's value, read both ways.  One rule everywhere: a value outside its
+ * enum has no name (NULL), and so do the "none" members that the JSON
+ * contract prints as null; every other member has its name.  Parsers of
+ * outside text (the --governor MODE, plugstack.conf, the descriptor) look
+ * names up here instead of spelling them.
+ */
+#ifndef GOV_NAMES_H
+#define GOV_NAMES_H
+
+#include "governor.h"
+
+#include <stddef.h>
+
+/* The name of value v in table (n entries), NULL when it has none. */
+const char *gov_name_of(const char *const *table, size_t n, unsigned v);
+
+/* The value whose name is text[0..len) in table, or -1. */
+int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t len);
+
+#define GOV_NAMES(table) (table), (sizeof(table) / sizeof(table)[0])
+
+/* Reverse lookups of the enums that outside text names: 0 and *out set,
+ * or GOV_EPARSE. */
+int gov_profile_from_name(const char *text, size_t len, gov_profile *out);
+int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out);
+
+/* Comma list of the layers in BITS (1u << gov_layer: "affinity,cpuset"),
+ * "none" for 0. */
+void gov_layers_format(unsigned bits, char *buf, size_t cap);
+
+#endif /* GOV_NAMES_H */

@@ -1,0 +1,19 @@
+/*
+ * node_topology.h - the topology table as slurmd and slurmstepd use it, with
+ * its log lines (node_topology.c).
+ */
+#ifndef GOV_SPANK_NODE_TOPOLOGY_H
+#define GOV_SPANK_NODE_TOPOLOGY_H
+
+#include "plugin.h"
+
+/* Slurmd's start: put this boot's topology table into
+ * the site's cache directory (topology.h), logging what went wrong. */
+void gov_node_topology_prepare(const gov_spank_policy *site);
+
+/* Slurmstepd: the topology summary for the step's cores
+ * (a Slurm core index list), from the cache or a discovery, logged. */
+void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
+                            gov_desc_topology *out);
+
+#endif /* GOV_SPANK_NODE_TOPOLOGY_H */
