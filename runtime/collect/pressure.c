@@ -4,7 +4,6 @@
  * kernel without PSI says nothing about pressure. */
 #include "collect.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* A percentage "12.34" (locale-independent); NaN when malformed or > 100. */
@@ -71,15 +70,13 @@ int gov_psi_parse(const char *text, size_t len, double *some_avg10,
 static bool read_psi(const gov_root *root, const char *dir, const char *name,
                      double *some, double *full)
 {
-    char path[4096], buf[512];
+    char buf[512];
     size_t len;
 
     *some = *full = NAN;
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-        return false;
     /* A kernel with PSI compiled in but disabled fails the read with
      * EOPNOTSUPP; that is as unknown as a missing file. */
-    if (gov_read_file(root, path, buf, sizeof buf, &len))
+    if (gov_read_file_in(root, dir, name, buf, sizeof buf, &len))
         return false;
     return gov_psi_parse(buf, len, some, full) == 0;
 }
