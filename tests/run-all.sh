@@ -51,7 +51,8 @@ build() { # DIR [meson options]: configure (fresh) and compile
 }
 
 unit() {
-	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs
+	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs &&
+		tests/check-skips.sh "$out/plain/meson-logs/testlog.txt"
 }
 
 # A machine without Slurm's headers still builds and tests the plugin's
@@ -64,7 +65,8 @@ unit_without_slurm() {
 sanitized() {
 	build "$out/san" -Db_sanitize=address,undefined -Db_lundef=false &&
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-			meson test -C "$out/san" --print-errorlogs
+			meson test -C "$out/san" --print-errorlogs &&
+		tests/check-skips.sh "$out/san/meson-logs/testlog.txt"
 }
 
 fuzz() {

@@ -6,7 +6,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_plugin
-[[ -x $GOV_BUILD_DIR/tool/governor ]] || skip "no tool/governor in the build directory"
+[[ -x $GOV_BUILD_DIR/tool/governor ]] || fail "no tool/governor in the build directory: build it first"
 # A copy the test user can run, wherever the build tree lives.
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
@@ -40,11 +40,6 @@ assert_idle() {
 		sleep 0.2
 	done
 	fail "nodes not idle: $(node_states | tr '\n' ' ')"
-}
-
-# gov_snapshot_ready: the `governor snapshot` verb is built.
-gov_snapshot_ready() {
-	"$GOV_TOOL" snapshot --json >/dev/null 2>&1
 }
 
 # gov_python_copy: copies the Python binding and the built library where the

@@ -7,7 +7,6 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-gov_snapshot_ready || skip "'governor snapshot' is not built yet"
 gov_plugstack
 home=$(user_home)
 rm -f "$home"/gov_acceptance.*

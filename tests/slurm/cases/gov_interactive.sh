@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v script >/dev/null || skip "no util-linux script to give salloc a terminal"
+command -v script >/dev/null || fail "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
 restart_cluster --conf-line LaunchParameters=use_interactive_step
 grep -x 'LaunchParameters=use_interactive_step' "$SLURM_CONF"
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")

@@ -10,7 +10,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-[[ -x $GOV_BUILD_DIR/tests/omp_count ]] || skip "no tests/omp_count (OpenMP) in the build directory"
+[[ -x $GOV_BUILD_DIR/tests/omp_count ]] || fail "no tests/omp_count in the build directory: build with OpenMP (gcc's libgomp)"
 gov_plugstack
 # One directory per series: each root builds its probes with its own
 # toolchains once and keeps them.

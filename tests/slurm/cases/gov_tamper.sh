@@ -49,13 +49,11 @@ as_user env GOVERNOR_DESCRIPTOR="$(cat "$home/gov_tamper.cred")" SLURM_JOB_ID="$
 	SLURM_STEP_ID="$step" SLURM_NODEID="$node" "$GOV_TOOL" verify >/dev/null || rc=$?
 assert_eq 1 "$rc" "verify exit status outside the task"
 
-if gov_snapshot_ready; then
-	# Sealed facts outrank the variables: the snapshot ignores forged ones.
-	# shellcheck disable=SC2016 # expanded in the task
-	json=$(as_user srun --governor -n1 -c1 --mem=100M bash -c \
-		'SLURM_CPUS_PER_TASK=64 SLURM_MEM_PER_NODE=999999 SLURM_TASKS_PER_NODE=9 "$GOV_TOOL" snapshot --json')
-	assert_eq descriptor "$(jq -r .scheduler.source <<<"$json")" "scheduler source"
-	assert_eq 1 "$(jq -r .cpu.scheduler.cpus <<<"$json")" "sealed cpus"
-	assert_eq 1 "$(jq -r .scheduler.tasks_on_node <<<"$json")" "sealed tasks on node"
-	assert_eq $((100 << 20)) "$(jq -r .memory.scheduler.limit_bytes <<<"$json")" "sealed memory"
-fi
+# Sealed facts outrank the variables: the snapshot ignores forged ones.
+# shellcheck disable=SC2016 # expanded in the task
+json=$(as_user srun --governor -n1 -c1 --mem=100M bash -c \
+	'SLURM_CPUS_PER_TASK=64 SLURM_MEM_PER_NODE=999999 SLURM_TASKS_PER_NODE=9 "$GOV_TOOL" snapshot --json')
+assert_eq descriptor "$(jq -r .scheduler.source <<<"$json")" "scheduler source"
+assert_eq 1 "$(jq -r .cpu.scheduler.cpus <<<"$json")" "sealed cpus"
+assert_eq 1 "$(jq -r .scheduler.tasks_on_node <<<"$json")" "sealed tasks on node"
+assert_eq $((100 << 20)) "$(jq -r .memory.scheduler.limit_bytes <<<"$json")" "sealed memory"

@@ -21,7 +21,7 @@ else
 	mnt=$(cgroup2_mount)
 	files='own=$(sed -n "s/^0:://p" /proc/self/cgroup) f_max=memory.max f_use=memory.current f_ina=inactive_file'
 fi
-command -v jq >/dev/null || skip "no jq"
+command -v jq >/dev/null || fail "no jq (apt-get install jq; tests/install-deps.sh does)"
 gov_plugstack
 py=$(gov_python_copy)
 
