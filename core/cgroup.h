@@ -35,19 +35,13 @@ int gov_mountinfo_find(const char *text, size_t len, int version,
 int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
                          char *path, size_t cap);
 
+/* What the process's cgroups say: the snapshot's two cgroup parts, filled
+ * here and copied whole, and what the other collectors need of the
+ * hierarchy. */
 typedef struct gov_cgroup_evidence {
-    int cpu_version;            /* version of the hierarchy used for CPU, 0 none */
-    double quota_cores;         /* NaN unknown */
-    gov_limit_status quota_status;
-    uint64_t cpuset_count;      /* GOV_UNKNOWN when unseen */
-    gov_cpuset cpuset;
-
-    int memory_version;
-    gov_limit_status memory_status;
-    uint64_t limit_bytes, high_bytes;
-    uint64_t current_bytes, working_set_bytes; /* of the level that binds */
-    uint64_t remaining_bytes;          /* min of hard limit - working set */
-    uint64_t planning_remaining_bytes; /* min of min(max, high) - working set */
+    gov_snapshot_cpu_cgroup cpu;        /* version: the CPU hierarchy's, 0 none */
+    gov_snapshot_memory_cgroup memory;  /* current and working set: of the level
+                                         * that binds */
 
     /* v2 pressure files of the process's own cgroup, when present */
     bool has_pressure_dir;

@@ -3,6 +3,7 @@
  * that cgroup_locate.c finds.  docs/cgroups.md gives the rules; every
  * unreadable fact stays unknown, never unlimited. */
 #include "cgroup_locate.h"
+#include "snapshot_base.h"
 #include "text.h"
 
 #include <limits.h>
@@ -201,10 +202,10 @@ static void collect_quota(const gov_root *root, const gov_cg_loc *loc,
     } while (gov_cg_up(loc, &len));
 
     if (isfinite(best)) {
-        out->quota_cores = best;
-        out->quota_status = GOV_LIMIT_LIMITED;
+        out->cpu.quota_cores = best;
+        out->cpu.quota_status = GOV_LIMIT_LIMITED;
     } else if (!unknown) {
-        out->quota_status = GOV_LIMIT_UNLIMITED;
+        out->cpu.quota_status = GOV_LIMIT_UNLIMITED;
     }
 }
 
@@ -232,8 +233,8 @@ static void collect_cpuset(const gov_root *root, const gov_cg_loc *loc,
     }
     if (rc || gov_cpuset_parse(buf, n, &set) || gov_cpuset_count(&set) == 0)
         return;
-    out->cpuset = set;
-    out->cpuset_count = gov_cpuset_count(&set);
+    out->cpu.cpuset = set;
+    out->cpu.cpuset_count = gov_cpuset_count(&set);
 }
 
 /* ---- memory -------------------------------------------------------------- */
@@ -420,21 +421,21 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
         v1_hierarchical(root, dir, &acc, &own);
     }
 
-    out->limit_bytes = acc.limit;
-    out->high_bytes = acc.high;
+    out->memory.limit_bytes = acc.limit;
+    out->memory.high_bytes = acc.high;
     if (acc.limit != GOV_UNKNOWN || acc.high != GOV_UNKNOWN) {
-        out->memory_status = GOV_LIMIT_LIMITED;
-        out->remaining_bytes = acc.rem_unknown ? GOV_UNKNOWN : acc.remaining;
-        out->planning_remaining_bytes = acc.plan_unknown ? GOV_UNKNOWN : acc.planning;
+        out->memory.status = GOV_LIMIT_LIMITED;
+        out->memory.remaining_bytes = acc.rem_unknown ? GOV_UNKNOWN : acc.remaining;
+        out->memory.planning_remaining_bytes = acc.plan_unknown ? GOV_UNKNOWN : acc.planning;
     } else if (!acc.unknown) {
-        out->memory_status = GOV_LIMIT_UNLIMITED;
+        out->memory.status = GOV_LIMIT_UNLIMITED;
     }
     /* Usage is shown for the level that binds: the hard limit's, else the
      * planning bound's, else the process's own cgroup. */
     shown = acc.remaining != GOV_UNKNOWN ? acc.rem_level
             : acc.planning != GOV_UNKNOWN ? acc.plan_level : own;
-    out->current_bytes = shown.usage;
-    out->working_set_bytes = shown.working_set;
+    out->memory.current_bytes = shown.usage;
+    out->memory.working_set_bytes = shown.working_set;
 }
 
 /* ---- the collector ------------------------------------------------------- */
@@ -448,13 +449,8 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     if (!out)
         return;
     memset(out, 0, sizeof *out);
-    out->quota_cores = NAN;
-    out->quota_status = GOV_LIMIT_UNKNOWN;
-    out->cpuset_count = GOV_UNKNOWN;
-    out->memory_status = GOV_LIMIT_UNKNOWN;
-    out->limit_bytes = out->high_bytes = GOV_UNKNOWN;
-    out->current_bytes = out->working_set_bytes = GOV_UNKNOWN;
-    out->remaining_bytes = out->planning_remaining_bytes = GOV_UNKNOWN;
+    gov_cpu_cgroup_set_unknown(&out->cpu);
+    gov_memory_cgroup_set_unknown(&out->memory);
     out->devices_confined = -1;
 
     t = calloc(1, sizeof *t);
@@ -470,8 +466,8 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
             collect_cpuset(root, &cpuset, out);
         if (mem.mapped)
             collect_memory(root, &mem, out);
-        out->cpu_version = cpu.version ? cpu.version : cpuset.version;
-        out->memory_version = mem.version;
+        out->cpu.version = cpu.version ? cpu.version : cpuset.version;
+        out->memory.version = mem.version;
         gov_cg_pressure_dir(root, t, out);
         out->devices_confined = gov_cg_devices_confined(t);
     }

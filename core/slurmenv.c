@@ -6,6 +6,7 @@
  * bounded; a malformed or absurd value leaves its fact GOV_UNKNOWN.
  * docs/evidence.md explains each rule and where it comes from. */
 #include "slurmenv.h"
+#include "snapshot_base.h"
 #include "envval.h"
 #include "text.h"
 
@@ -279,26 +280,18 @@ gov_sched_source gov_sched_from_env(uint64_t value)
     return value == GOV_UNKNOWN ? GOV_SCHED_NONE : GOV_SCHED_ENVIRONMENT;
 }
 
-void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
+void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
 {
-    memset(out, 0, sizeof *out);
-    out->source = GOV_SCHED_NONE;
-    out->step_kind = GOV_STEP_UNKNOWN;
-    out->job_id = out->step_id = out->node_index = out->uid = GOV_UNKNOWN;
-    out->tasks_on_node = out->tasks_total = out->nodes = GOV_UNKNOWN;
-    out->cpus_on_node = out->cpus_per_task = GOV_UNKNOWN;
-    out->mem_per_node_bytes = out->mem_per_cpu_bytes = GOV_UNKNOWN;
-    out->gpus_on_node = out->gpus_per_task = GOV_UNKNOWN;
-    out->gpus_verified = false;
+    uint64_t step_id, node_index;
 
-    /* Without a job id this is no Slurm job, whatever else is set. */
-    out->job_id = env_count2(envp, "SLURM_JOB_ID", "SLURM_JOBID", 1, MAX_ID);
-    if (out->job_id == GOV_UNKNOWN)
+    gov_scheduler_set_unknown(out);
+    /* Without a job id this is no Slurm job, whatever else is set.  The
+     * ids themselves are the binding's claim (gov_claim_collect). */
+    if (env_count2(envp, "SLURM_JOB_ID", "SLURM_JOBID", 1, MAX_ID) == GOV_UNKNOWN)
         return;
     out->source = GOV_SCHED_ENVIRONMENT;
-    out->step_kind = step_kind_of(envp, &out->step_id);
-    out->node_index = env_count(envp, "SLURM_NODEID", 0, MAX_NODES - 1);
-    out->uid = env_count(envp, "SLURM_JOB_UID", 0, MAX_ID - 1);
+    out->step_kind = step_kind_of(envp, &step_id);
+    node_index = env_count(envp, "SLURM_NODEID", 0, MAX_NODES - 1);
     out->cpus_on_node = env_count(envp, "SLURM_CPUS_ON_NODE", 1, GOV_CPUSET_BITS);
     out->mem_per_node_bytes = env_mem(envp, "SLURM_MEM_PER_NODE");
     out->mem_per_cpu_bytes = env_mem(envp, "SLURM_MEM_PER_CPU");
@@ -320,7 +313,7 @@ void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out)
         return;
     }
     out->cpus_per_task = env_count(envp, "SLURM_CPUS_PER_TASK", 1, GOV_CPUSET_BITS);
-    out->tasks_on_node = tasks_on_node(envp, out->node_index);
+    out->tasks_on_node = tasks_on_node(envp, node_index);
     out->tasks_total = gov_env_get(envp, "SLURM_STEP_NUM_TASKS")
         ? env_count(envp, "SLURM_STEP_NUM_TASKS", 1, MAX_TASKS_TOTAL)
         : env_count2(envp, "SLURM_NTASKS", "SLURM_NPROCS", 1, MAX_TASKS_TOTAL);

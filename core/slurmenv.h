@@ -11,18 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct gov_sched_evidence {
-    gov_sched_source source;    /* NONE when nothing was found */
-    gov_step_kind step_kind;
-    uint64_t job_id, step_id, node_index, uid; /* binding; never printed */
-    uint64_t tasks_on_node, tasks_total, nodes;
-    uint64_t cpus_on_node, cpus_per_task;
-    uint64_t mem_per_node_bytes, mem_per_cpu_bytes;
-    uint64_t gpus_on_node, gpus_per_task;
-    bool gpus_verified;
-    /* As gov_snapshot.scheduler's: what a user could have set. */
-    gov_sched_source gpus_on_node_source, gpus_per_task_source, mem_per_cpu_source;
-} gov_sched_evidence;
 
 /* Slurm's step ids (slurm.h, part of its protocol and the same in 22.05 and
  * 24.11), kept here so that the runtime and the plugin's parsers need no
@@ -47,8 +35,9 @@ gov_step_kind gov_step_kind_of(uint64_t step_id);
  * is known, else NONE. */
 gov_sched_source gov_sched_from_env(uint64_t value);
 
-/* Read the allowlisted SLURM_* names from envp (NULL-terminated). */
-void gov_slurmenv_collect(const char *const *envp, gov_sched_evidence *out);
+/* The scheduler part from the allowlisted SLURM_* names of envp
+ * (NULL-terminated); source NONE without SLURM_JOB_ID. */
+void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out);
 
 /* Resolve a compressed Slurm count list ("1(x2),4") at index; index
  * GOV_UNKNOWN accepts only a uniform list.  Returns 0, GOV_EPARSE,

@@ -19,6 +19,9 @@
 /* ---- starting values (snapshot_init.c; gov_snapshot_init is public) ------ */
 
 void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
+void gov_scheduler_set_unknown(gov_snapshot_scheduler *out);
+void gov_cpu_cgroup_set_unknown(gov_snapshot_cpu_cgroup *out);
+void gov_memory_cgroup_set_unknown(gov_snapshot_memory_cgroup *out);
 void gov_pressure_set_unknown(gov_snapshot_pressure *out);
 /* devices_confined included: the cgroup collector's, copied in. */
 void gov_accel_set_unknown(gov_snapshot_accel *out);
@@ -26,13 +29,10 @@ void gov_disk_set_unknown(gov_snapshot_disk *out);
 
 /* ---- filling parts (snapshot_fill.c) ------------------------------------- */
 
-/* A descriptor's facts as scheduler evidence and its site policy. */
+/* A descriptor's facts as the scheduler part and its site policy. */
 struct gov_descriptor;
-void gov_descriptor_apply(const struct gov_descriptor *d, gov_sched_evidence *sched,
+void gov_descriptor_apply(const struct gov_descriptor *d, gov_snapshot_scheduler *sched,
                           gov_site_policy *policy);
-
-void gov_snapshot_set_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s);
-void gov_snapshot_set_scheduler(const gov_sched_evidence *e, gov_snapshot *s);
 
 /* What the live process (a task about to exec) may use, from the sealed
  * descriptor d and its own affinity, cgroups and /proc/meminfo, resolved:

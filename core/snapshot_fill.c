@@ -1,7 +1,7 @@
 /* snapshot_fill.c - the parts of a snapshot that libgovernor and the plugin
- * fill the same way: the scheduler's facts from a descriptor, the cgroup's
- * from the cgroup collector, and the task's own view (gov_task_snapshot),
- * which is the snapshot the plugin decides a task's environment from. */
+ * fill the same way: the scheduler part from a descriptor, and the task's
+ * own view (gov_task_snapshot), which is the snapshot the plugin decides a
+ * task's environment from. */
 #include "snapshot_base.h"
 
 #include "descriptor.h"
@@ -15,16 +15,12 @@ static uint64_t mib_to_bytes(uint64_t mib)
     return mib * 1024 * 1024;
 }
 
-void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
+void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot_scheduler *sched,
                           gov_site_policy *policy)
 {
-    memset(sched, 0, sizeof *sched);
+    gov_scheduler_set_unknown(sched);
     sched->source = GOV_SCHED_DESCRIPTOR;
     sched->step_kind = d->step_kind;
-    sched->job_id = d->job_id;
-    sched->step_id = d->step_id;
-    sched->node_index = d->node_index;
-    sched->uid = d->uid;
     sched->tasks_on_node = d->tasks_on_node;
     sched->tasks_total = d->tasks_total;
     sched->nodes = d->nodes;
@@ -54,56 +50,17 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_sched_evidence *sched,
     policy->cpu_reserve_pct = d->policy.cpu_reserve_pct;
 }
 
-void gov_snapshot_set_cgroup(const gov_cgroup_evidence *cg, gov_snapshot *s)
-{
-    s->cpu.cgroup.version = cg->cpu_version;
-    s->cpu.cgroup.quota_cores = cg->quota_cores;
-    s->cpu.cgroup.quota_status = cg->quota_status;
-    s->cpu.cgroup.cpuset_count = cg->cpuset_count;
-    s->cpu.cgroup.cpuset = cg->cpuset;
-    s->memory.cgroup.version = cg->memory_version;
-    s->memory.cgroup.status = cg->memory_status;
-    s->memory.cgroup.limit_bytes = cg->limit_bytes;
-    s->memory.cgroup.high_bytes = cg->high_bytes;
-    s->memory.cgroup.current_bytes = cg->current_bytes;
-    s->memory.cgroup.working_set_bytes = cg->working_set_bytes;
-    s->memory.cgroup.remaining_bytes = cg->remaining_bytes;
-    s->memory.cgroup.planning_remaining_bytes = cg->planning_remaining_bytes;
-}
-
-void gov_snapshot_set_scheduler(const gov_sched_evidence *e, gov_snapshot *s)
-{
-    s->scheduler.source = e->source;
-    if (e->source == GOV_SCHED_NONE)
-        return;
-    s->scheduler.step_kind = e->step_kind;
-    s->scheduler.tasks_on_node = e->tasks_on_node;
-    s->scheduler.tasks_total = e->tasks_total;
-    s->scheduler.nodes = e->nodes;
-    s->scheduler.cpus_on_node = e->cpus_on_node;
-    s->scheduler.cpus_per_task = e->cpus_per_task;
-    s->scheduler.mem_per_node_bytes = e->mem_per_node_bytes;
-    s->scheduler.mem_per_cpu_bytes = e->mem_per_cpu_bytes;
-    s->scheduler.gpus_on_node = e->gpus_on_node;
-    s->scheduler.gpus_per_task = e->gpus_per_task;
-    s->scheduler.gpus_verified = e->gpus_verified;
-    s->scheduler.gpus_on_node_source = e->gpus_on_node_source;
-    s->scheduler.gpus_per_task_source = e->gpus_per_task_source;
-    s->scheduler.mem_per_cpu_source = e->mem_per_cpu_source;
-}
-
 void gov_task_snapshot(const gov_descriptor *d, gov_snapshot *out)
 {
-    gov_sched_evidence sched;
     gov_cgroup_evidence cg;
 
     gov_snapshot_init(out);
-    gov_descriptor_apply(d, &sched, &out->policy);
-    gov_snapshot_set_scheduler(&sched, out);
+    gov_descriptor_apply(d, &out->scheduler, &out->policy);
     if (gov_affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
         out->cpu.affinity.count = GOV_UNKNOWN;
     gov_cgroup_collect(NULL, &cg);
-    gov_snapshot_set_cgroup(&cg, out);
+    out->cpu.cgroup = cg.cpu;
+    out->memory.cgroup = cg.memory;
     gov_meminfo_collect(NULL, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_snapshot_resolve(out);
 }

@@ -53,20 +53,39 @@ void gov_disk_set_unknown(gov_snapshot_disk *out)
     out->writable = -1;
 }
 
+void gov_scheduler_set_unknown(gov_snapshot_scheduler *out)
+{
+    memset(out, 0, sizeof *out);
+    out->source = GOV_SCHED_NONE;
+    out->step_kind = GOV_STEP_UNKNOWN;
+    out->tasks_on_node = out->tasks_total = out->nodes = GOV_UNKNOWN;
+    out->cpus_on_node = out->cpus_per_task = GOV_UNKNOWN;
+    out->mem_per_node_bytes = out->mem_per_cpu_bytes = GOV_UNKNOWN;
+    out->gpus_on_node = out->gpus_per_task = GOV_UNKNOWN;
+}
+
+void gov_cpu_cgroup_set_unknown(gov_snapshot_cpu_cgroup *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cpuset_count = GOV_UNKNOWN;
+    out->quota_cores = NAN;
+    out->quota_status = GOV_LIMIT_UNKNOWN;
+}
+
+void gov_memory_cgroup_set_unknown(gov_snapshot_memory_cgroup *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = GOV_LIMIT_UNKNOWN;
+    out->limit_bytes = out->high_bytes = GOV_UNKNOWN;
+    out->current_bytes = out->working_set_bytes = GOV_UNKNOWN;
+    out->remaining_bytes = out->planning_remaining_bytes = GOV_UNKNOWN;
+}
+
 void gov_snapshot_init(gov_snapshot *s)
 {
     memset(s, 0, sizeof *s);
     gov_descriptor_set_unknown(&s->descriptor);
-
-    s->scheduler.tasks_on_node = GOV_UNKNOWN;
-    s->scheduler.tasks_total = GOV_UNKNOWN;
-    s->scheduler.nodes = GOV_UNKNOWN;
-    s->scheduler.cpus_on_node = GOV_UNKNOWN;
-    s->scheduler.cpus_per_task = GOV_UNKNOWN;
-    s->scheduler.mem_per_node_bytes = GOV_UNKNOWN;
-    s->scheduler.mem_per_cpu_bytes = GOV_UNKNOWN;
-    s->scheduler.gpus_on_node = GOV_UNKNOWN;
-    s->scheduler.gpus_per_task = GOV_UNKNOWN;
+    gov_scheduler_set_unknown(&s->scheduler);
 
     s->cpu.host.logical = GOV_UNKNOWN;
     s->cpu.host.physical = GOV_UNKNOWN;
@@ -74,20 +93,14 @@ void gov_snapshot_init(gov_snapshot *s)
     s->cpu.host.numa_nodes = GOV_UNKNOWN;
     s->cpu.host.online = GOV_UNKNOWN;
     s->cpu.affinity.count = GOV_UNKNOWN;
-    s->cpu.cgroup.cpuset_count = GOV_UNKNOWN;
-    s->cpu.cgroup.quota_cores = NAN;
+    gov_cpu_cgroup_set_unknown(&s->cpu.cgroup);
     s->cpu.scheduler.cpus = GOV_UNKNOWN;
     s->cpu.effective.capacity_cores = NAN;
     s->cpu.effective.workers = GOV_UNKNOWN;
 
     s->memory.host.total_bytes = GOV_UNKNOWN;
     s->memory.host.available_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.limit_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.high_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.current_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.working_set_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.remaining_bytes = GOV_UNKNOWN;
-    s->memory.cgroup.planning_remaining_bytes = GOV_UNKNOWN;
+    gov_memory_cgroup_set_unknown(&s->memory.cgroup);
     s->memory.scheduler.limit_bytes = GOV_UNKNOWN;
     s->memory.scheduler.per_task_bytes = GOV_UNKNOWN;
     s->memory.effective.limit_bytes = GOV_UNKNOWN;

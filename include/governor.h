@@ -293,6 +293,78 @@ typedef struct gov_snapshot_disk {
     int writable;                /**< access(W_OK): 1, 0, -1 unknown */
 } gov_snapshot_disk;
 
+/** The scheduler's facts for this process (gov_snapshot.scheduler): from the
+ *  verified descriptor, else the SLURM_* variables, else none. */
+typedef struct gov_snapshot_scheduler {
+    gov_sched_source source;
+    gov_step_kind step_kind;
+    uint64_t tasks_on_node;    /**< this node's task count */
+    uint64_t tasks_total;
+    uint64_t nodes;
+    uint64_t cpus_on_node;     /**< the step's CPUs on this node */
+    uint64_t cpus_per_task;
+    uint64_t mem_per_node_bytes;
+    uint64_t mem_per_cpu_bytes;
+    uint64_t gpus_on_node;
+    uint64_t gpus_per_task;
+    /** 1 when gpus_on_node is sealed and confirmed by the kernel: the
+     *  plugin counted, as root in the task's device cgroup, exactly the
+     *  grant of slurmstepd's variables, and the device cgroup denies some
+     *  GPU node (docs/descriptor.md). */
+    int gpus_verified;
+    /** Where each fact a user can set came from, apart from `source`
+     *  (docs/descriptor.md, "Provenance"): GOV_SCHED_DESCRIPTOR only for a
+     *  value no user can set (a verified GPU count); GOV_SCHED_ENVIRONMENT
+     *  for one the job's environment gave, sealed by root or not;
+     *  GOV_SCHED_NONE when the value is unknown.  Under
+     *  GOV_OPT_REQUIRE_DESCRIPTOR the environment's values are dropped. */
+    gov_sched_source gpus_on_node_source;
+    gov_sched_source gpus_per_task_source;
+    gov_sched_source mem_per_cpu_source;    /**< of mem_per_cpu_bytes */
+} gov_snapshot_scheduler;
+
+/** The host's CPU inventory (gov_snapshot.cpu.host): not an entitlement. */
+typedef struct gov_snapshot_cpu_host {
+    uint64_t logical;      /**< logical CPUs (PUs) of the host */
+    uint64_t physical;     /**< physical cores, never derived from logical */
+    uint64_t packages;
+    uint64_t numa_nodes;
+    uint64_t online;       /**< CPUs in .../cpu/online */
+} gov_snapshot_cpu_host;
+
+/** The CPU limits of the process's cgroups (gov_snapshot.cpu.cgroup). */
+typedef struct gov_snapshot_cpu_cgroup {
+    int version;           /**< 1, 2, or 0 when no cgroup was found */
+    uint64_t cpuset_count; /**< effective cpuset, GOV_UNKNOWN if unseen */
+    gov_cpuset cpuset;
+    double quota_cores;    /**< most restrictive finite quota, NaN if none */
+    gov_limit_status quota_status;
+} gov_snapshot_cpu_cgroup;
+
+/** The memory limits and usage of the process's cgroups
+ *  (gov_snapshot.memory.cgroup). */
+typedef struct gov_snapshot_memory_cgroup {
+    int version;
+    gov_limit_status status;
+    uint64_t limit_bytes;     /**< memory.max / limit_in_bytes, min over chain */
+    uint64_t high_bytes;      /**< memory.high, min over chain (v2 only) */
+    /** Raw usage (page cache included) of the level that binds: the
+     *  one that sets remaining_bytes, else planning_remaining_bytes,
+     *  else the process's own cgroup. */
+    uint64_t current_bytes;
+    /** That level's working set: usage minus its reclaimable
+     *  inactive file cache (v2 inactive_file, v1 total_inactive_file);
+     *  the usage itself when memory.stat does not say. */
+    uint64_t working_set_bytes;
+    /** Distance to the OOM point: min over levels with a hard limit
+     *  (memory.max, v1 limit_in_bytes, hierarchical_memory_limit) of
+     *  that limit minus that level's working set. */
+    uint64_t remaining_bytes;
+    /** The same with memory.high as a bound too (min(max, high) minus
+     *  working set): what the effective remaining plans with. */
+    uint64_t planning_remaining_bytes;
+} gov_snapshot_memory_cgroup;
+
 /**
  * One point-in-time view of what this process may use.  Every layer is kept
  * apart; the effective values are the minimum of the known layers.  The JSON
@@ -304,53 +376,15 @@ typedef struct gov_snapshot {
 
     gov_snapshot_descriptor descriptor;
 
-    struct {
-        gov_sched_source source;
-        gov_step_kind step_kind;
-        uint64_t tasks_on_node;    /**< this node's task count */
-        uint64_t tasks_total;
-        uint64_t nodes;
-        uint64_t cpus_on_node;     /**< the step's CPUs on this node */
-        uint64_t cpus_per_task;
-        uint64_t mem_per_node_bytes;
-        uint64_t mem_per_cpu_bytes;
-        uint64_t gpus_on_node;
-        uint64_t gpus_per_task;
-        /** 1 when gpus_on_node is sealed and confirmed by the kernel: the
-         *  plugin counted, as root in the task's device cgroup, exactly the
-         *  grant of slurmstepd's variables, and the device cgroup denies some
-         *  GPU node (docs/descriptor.md). */
-        int gpus_verified;
-        /** Where each fact a user can set came from, apart from `source`
-         *  (docs/descriptor.md, "Provenance"): GOV_SCHED_DESCRIPTOR only for a
-         *  value no user can set (a verified GPU count); GOV_SCHED_ENVIRONMENT
-         *  for one the job's environment gave, sealed by root or not;
-         *  GOV_SCHED_NONE when the value is unknown.  Under
-         *  GOV_OPT_REQUIRE_DESCRIPTOR the environment's values are dropped. */
-        gov_sched_source gpus_on_node_source;
-        gov_sched_source gpus_per_task_source;
-        gov_sched_source mem_per_cpu_source;    /**< of mem_per_cpu_bytes */
-    } scheduler;
+    gov_snapshot_scheduler scheduler;
 
     struct {
-        struct {
-            uint64_t logical;      /**< logical CPUs (PUs) of the host */
-            uint64_t physical;     /**< physical cores, never derived from logical */
-            uint64_t packages;
-            uint64_t numa_nodes;
-            uint64_t online;       /**< CPUs in .../cpu/online */
-        } host;
+        gov_snapshot_cpu_host host;
         struct {
             uint64_t count;
             gov_cpuset set;
         } affinity;
-        struct {
-            int version;           /**< 1, 2, or 0 when no cgroup was found */
-            uint64_t cpuset_count; /**< effective cpuset, GOV_UNKNOWN if unseen */
-            gov_cpuset cpuset;
-            double quota_cores;    /**< most restrictive finite quota, NaN if none */
-            gov_limit_status quota_status;
-        } cgroup;
+        gov_snapshot_cpu_cgroup cgroup;
         struct {
             uint64_t cpus;         /**< per-process scheduler bound */
         } scheduler;
@@ -366,27 +400,7 @@ typedef struct gov_snapshot {
             uint64_t total_bytes;
             uint64_t available_bytes;
         } host;
-        struct {
-            int version;
-            gov_limit_status status;
-            uint64_t limit_bytes;     /**< memory.max / limit_in_bytes, min over chain */
-            uint64_t high_bytes;      /**< memory.high, min over chain (v2 only) */
-            /** Raw usage (page cache included) of the level that binds: the
-             *  one that sets remaining_bytes, else planning_remaining_bytes,
-             *  else the process's own cgroup. */
-            uint64_t current_bytes;
-            /** That level's working set: usage minus its reclaimable
-             *  inactive file cache (v2 inactive_file, v1 total_inactive_file);
-             *  the usage itself when memory.stat does not say. */
-            uint64_t working_set_bytes;
-            /** Distance to the OOM point: min over levels with a hard limit
-             *  (memory.max, v1 limit_in_bytes, hierarchical_memory_limit) of
-             *  that limit minus that level's working set. */
-            uint64_t remaining_bytes;
-            /** The same with memory.high as a bound too (min(max, high) minus
-             *  working set): what the effective remaining plans with. */
-            uint64_t planning_remaining_bytes;
-        } cgroup;
+        gov_snapshot_memory_cgroup cgroup;
         struct {
             uint64_t limit_bytes;     /**< the step's memory on this node */
             uint64_t per_task_bytes;  /**< per-CPU memory x cpus-per-task */

@@ -21,7 +21,6 @@ static void usage(FILE *f)
 int gov_cmd_verify(int argc, char **argv)
 {
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
-    gov_sched_evidence sched;
     gov_snapshot snap;
     int json = 0;
 
@@ -46,9 +45,8 @@ int gov_cmd_verify(int argc, char **argv)
             return 3;
         }
     }
-    memset(&sched, 0, sizeof sched);
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, NULL, &sched, &snap.descriptor, &snap.policy);
+    gov_descriptor_collect(&opts, NULL, NULL, &snap.scheduler, &snap.descriptor, &snap.policy);
 
     if (json) {
         gov_jw w;

@@ -208,7 +208,7 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
 
 void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg)
 {
-    bool v2 = cg->cpu_version == 2 || cg->memory_version == 2;
+    bool v2 = cg->cpu.version == 2 || cg->memory.version == 2;
     bool refused = (a->nvidia_dev_denied != GOV_UNKNOWN && a->nvidia_dev_denied > 0) ||
                    (a->drm_render_denied != GOV_UNKNOWN && a->drm_render_denied > 0);
 

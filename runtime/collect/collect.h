@@ -14,16 +14,14 @@
 
 /* ---- host inventory (inventory.c) ---------------------------------------- */
 
-typedef struct gov_inventory {
-    uint64_t logical, physical, packages, numa_nodes, online;
-} gov_inventory;
+
 
 /* Live system (root NULL or "/"): hwloc topology, loaded once by the context.
  * Under a sysroot: the same sysfs files hwloc reads, read directly. */
 struct hwloc_topology;
 int gov_inventory_load_topology(struct hwloc_topology **out);
 void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
-                           gov_inventory *out);
+                           gov_snapshot_cpu_host *out);
 
 /* ---- accelerators (accel.c) ---------------------------------------------- */
 
@@ -50,11 +48,12 @@ void gov_disk_collect(const char *workdir, gov_snapshot_disk *out);
 /* ---- descriptor (descriptor_collect.c) ----------------------------------- */
 
 /* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
- * sched and policy on success; status, reason and age go into *out.
+ * sched (the scheduler part, unknown otherwise) and policy on success;
+ * status, reason and age go into *out.
  * Nothing is looked at under a sysroot (the seal binds to the live process)
  * or with GOV_OPT_NO_DESCRIPTOR. */
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_sched_evidence *sched,
+                            const char *const *envp, gov_snapshot_scheduler *sched,
                             gov_snapshot_descriptor *out, gov_site_policy *policy);
 
 #endif /* GOV_COLLECT_H */

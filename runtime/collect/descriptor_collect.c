@@ -1,6 +1,6 @@
 /* descriptor_collect.c - the descriptor in this process's environment,
- * verified against the live process and turned into scheduler evidence and
- * the site policy (docs/descriptor.md, "Verification"). */
+ * verified against the live process and turned into the snapshot's
+ * scheduler part and the site policy (docs/descriptor.md, "Verification"). */
 #include "descriptor.h"
 #include "envval.h"
 #include "collect.h"
@@ -11,7 +11,7 @@
 extern char **environ;
 
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_sched_evidence *sched,
+                            const char *const *envp, gov_snapshot_scheduler *sched,
                             gov_snapshot_descriptor *out, gov_site_policy *policy)
 {
     const char *cred = NULL;

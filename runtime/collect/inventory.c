@@ -112,7 +112,7 @@ static int package_id(const gov_root *root, uint64_t cpu, uint64_t *id)
 }
 
 static void sysfs_collect(const gov_root *root, const gov_cpuset *online,
-                          gov_inventory *out)
+                          gov_snapshot_cpu_host *out)
 {
     uint64_t cores = 0, npkg = 0;
     uint64_t pkgs[256];
@@ -150,7 +150,7 @@ static void sysfs_collect(const gov_root *root, const gov_cpuset *online,
 }
 
 void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
-                           gov_inventory *out)
+                           gov_snapshot_cpu_host *out)
 {
     gov_cpuset online, nodes;
     bool have_online;

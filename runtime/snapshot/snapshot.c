@@ -87,9 +87,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
 {
     const gov_root *root;
     const char *const *envp;
-    gov_inventory inv;
     gov_cgroup_evidence cg;
-    gov_sched_evidence env_sched, desc_sched;
     bool strict;
 
     if (!ctx || !out)
@@ -101,28 +99,22 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_snapshot_init(out);
     out->captured_ns = gov_monotonic_ns();
 
-    gov_inventory_collect(ctx->topo, root, &inv);
-    out->cpu.host.logical = inv.logical;
-    out->cpu.host.physical = inv.physical;
-    out->cpu.host.packages = inv.packages;
-    out->cpu.host.numa_nodes = inv.numa_nodes;
-    out->cpu.host.online = inv.online;
+    gov_inventory_collect(ctx->topo, root, &out->cpu.host);
+
 
     if (gov_affinity_collect(root, &out->cpu.affinity.set, &out->cpu.affinity.count) != 0)
         out->cpu.affinity.count = GOV_UNKNOWN;
 
     gov_cgroup_collect(root, &cg);
-    gov_snapshot_set_cgroup(&cg, out);
+    out->cpu.cgroup = cg.cpu;
+    out->memory.cgroup = cg.memory;
 
     /* A verified descriptor outranks the variables any user can change;
      * strict mode never falls back to them. */
-    gov_slurmenv_collect(envp, &env_sched);
-    memset(&desc_sched, 0, sizeof desc_sched);
-    gov_descriptor_collect(&ctx->opts, root, envp, &desc_sched, &out->descriptor, &out->policy);
-    if (desc_sched.source == GOV_SCHED_DESCRIPTOR)
-        gov_snapshot_set_scheduler(&desc_sched, out);
-    else if (!strict)
-        gov_snapshot_set_scheduler(&env_sched, out);
+    gov_descriptor_collect(&ctx->opts, root, envp, &out->scheduler, &out->descriptor,
+                           &out->policy);
+    if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !strict)
+        gov_slurmenv_collect(envp, &out->scheduler);
     if (strict) {
         drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
         drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);

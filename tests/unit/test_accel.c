@@ -313,7 +313,7 @@ static void test_confinement(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memset(&cg, 0, sizeof cg);
-        cg.cpu_version = cg.memory_version = cases[i].version;
+        cg.cpu.version = cg.memory.version = cases[i].version;
         cg.devices_confined = cases[i].from_cgroup;
         gov_accel_set_unknown(&a);
         a.nvidia_dev_denied = cases[i].nvidia_denied;

@@ -139,24 +139,24 @@ static void check(const char *layout, const expect *x)
     gov_cgroup_collect(&root, &ev);
     gov_root_close(&root);
 
-    assert_int_equal(ev.cpu_version, x->cpu_version);
+    assert_int_equal(ev.cpu.version, x->cpu_version);
     if (isnan(x->quota))
-        assert_true(isnan(ev.quota_cores));
+        assert_true(isnan(ev.cpu.quota_cores));
     else
-        assert_true(fabs(ev.quota_cores - x->quota) < 1e-12);
-    assert_int_equal(ev.quota_status, x->quota_status);
-    assert_int_equal(ev.cpuset_count, x->cpuset_count);
-    assert_true(gov_cpuset_format(&ev.cpuset, list, sizeof list) >= 0);
+        assert_true(fabs(ev.cpu.quota_cores - x->quota) < 1e-12);
+    assert_int_equal(ev.cpu.quota_status, x->quota_status);
+    assert_int_equal(ev.cpu.cpuset_count, x->cpuset_count);
+    assert_true(gov_cpuset_format(&ev.cpu.cpuset, list, sizeof list) >= 0);
     assert_string_equal(list, x->cpuset);
 
-    assert_int_equal(ev.memory_version, x->memory_version);
-    assert_int_equal(ev.memory_status, x->memory_status);
-    assert_int_equal(ev.limit_bytes, x->limit);
-    assert_int_equal(ev.high_bytes, x->high);
-    assert_int_equal(ev.current_bytes, x->current);
-    assert_int_equal(ev.working_set_bytes, x->working_set);
-    assert_int_equal(ev.remaining_bytes, x->remaining);
-    assert_int_equal(ev.planning_remaining_bytes, x->planning);
+    assert_int_equal(ev.memory.version, x->memory_version);
+    assert_int_equal(ev.memory.status, x->memory_status);
+    assert_int_equal(ev.memory.limit_bytes, x->limit);
+    assert_int_equal(ev.memory.high_bytes, x->high);
+    assert_int_equal(ev.memory.current_bytes, x->current);
+    assert_int_equal(ev.memory.working_set_bytes, x->working_set);
+    assert_int_equal(ev.memory.remaining_bytes, x->remaining);
+    assert_int_equal(ev.memory.planning_remaining_bytes, x->planning);
 
     assert_int_equal(ev.has_pressure_dir, x->pressure_dir != NULL);
     assert_string_equal(ev.pressure_dir, x->pressure_dir ? x->pressure_dir : "");

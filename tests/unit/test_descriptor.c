@@ -595,7 +595,7 @@ static void test_collect(void **state)
 {
     gov_descriptor d;
     gov_desc_claim c;
-    gov_sched_evidence sched;
+    gov_snapshot_scheduler sched;
     gov_snapshot snap;
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
     gov_root fx = fixture_root(GOV_FIXTURES "/binding");

@@ -11,7 +11,7 @@
 #include "fixture_root.h"
 
 /* The sysfs path under a fixture, or with topo, the hwloc path. */
-static void collect_with(struct hwloc_topology *topo, const char *fixture, gov_inventory *inv)
+static void collect_with(struct hwloc_topology *topo, const char *fixture, gov_snapshot_cpu_host *inv)
 {
     gov_root root = fixture_root(fixture);
 
@@ -19,14 +19,14 @@ static void collect_with(struct hwloc_topology *topo, const char *fixture, gov_i
     gov_root_close(&root);
 }
 
-static void collect(const char *fixture, gov_inventory *inv)
+static void collect(const char *fixture, gov_snapshot_cpu_host *inv)
 {
     collect_with(NULL, fixture, inv);
 }
 
 static void test_smt_two_sockets(void **state)
 {
-    gov_inventory inv;
+    gov_snapshot_cpu_host inv;
 
     collect(GOV_FIXTURES "/inventory/smt-2s4c2t", &inv);
     assert_int_equal(inv.logical, 16);
@@ -38,7 +38,7 @@ static void test_smt_two_sockets(void **state)
 
 static void test_offline_cpus(void **state)
 {
-    gov_inventory inv;
+    gov_snapshot_cpu_host inv;
 
     /* CPUs 6-7 offline; an older kernel with thread_siblings_list only.
      * The siblings of offline threads are still separate cores. */
@@ -52,7 +52,7 @@ static void test_offline_cpus(void **state)
 
 static void test_this_machine_fixture(void **state)
 {
-    gov_inventory inv;
+    gov_snapshot_cpu_host inv;
 
     /* Copied from the 2-vCPU VM this project was started on. */
     collect(GOV_FIXTURES "/inventory/thismachine", &inv);
@@ -65,7 +65,7 @@ static void test_this_machine_fixture(void **state)
 
 static void test_missing_tree_is_unknown(void **state)
 {
-    gov_inventory inv;
+    gov_snapshot_cpu_host inv;
 
     collect(GOV_FIXTURES "/inventory/does-not-exist", &inv);
     assert_true(inv.logical == GOV_UNKNOWN);
@@ -77,7 +77,7 @@ static void test_missing_tree_is_unknown(void **state)
 
 static void test_missing_topology_never_derived(void **state)
 {
-    gov_inventory inv;
+    gov_snapshot_cpu_host inv;
 
     /* Online CPUs but no topology directories: logical is known, physical
      * and packages stay unknown instead of being guessed from it. */
@@ -98,7 +98,7 @@ static void test_fixtures_agree_with_hwloc(void **state)
 
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         struct hwloc_topology *topo;
-        gov_inventory hw, fs;
+        gov_snapshot_cpu_host hw, fs;
 
         assert_int_equal(setenv("HWLOC_FSROOT", fixtures[i], 1), 0);
         assert_int_equal(setenv("HWLOC_THISSYSTEM", "0", 1), 0);
@@ -123,7 +123,7 @@ static void test_fixtures_agree_with_hwloc(void **state)
 static void test_live_hwloc_agrees_with_sysfs(void **state)
 {
     struct hwloc_topology *topo;
-    gov_inventory hw, fs;
+    gov_snapshot_cpu_host hw, fs;
 
     assert_int_equal(gov_inventory_load_topology(&topo), 0);
     gov_inventory_collect(topo, NULL, &hw);

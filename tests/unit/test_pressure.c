@@ -28,7 +28,7 @@ static gov_cgroup_evidence cgroup_with_dir(const char *dir)
     gov_cgroup_evidence cg;
 
     memset(&cg, 0, sizeof cg);
-    cg.cpu_version = cg.memory_version = 2;
+    cg.cpu.version = cg.memory.version = 2;
     cg.has_pressure_dir = true;
     strcpy(cg.pressure_dir, dir);
     return cg;
