@@ -20,6 +20,24 @@
  *    owns; they hold no pointers into library memory.
  *  - No global mutable state: everything lives in a gov_context or a
  *    gov_governor.  Thread safety is stated per call.
+ *
+ * ABI: libgovernor.so.0 keeps the size of every structure below and the
+ * offset of every member for its whole life, because callers allocate them
+ * (on the stack, in arrays) and the library reads and writes them in place.
+ * So each structure, and each part of gov_snapshot, ends in reserved words:
+ *  - A new member takes words from the front of its structure's reserved
+ *    tail (the tail shrinks by as much); nothing is removed, reordered or
+ *    resized, and enumerators are only appended.
+ *  - Callers zero-initialise what they pass in (or use gov_snapshot_init()),
+ *    so a member their header did not have reads 0; a new input member
+ *    must take 0 to mean what the library did before it existed.  Callers
+ *    never read or write the reserved words.
+ *  - A change that cannot follow these rules is a new soname
+ *    (libgovernor.so.1).  gov_context and gov_governor are opaque and free
+ *    to change; gov_cpuset and gov_reservation are fixed forever.
+ * CI holds the library to it: abidiff compares the build with the baseline
+ * abi/libgovernor.abi, and only members added into a reserved tail pass
+ * (abi/suppressions).  docs/abi.md says how to add a member.
  */
 #ifndef GOVERNOR_H
 #define GOVERNOR_H
@@ -238,6 +256,7 @@ typedef struct gov_site_policy {
     uint32_t mem_reserve_pct;      /**< reserve in % of detected RAM, 0 if none */
     uint64_t cpu_reserve_threads;  /**< absolute, GOV_UNKNOWN if none */
     uint32_t cpu_reserve_pct;      /**< % of logical threads, 0 if none */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_site_policy;
 
 /** The descriptor's verification (gov_snapshot.descriptor). */
@@ -247,6 +266,7 @@ typedef struct gov_snapshot_descriptor {
     uint64_t age_s;            /**< seconds since sealing, GOV_UNKNOWN if absent */
     int replayed;              /**< MUNGE said REPLAYED (decoded before) */
     int expired;               /**< MUNGE said EXPIRED (older than its TTL) */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_descriptor;
 
 /** Pressure stall information and swap activity (gov_snapshot.pressure). */
@@ -257,6 +277,7 @@ typedef struct gov_snapshot_pressure {
     double memory_full_avg10;
     uint64_t swap_in_pages;      /**< /proc/vmstat pswpin, GOV_UNKNOWN if absent */
     uint64_t swap_out_pages;     /**< /proc/vmstat pswpout */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_pressure;
 
 /** Accelerators: visibility variables, driver entries, device nodes (gov_snapshot.accel). */
@@ -283,6 +304,7 @@ typedef struct gov_snapshot_accel {
     uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
     int gpu_unified;             /**< its memory is system RAM (UMA): 1,
                                       dedicated VRAM: 0, unknown: -1 */
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_snapshot_accel;
 
 /** The working directory's filesystem (gov_snapshot.disk). */
@@ -291,6 +313,7 @@ typedef struct gov_snapshot_disk {
     uint64_t free_bytes;         /**< f_bfree: includes root's reserve */
     uint64_t avail_bytes;        /**< f_bavail: what this user may use */
     int writable;                /**< access(W_OK): 1, 0, -1 unknown */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_disk;
 
 /** The scheduler's facts for this process (gov_snapshot.scheduler): from the
@@ -321,6 +344,7 @@ typedef struct gov_snapshot_scheduler {
     gov_sched_source gpus_on_node_source;
     gov_sched_source gpus_per_task_source;
     gov_sched_source mem_per_cpu_source;    /**< of mem_per_cpu_bytes */
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_snapshot_scheduler;
 
 /** The host's CPU inventory (gov_snapshot.cpu.host): not an entitlement. */
@@ -330,6 +354,7 @@ typedef struct gov_snapshot_cpu_host {
     uint64_t packages;
     uint64_t numa_nodes;
     uint64_t online;       /**< CPUs in .../cpu/online */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_cpu_host;
 
 /** The CPU limits of the process's cgroups (gov_snapshot.cpu.cgroup). */
@@ -339,6 +364,7 @@ typedef struct gov_snapshot_cpu_cgroup {
     gov_cpuset cpuset;
     double quota_cores;    /**< most restrictive finite quota, NaN if none */
     gov_limit_status quota_status;
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_cpu_cgroup;
 
 /** The memory limits and usage of the process's cgroups
@@ -363,6 +389,7 @@ typedef struct gov_snapshot_memory_cgroup {
     /** The same with memory.high as a bound too (min(max, high) minus
      *  working set): what the effective remaining plans with. */
     uint64_t planning_remaining_bytes;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_snapshot_memory_cgroup;
 
 /**
@@ -393,6 +420,7 @@ typedef struct gov_snapshot {
             uint64_t workers;      /**< floor(capacity), at least 1 */
             gov_layer binding;
         } effective;
+        uint64_t reserved[8];
     } cpu;
 
     struct {
@@ -410,6 +438,7 @@ typedef struct gov_snapshot {
             uint64_t remaining_bytes;
             gov_layer binding;
         } effective;
+        uint64_t reserved[8];
     } memory;
 
     gov_snapshot_pressure pressure;
@@ -422,9 +451,11 @@ typedef struct gov_snapshot {
         gov_enforcement cpu;
         gov_enforcement memory;
         gov_enforcement gpu;
+        uint64_t reserved[4];
     } enforcement;
 
     gov_site_policy policy;
+    uint64_t reserved[16];  /**< zero (see "ABI" above) */
 } gov_snapshot;
 
 /** Options for gov_context_create(); zero-initialise, then set what you need. */
@@ -446,6 +477,7 @@ typedef struct gov_options {
     uint32_t trusted_uid;
     /** Bit flags, GOV_OPT_*. */
     unsigned flags;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_options;
 
 #define GOV_UID_NONE UINT32_MAX
@@ -565,6 +597,7 @@ typedef struct gov_plan {
     uint64_t memory_limit_per_worker;
     /** The same share of the effective remaining memory; GOV_UNKNOWN. */
     uint64_t memory_remaining_per_worker;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_plan;
 
 /**
@@ -642,12 +675,14 @@ typedef struct gov_runenv_entry {
      *  SKIP for RUNTIME_SEES: what the JVM reads itself (CPUs or bytes).
      *  Else GOV_UNKNOWN. */
     uint64_t basis;
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_runenv_entry;
 
 /** One change to the environment: value NULL means unset NAME. */
 typedef struct gov_runenv_var {
     const char *name;        /**< static storage */
     char *value;             /**< owned by the gov_runenv */
+    uint64_t reserved[2];  /**< zero (see "ABI" above) */
 } gov_runenv_var;
 
 /** The decisions for one command; release with gov_runenv_free(). */
@@ -668,6 +703,7 @@ typedef struct gov_runenv {
     uint64_t affinity_count;
     gov_cpuset affinity;
     uint64_t affinity_from;  /**< the mask's CPUs before, GOV_UNKNOWN */
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_runenv;
 
 /** Replace the user's own settings too. */
@@ -833,6 +869,7 @@ typedef struct gov_estimate {
     uint64_t gpu_slots;       /**< 0 or 1 (one GPU is governed; more is REJECT) */
     uint64_t batch_min;
     uint64_t batch_max;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_estimate;
 
 /** The outcome of gov_governor_decide() / _reserve() / _reserve_available(). */
@@ -854,6 +891,7 @@ typedef struct gov_decision {
     uint64_t bytes_per_item;
     uint64_t ram_needed_bytes;
     uint64_t ram_free_bytes;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_decision;
 
 /** An opaque reservation handle: a plain value, id 0 means "none". */
@@ -876,6 +914,7 @@ typedef struct gov_policy {
     uint32_t mem_reserve_pct;      /**< % of detected RAM, 0..100, 0 = none */
     uint64_t cpu_reserve_threads;  /**< absolute, GOV_UNKNOWN = none */
     uint32_t cpu_reserve_pct;      /**< % of detected threads, 0..100 */
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_policy;
 
 /** Metrics of one finished batch. */
@@ -883,6 +922,7 @@ typedef struct gov_batch_record {
     uint64_t items;               /**< items the batch produced (may be 0) */
     uint64_t peak_memory_bytes;   /**< 0 means unknown: never feeds adaptation */
     uint64_t duration_ns;         /**< kept, not used for adaptation */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_batch_record;
 
 /** Budget and use at one moment (gov_governor_availability()). */
@@ -906,6 +946,7 @@ typedef struct gov_availability {
     gov_pressure_level pressure;
     uint64_t ceiling;
     uint64_t generation;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_availability;
 
 /** The pressure state machine (gov_governor_pressure()). */
@@ -916,6 +957,7 @@ typedef struct gov_pressure_state {
     uint32_t healthy_streak;     /**< consecutive healthy observations (saturates) */
     uint32_t swap_streak;        /**< consecutive swap-activity deltas (saturates) */
     uint64_t observations;       /**< snapshots observed (saturates) */
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_pressure_state;
 
 /** Returns CLOCK_MONOTONIC-like nanoseconds; \p arg is the options' clock_arg. */
@@ -938,6 +980,7 @@ typedef struct gov_governor_options {
      *  it (a monitor such as `governor watch` decides nothing); 0 = only
      *  the largest batch_max of the estimates seen. */
     uint64_t max_batch;
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_governor_options;
 
 /** Opaque: budgets, reservations, pressure state and history. */

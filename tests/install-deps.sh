@@ -12,6 +12,9 @@ packages=(
   dpkg-dev debhelper fakeroot rpm cpio
   dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel
   mmdebstrap
+  # The ABI check (abi/check.sh): abidw and abidiff.
+  abigail-tools
+
   # The cgroup v2 guest (tests/guest): QEMU, and ext4 images made and read
   # without a mount (mkfs.ext4 -d, debugfs).
   qemu-system-x86 e2fsprogs

@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (README's second command):
 #   1. install the Debian packages it needs
 #   2. build and run the unit and tool tests, and the plugin's Slurm-free
-#      parts again in a build without Slurm's headers;
+#      parts again in a build without Slurm's headers; hold libgovernor.so.0
+#      to its ABI baseline (abi/check.sh, docs/abi.md);
 #      real runtimes (OpenMP, OpenBLAS, Go, Rust, Node.js, Java...) alone and
 #      under `governor run` in real allocations (tests/runtimes)
 #   3. the same under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -60,6 +61,13 @@ unit() {
 unit_without_slurm() {
 	build "$out/noslurm" -Dspank=disabled &&
 		meson test -C "$out/noslurm" --print-errorlogs option policy topology seal_bounded run_dir
+}
+
+# The ABI promise of include/governor.h: the checker on a small library
+# first, then the build's libgovernor.so against abi/libgovernor.abi.
+abi() {
+	tests/abi/test_check.sh cc abi/check.sh &&
+		abi/check.sh "$out/plain/runtime/libgovernor.so"
 }
 
 sanitized() {
@@ -148,6 +156,7 @@ main() {
 	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
 	stage "unit and tool tests" unit
 	stage "the plugin's Slurm-free parts without spank.h" unit_without_slurm
+	stage "ABI of libgovernor.so.0 (abidiff against abi/libgovernor.abi)" abi
 	stage "real runtimes under governor run" runtimes
 	stage "sanitizers (address, undefined)" sanitized
 	stage "fuzz smoke" fuzz

@@ -40,6 +40,7 @@ class Options(Structure):
         ("munge_socket", c_char_p),
         ("trusted_uid", c_uint32),
         ("flags", c_uint),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -54,6 +55,7 @@ class Plan(Structure):
         ("oversubscribed", c_int),
         ("memory_limit_per_worker", c_uint64),
         ("memory_remaining_per_worker", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -69,6 +71,7 @@ class Estimate(Structure):
         ("gpu_slots", c_uint64),
         ("batch_min", c_uint64),
         ("batch_max", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -87,6 +90,7 @@ class Decision(Structure):
         ("bytes_per_item", c_uint64),
         ("ram_needed_bytes", c_uint64),
         ("ram_free_bytes", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -106,6 +110,7 @@ class Policy(Structure):
         ("mem_reserve_pct", c_uint32),
         ("cpu_reserve_threads", c_uint64),
         ("cpu_reserve_pct", c_uint32),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -116,6 +121,7 @@ class BatchRecord(Structure):
         ("items", c_uint64),
         ("peak_memory_bytes", c_uint64),
         ("duration_ns", c_uint64),
+        ("reserved", c_uint64 * 4),
     ]
 
 
@@ -141,6 +147,7 @@ class Availability(Structure):
         ("pressure", c_int),
         ("ceiling", c_uint64),
         ("generation", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -154,6 +161,7 @@ class PressureState(Structure):
         ("healthy_streak", c_uint32),
         ("swap_streak", c_uint32),
         ("observations", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
@@ -167,6 +175,7 @@ class GovernorOptions(Structure):
         ("io_slots", c_uint64),
         ("max_classes", c_uint32),
         ("max_batch", c_uint64),
+        ("reserved", c_uint64 * 8),
     ]
 
 
