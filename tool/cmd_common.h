@@ -4,7 +4,7 @@
 #define GOV_CMD_COMMON_H
 
 #include "governor.h"
-#include "json.h"
+#include "json/json.h"
 
 #include <stdbool.h>
 #include <stddef.h>

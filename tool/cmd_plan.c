@@ -1,7 +1,7 @@
 /* cmd_plan.c - `governor plan [--json] [--workers N]`: ceilings, not promises. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "json.h"
+#include "json/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "collect/collect.h"
-#include "json.h"
+#include "json/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

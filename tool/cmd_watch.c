@@ -4,7 +4,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "governor.h"
-#include "json.h"
+#include "json/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

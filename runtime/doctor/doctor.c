@@ -5,7 +5,7 @@
 #include "doctor.h"
 #include "snapshot_base.h"
 #include "names.h"
-#include "json.h"
+#include "json/json.h"
 
 #include <stdio.h>
 #include <string.h>
