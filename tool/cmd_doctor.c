@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "doctor/doctor.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
