@@ -195,24 +195,3 @@ void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
     gov_fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
 }
-
-void gov_cmd_json_head(gov_jw *w, const char *schema, const gov_snapshot *s)
-{
-    gov_jw_init(w);
-    gov_jw_object_begin(w, NULL);
-    gov_jw_string(w, "schema", schema);
-    gov_jw_double(w, "capacity_cores", s->cpu.effective.capacity_cores);
-    gov_jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
-    gov_jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
-}
-
-void gov_cmd_plan_members(gov_jw *w, const gov_plan *p)
-{
-    gov_jw_u64(w, "cpu_workers", p->cpu_workers);
-    gov_jw_u64(w, "workers", p->workers);
-    gov_jw_u64(w, "threads_per_worker", p->threads_per_worker);
-    gov_jw_u64(w, "memory_limit_per_worker_bytes", p->memory_limit_per_worker);
-    gov_jw_u64(w, "memory_remaining_per_worker_bytes", p->memory_remaining_per_worker);
-    gov_jw_u64(w, "io_workers", p->io_workers);
-    gov_jw_bool(w, "oversubscribed", p->oversubscribed);
-}

@@ -4,7 +4,6 @@
 #define GOV_CMD_COMMON_H
 
 #include "governor.h"
-#include "json/json.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,12 +64,5 @@ void gov_fmt_count(uint64_t v, char *buf, size_t cap);
 /* A plan's memory per worker: "512.0 MiB, 480.3 MiB of it free", or
  * "unknown". */
 void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
-
-/* Open a JSON object with its schema and the snapshot's CPU capacity and
- * binding layers, as plan and run print them. */
-void gov_cmd_json_head(gov_jw *w, const char *schema, const gov_snapshot *s);
-
-/* A plan's figures as members of the open JSON object (governor.plan/1). */
-void gov_cmd_plan_members(gov_jw *w, const gov_plan *p);
 
 #endif

@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "snapshot_base.h"
+#include "json/render.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -147,48 +148,6 @@ static void verbose(const gov_snapshot *s, const gov_runenv *env)
     }
 }
 
-static void json_plan(gov_jw *w, const char *key, const gov_plan *p)
-{
-    gov_jw_object_begin(w, key);
-    gov_cmd_plan_members(w, p);
-    gov_jw_object_end(w);
-}
-
-static int print_json(const gov_snapshot *s, const gov_runenv *env)
-{
-    gov_jw w;
-    char *text;
-
-    gov_cmd_json_head(&w, "governor.run/1", s);
-    json_plan(&w, "plan", &env->plan);
-    json_plan(&w, "pool", &env->pool);
-    gov_jw_object_begin(&w, "affinity");
-    gov_jw_string(&w, "action", env->affinity_count ? "narrow" : "keep");
-    gov_jw_u64(&w, "from", env->affinity_from);
-    gov_jw_u64(&w, "cpus", env->affinity_count ? env->affinity_count : env->affinity_from);
-    gov_jw_object_end(&w);
-    gov_jw_array_begin(&w, "variables");
-    for (size_t i = 0; i < env->count; i++) {
-        const gov_runenv_entry *e = &env->entries[i];
-        gov_jw_object_begin(&w, NULL);
-        gov_jw_string(&w, "name", e->name);
-        gov_jw_string(&w, "option", e->option);
-        gov_jw_string(&w, "action", gov_runenv_action_name(e->action));
-        gov_jw_string(&w, "reason", gov_runenv_reason_name(e->reason));
-        gov_jw_string(&w, "setting", e->action == GOV_RUNENV_SKIP ? NULL : e->setting);
-        gov_jw_string(&w, "unit", e->bytes ? "bytes" : "count");
-        gov_jw_u64(&w, "planned", e->planned);
-        gov_jw_u64(&w, "user", e->user);
-        gov_jw_bool(&w, "exceeds", e->exceeds);
-        gov_jw_u64(&w, "basis", e->basis);
-        gov_jw_string(&w, "runtime", e->runtime);
-        gov_jw_object_end(&w);
-    }
-    gov_jw_array_end(&w);
-    gov_jw_object_end(&w);
-    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
-}
-
 static int apply(const gov_runenv *env)
 {
     int rc;
@@ -270,7 +229,9 @@ int gov_cmd_run(int argc, char **argv)
         return 1;
     }
     if (dry) {
-        rc = o.json ? print_json(&snap, env) : (explain(stdout, &snap, env), 0);
+        char *text = NULL;
+        rc = o.json ? gov_cmd_put_json(gov_run_json(&snap, env, &text, NULL), &text)
+                    : (explain(stdout, &snap, env), 0);
         gov_runenv_free(env);
         return rc;
     }

@@ -4,7 +4,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "governor.h"
-#include "json/json.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,21 +88,22 @@ static const char *human_pct(double v, char *buf, size_t cap)
     return buf;
 }
 
-/* Which PSI gate would hold new admissions now (NULL: none). */
-static const char *psi_gate(const gov_snapshot *s)
+/* Which PSI gate would hold new admissions now (GOV_REASON_NONE: none). */
+static gov_reason psi_gate(const gov_snapshot *s)
 {
     if (gov_known_f(s->pressure.cpu_some_avg10) &&
         s->pressure.cpu_some_avg10 >= GOV_PSI_CPU_GATE_PCT)
-        return gov_reason_name(GOV_REASON_CPU_PRESSURE);
+        return GOV_REASON_CPU_PRESSURE;
     if (gov_known_f(s->pressure.memory_some_avg10) &&
         s->pressure.memory_some_avg10 >= GOV_PSI_MEMORY_GATE_PCT)
-        return gov_reason_name(GOV_REASON_MEMORY_PRESSURE);
-    return NULL;
+        return GOV_REASON_MEMORY_PRESSURE;
+    return GOV_REASON_NONE;
 }
 
 static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                         const gov_availability *a)
 {
+    gov_reason gate = psi_gate(s);
     char b1[32], b2[32], b3[32], c1[24], c2[24], p1[24], p2[24];
 
     gov_fmt_bytes(a->ram_bytes, b1, sizeof b1);
@@ -118,45 +119,17 @@ static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure
            (unsigned long long)a->io_slots, (unsigned long long)a->gpu_slots,
            human_pct(s->pressure.cpu_some_avg10, p1, sizeof p1),
            human_pct(s->pressure.memory_some_avg10, p2, sizeof p2),
-           psi_gate(s) ? "  new work waits: " : "", psi_gate(s) ? psi_gate(s) : "");
+           gate != GOV_REASON_NONE ? "  new work waits: " : "",
+           gate != GOV_REASON_NONE ? gov_reason_name(gate) : "");
 }
 
 static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                       const gov_availability *a)
 {
-    gov_jw w;
     char *text = NULL;
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", "governor.watch/1");
-    gov_jw_u64(&w, "elapsed_ms", t_ms);
-    gov_jw_string(&w, "profile", gov_profile_name(a->profile));
-    gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
-    gov_jw_u64(&w, "ceiling", ps->ceiling);
-    gov_jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
-    gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
-    gov_jw_u64(&w, "swap_streak", ps->swap_streak);
-    gov_jw_object_begin(&w, "ram");
-    gov_jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
-    gov_jw_u64(&w, "free_bytes", a->ram_bytes);
-    gov_jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
-    gov_jw_object_end(&w);
-    gov_jw_object_begin(&w, "threads");
-    gov_jw_u64(&w, "detected", a->detected_threads);
-    gov_jw_u64(&w, "free", a->threads);
-    gov_jw_u64(&w, "reserve", a->threads_reserve);
-    gov_jw_object_end(&w);
-    gov_jw_u64(&w, "io_slots_free", a->io_slots);
-    gov_jw_u64(&w, "gpu_slots_free", a->gpu_slots);
-    gov_jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
-    gov_jw_object_begin(&w, "psi");
-    gov_jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
-    gov_jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
-    gov_jw_string(&w, "gate", psi_gate(s));
-    gov_jw_object_end(&w);
-    gov_jw_object_end(&w);
-    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text) ? GOV_ENOMEM : 0;
+    return gov_cmd_put_json(gov_watch_json(t_ms, s, ps, a, psi_gate(s), &text, NULL), &text)
+               ? GOV_ENOMEM : 0;
 }
 
 static void sleep_ms(uint64_t ms)
