@@ -3,7 +3,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "collect/collect.h"
-#include "json/json.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,20 +51,8 @@ int gov_cmd_verify(int argc, char **argv)
     gov_descriptor_collect(&opts, NULL, NULL, &sched, &snap.descriptor, &snap.policy);
 
     if (json) {
-        gov_jw w;
         char *text = NULL;
-        bool invalid = snap.descriptor.status == GOV_DESCRIPTOR_INVALID;
-
-        gov_jw_init(&w);
-        gov_jw_object_begin(&w, NULL);
-        gov_jw_string(&w, "status", gov_descriptor_status_name(snap.descriptor.status));
-        gov_jw_string(&w, "reason", invalid ? gov_strerror(snap.descriptor.reason) : NULL);
-        gov_jw_string(&w, "reason_code", invalid ? gov_err_name(snap.descriptor.reason) : NULL);
-        gov_jw_u64(&w, "age_s", snap.descriptor.age_s);
-        gov_jw_bool(&w, "replayed", snap.descriptor.replayed);
-        gov_jw_bool(&w, "expired", snap.descriptor.expired);
-        gov_jw_object_end(&w);
-        if (gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text))
+        if (gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text))
             return 3;
     } else {
         printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));

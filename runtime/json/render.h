@@ -15,6 +15,7 @@
 #define GOV_PLAN_SCHEMA "governor.plan/1"
 #define GOV_RUN_SCHEMA "governor.run/1"
 #define GOV_WATCH_SCHEMA "governor.watch/1"
+#define GOV_VERIFY_SCHEMA "governor.verify/1"
 #define GOV_DOCTOR_SCHEMA "governor.doctor/1"
 
 /* `governor plan --json`: the snapshot's capacity and binding layers, then
@@ -29,6 +30,9 @@ int gov_run_json(const gov_snapshot *s, const gov_runenv *env, char **out, size_
  * is the PSI gate that holds new work (GOV_REASON_NONE: none). */
 int gov_watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                    const gov_availability *a, gov_reason gate, char **out, size_t *len);
+
+/* `governor verify --json`: the descriptor's status, reason and age. */
+int gov_verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len);
 
 /* `governor doctor --json`: the findings and the exit status. */
 int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
