@@ -1,5 +1,6 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
+#include "cmd.h"
 #include "text.h"
 
 #include <errno.h>
@@ -58,16 +59,16 @@ int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f
         if (r == 0 && extra)
             r = extra(argc, argv, &i, ctx);
         if (r < 0)
-            return 2;
+            return GOV_EXIT_USAGE;
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return GOV_EXIT_OK;
         }
         fprintf(stderr, "governor: %s: unknown option '%s'\n", verb, argv[i]);
         usage(stderr);
-        return 2;
+        return GOV_EXIT_USAGE;
     }
     return -1;
 }
@@ -76,12 +77,12 @@ int gov_cmd_put_json(int rc, char **text)
 {
     if (rc) {
         fprintf(stderr, "governor: cannot render JSON: %s\n", gov_strerror(rc));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     printf("%s\n", *text);
     free(*text);
     *text = NULL;
-    return 0;
+    return GOV_EXIT_OK;
 }
 
 void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
@@ -116,15 +117,15 @@ int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
     rc = gov_context_create(&opts, &ctx);
     if (rc) {
         gov_cmd_capture_error(o, rc, NULL);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     rc = gov_snapshot_capture(ctx, snap);
     gov_context_destroy(ctx);
     if (rc) {
         gov_cmd_capture_error(o, rc, snap);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
-    return 0;
+    return GOV_EXIT_OK;
 }
 
 int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out)

@@ -26,15 +26,16 @@ int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
 typedef int (*gov_cmd_arg_fn)(int argc, char **argv, int *i, void *ctx);
 
 /* Parse argv into o, and into ctx through extra (NULL: the common options
- * only).  Returns -1 to go on, else the exit status to return at once (0
- * after --help, 2 after a usage error, with the usage printed). */
+ * only).  Returns -1 to go on, else the exit status to return at once
+ * (GOV_EXIT_OK after --help, GOV_EXIT_USAGE after a usage error, with the
+ * usage printed). */
 int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
 
 /* Print a rendered JSON text (rc from its renderer) on one line and free
  * it.  *text is read only after the renderer ran: argument evaluation order
- * would otherwise make a plain pointer argument unreliable.  Returns 0, or
- * non-zero with a message when rendering failed. */
+ * would otherwise make a plain pointer argument unreliable.  Returns
+ * GOV_EXIT_OK, or GOV_EXIT_FAILED with a message when rendering failed. */
 int gov_cmd_put_json(int rc, char **text);
 
 /* The library options the common options ask for. */
@@ -44,8 +45,8 @@ void gov_cmd_options(const gov_cmd_opts *o, gov_options *out);
  * why the descriptor was not accepted (snap may be NULL). */
 void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap);
 
-/* Create a context for o and capture one snapshot; prints a message and
- * returns non-zero on failure. */
+/* Create a context for o and capture one snapshot.  Returns GOV_EXIT_OK,
+ * or GOV_EXIT_FAILED with a message. */
 int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
 
 /* Parse a positive decimal count for option `name`; prints a message. */

@@ -35,8 +35,8 @@ int gov_cmd_plan(int argc, char **argv)
     rc = gov_cmd_parse(argc, argv, "plan", usage, &o, workers_arg, &workers);
     if (rc >= 0)
         return rc;
-    if (gov_cmd_capture(&o, &snap))
-        return 1;
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
     gov_plan_compute(&snap, workers, &plan);
     if (o.json) {
         char *text = NULL;
@@ -61,5 +61,5 @@ int gov_cmd_plan(int argc, char **argv)
         printf("warning: %llu workers exceed the CPU ceiling of %llu: expect throttling\n",
                (unsigned long long)plan.workers, (unsigned long long)plan.cpu_workers);
     printf("These are ceilings, not promises: benchmark the real workload.\n");
-    return 0;
+    return GOV_EXIT_OK;
 }

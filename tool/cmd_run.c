@@ -36,7 +36,8 @@ static void usage(FILE *f)
                "  standard error; --dry-run prints them on standard output and runs\n"
                "  nothing; --verbose prints the plan and warns when a value you set\n"
                "  exceeds it.\n"
-               "  Exit status: CMD's, or 127 when CMD cannot be run, 2 for a usage error.\n");
+               "  Exit status: CMD's once it runs; before, 2 for a usage error, 3 when\n"
+               "  there is no snapshot or environment for it, 127 when CMD cannot be run.\n");
 }
 
 static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t cap)
@@ -181,16 +182,16 @@ int gov_cmd_run(int argc, char **argv)
         }
         r = gov_cmd_common_arg(argc, argv, &i, &o);
         if (r < 0)
-            return 2;
+            return GOV_EXIT_USAGE;
         if (r > 0)
             continue;
         if (argv[i][0] != '-') {
             fprintf(stderr, "governor: run: put the command after '--'\n");
-            return 2;
+            return GOV_EXIT_USAGE;
         }
         r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
         if (r < 0)
-            return 2;
+            return GOV_EXIT_USAGE;
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--force")) {
@@ -205,28 +206,28 @@ int gov_cmd_run(int argc, char **argv)
             dry = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return GOV_EXIT_OK;
         } else {
             fprintf(stderr, "governor: run: unknown option '%s'\n", argv[i]);
             usage(stderr);
-            return 2;
+            return GOV_EXIT_USAGE;
         }
     }
     if (o.json && !dry) {
         fprintf(stderr, "governor: run: --json goes with --dry-run (the command's output is its own)\n");
-        return 2;
+        return GOV_EXIT_USAGE;
     }
     if (i >= argc && !dry) {
         fprintf(stderr, "governor: run: no command given\n");
         usage(stderr);
-        return 2;
+        return GOV_EXIT_USAGE;
     }
-    if (gov_cmd_capture(&o, &snap))
-        return 1;
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
     rc = gov_runenv_compute(&snap, workers, (const char *const *)environ, flags, &env);
     if (rc) {
         fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     if (dry) {
         char *text = NULL;
@@ -247,10 +248,10 @@ int gov_cmd_run(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "governor: run: cannot set the environment or the affinity: %s\n",
                 strerror(errno));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     gov_tool_restore_env();
     execvp(argv[i], argv + i);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
-    return 127;
+    return GOV_EXIT_NOT_RUN;
 }

@@ -15,7 +15,7 @@ static void usage(FILE *f)
             "usage: governor verify [--json] [--munge-socket PATH] [--trusted-uid UID]\n"
             "\n"
             "Check the sealed descriptor in GOVERNOR_DESCRIPTOR against this process.\n"
-            "Exit status: 0 verified, 1 invalid, 2 absent, 3 bad usage.\n");
+            "Exit status: 0 verified, 1 invalid, 2 usage error, 3 no output, 4 absent.\n");
 }
 
 int gov_cmd_verify(int argc, char **argv)
@@ -30,7 +30,7 @@ int gov_cmd_verify(int argc, char **argv)
             json = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return GOV_EXIT_OK;
         } else if (!strcmp(argv[i], "--munge-socket") && i + 1 < argc) {
             opts.munge_socket = argv[++i];
         } else if (!strcmp(argv[i], "--trusted-uid") && i + 1 < argc) {
@@ -38,12 +38,12 @@ int gov_cmd_verify(int argc, char **argv)
             i++;
             if (gov_parse_u64(argv[i], strlen(argv[i]), &uid) || uid >= GOV_UID_NONE) {
                 fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
-                return 3;
+                return GOV_EXIT_USAGE;
             }
             opts.trusted_uid = (uint32_t)uid;
         } else {
             fprintf(stderr, "governor: verify: unknown argument; see 'governor verify --help'\n");
-            return 3;
+            return GOV_EXIT_USAGE;
         }
     }
     memset(&sched, 0, sizeof sched);
@@ -52,8 +52,9 @@ int gov_cmd_verify(int argc, char **argv)
 
     if (json) {
         char *text = NULL;
-        if (gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text))
-            return 3;
+        int rc = gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text);
+        if (rc)
+            return rc;
     } else {
         printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
         if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
@@ -66,10 +67,10 @@ int gov_cmd_verify(int argc, char **argv)
     }
     switch (snap.descriptor.status) {
     case GOV_DESCRIPTOR_VERIFIED:
-        return 0;
+        return GOV_EXIT_OK;
     case GOV_DESCRIPTOR_INVALID:
-        return 1;
+        return GOV_EXIT_NO;
     default:
-        return 2;
+        return GOV_EXIT_ABSENT;
     }
 }

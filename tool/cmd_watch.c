@@ -37,7 +37,7 @@ static void watch_usage(FILE *f)
             "  --count N       stop after N lines (default: run until interrupted)\n"
             "  --max-batch N   the largest batch the ceiling may grow to (default 64)\n"
             "  --sysroot DIR   read /proc and /sys under DIR (testing)\n"
-            "  --require-descriptor  stop (exit 1) when there is no verified descriptor\n",
+            "  --require-descriptor  stop (exit 3) when there is no verified descriptor\n",
             WATCH_MIN_INTERVAL_MS);
 }
 
@@ -156,11 +156,11 @@ int gov_cmd_watch(int argc, char **argv)
     gov_context *ctx = NULL;
     gov_governor *gov = NULL;
     uint64_t start;
-    int rc, status = 0;
+    int rc, status = GOV_EXIT_OK;
 
     rc = parse_args(argc, argv, &a);
     if (rc != 0)
-        return rc > 0 ? 0 : 2;
+        return rc > 0 ? GOV_EXIT_OK : GOV_EXIT_USAGE;
     gov_cmd_options(&a.common, &opts);
     rc = gov_context_create(&opts, &ctx);
     gopts.max_batch = a.max_batch;
@@ -169,7 +169,7 @@ int gov_cmd_watch(int argc, char **argv)
     if (rc != 0) {
         gov_cmd_capture_error(&a.common, rc, NULL);
         gov_context_destroy(ctx);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     start = monotonic_ms();
     for (uint64_t n = 0; a.count == 0 || n < a.count; n++) {
@@ -182,7 +182,7 @@ int gov_cmd_watch(int argc, char **argv)
         rc = gov_snapshot_capture(ctx, &snap);
         if (rc != 0) {
             gov_cmd_capture_error(&a.common, rc, &snap);
-            status = 1;
+            status = GOV_EXIT_FAILED;
             break;
         }
         rc = gov_governor_pressure(gov, &snap, &ps);
@@ -194,7 +194,7 @@ int gov_cmd_watch(int argc, char **argv)
             print_human(monotonic_ms() - start, &snap, &ps, &av);
         if (rc != 0) {
             fprintf(stderr, "governor: watch: %s\n", gov_strerror(rc));
-            status = 1;
+            status = GOV_EXIT_FAILED;
             break;
         }
         fflush(stdout);

@@ -12,7 +12,7 @@ check() { # name expected actual
 }
 
 out=$(env -i "$gov" verify --json)
-check "absent: exit 2" 2 $?
+check "absent: exit 4" 4 $?
 check "absent: the object" \
   '{"schema":"governor.verify/1","status":"absent","reason":null,"reason_code":null,"age_s":null,"replayed":false,"expired":false}' \
   "$out"
