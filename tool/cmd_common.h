@@ -16,19 +16,16 @@ typedef struct gov_cmd_opts {
     bool require_descriptor;   /* strict mode: GOV_OPT_REQUIRE_DESCRIPTOR */
 } gov_cmd_opts;
 
-/* Consume --json / --sysroot DIR / --require-descriptor at argv[*i];
- * returns 1 when consumed, 0 when not one of them, -1 (message printed)
- * when --sysroot lacks its value. */
-int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
-
-/* An option of a verb's own at argv[*i], with gov_cmd_common_arg()'s
- * contract: 1 consumed, 0 not its option, -1 usage error (printed). */
+/* An option of a verb's own at argv[*i]: 1 consumed (with its value,
+ * *i moved past it), 0 not its option, -1 usage error (message printed). */
 typedef int (*gov_cmd_arg_fn)(int argc, char **argv, int *i, void *ctx);
 
-/* Parse argv into o, and into ctx through extra (NULL: the common options
- * only).  Returns -1 to go on, else the exit status to return at once
- * (GOV_EXIT_OK after --help, GOV_EXIT_USAGE after a usage error, with the
- * usage printed). */
+/* Parse argv: the common options (--json, --sysroot DIR,
+ * --require-descriptor) into o, the verb's own into ctx through extra
+ * (NULL: none), --help.  Returns -1 to go on, else the exit status to
+ * return at once (GOV_EXIT_OK after --help, GOV_EXIT_USAGE after a usage
+ * error: an unknown option with the usage printed, a bad value, strict
+ * mode with a sysroot). */
 int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
 
@@ -49,12 +46,12 @@ void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *sn
  * or GOV_EXIT_FAILED with a message. */
 int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
 
-/* Parse a positive decimal count for option `name`; prints a message. */
-int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out);
+/* Consume "NAME VALUE" or "NAME=VALUE" at argv[*i] (gov_cmd_arg_fn's
+ * contract); a missing value prints "NAME needs WHAT". */
+int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
+                      const char **value);
 
-/* Consume "NAME N" or "NAME=N" at argv[*i] as a count: 1 when consumed,
- * 0 when argv[*i] is another option, -1 (message printed) when the value is
- * missing or bad. */
+/* The same for a count from 1 to 1000000; a bad one is a usage error. */
 int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
 
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */

@@ -165,71 +165,74 @@ static int apply(const gov_runenv *env)
     return 0;
 }
 
+struct run_args {
+    uint64_t workers;
+    unsigned flags;          /* GOV_RUNENV_* */
+    int verbose, explain, dry;
+    int cmd;                 /* CMD's index in argv; 0: none given */
+};
+
+/* run's own options; "--" takes every argument after it as CMD. */
+static int run_arg(int argc, char **argv, int *i, void *ctx)
+{
+    struct run_args *a = ctx;
+    const char *arg = argv[*i];
+    int r;
+
+    if (!strcmp(arg, "--")) {
+        a->cmd = *i + 1 < argc ? *i + 1 : 0;
+        *i = argc - 1;
+        return 1;
+    }
+    if (arg[0] != '-') {
+        fprintf(stderr, "governor: run: put the command after '--'\n");
+        return -1;
+    }
+    if ((r = gov_cmd_count_arg(argc, argv, i, "--workers", &a->workers)))
+        return r;
+    if (!strcmp(arg, "--force"))
+        a->flags |= GOV_RUNENV_FORCE;
+    else if (!strcmp(arg, "--keep-affinity"))
+        a->flags |= GOV_RUNENV_KEEP_AFFINITY;
+    else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v"))
+        a->verbose = 1;
+    else if (!strcmp(arg, "--explain"))
+        a->explain = 1;
+    else if (!strcmp(arg, "--dry-run") || !strcmp(arg, "-n"))
+        a->dry = 1;
+    else
+        return 0;
+    return 1;
+}
+
 int gov_cmd_run(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
-    uint64_t workers = 0;
-    unsigned flags = 0;
-    int verb = 0, expl = 0, dry = 0, i, rc;
+    struct run_args a = { 0 };
     gov_snapshot snap;
     gov_runenv *env;
+    int rc;
 
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--")) {
-            i++;
-            break;
-        }
-        r = gov_cmd_common_arg(argc, argv, &i, &o);
-        if (r < 0)
-            return GOV_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] != '-') {
-            fprintf(stderr, "governor: run: put the command after '--'\n");
-            return GOV_EXIT_USAGE;
-        }
-        r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
-        if (r < 0)
-            return GOV_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--force")) {
-            flags |= GOV_RUNENV_FORCE;
-        } else if (!strcmp(argv[i], "--keep-affinity")) {
-            flags |= GOV_RUNENV_KEEP_AFFINITY;
-        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
-            verb = 1;
-        } else if (!strcmp(argv[i], "--explain")) {
-            expl = 1;
-        } else if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
-            dry = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return GOV_EXIT_OK;
-        } else {
-            fprintf(stderr, "governor: run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return GOV_EXIT_USAGE;
-        }
-    }
-    if (o.json && !dry) {
+    rc = gov_cmd_parse(argc, argv, "run", usage, &o, run_arg, &a);
+    if (rc >= 0)
+        return rc;
+    if (o.json && !a.dry) {
         fprintf(stderr, "governor: run: --json goes with --dry-run (the command's output is its own)\n");
         return GOV_EXIT_USAGE;
     }
-    if (i >= argc && !dry) {
+    if (!a.cmd && !a.dry) {
         fprintf(stderr, "governor: run: no command given\n");
         usage(stderr);
         return GOV_EXIT_USAGE;
     }
     if ((rc = gov_cmd_capture(&o, &snap)))
         return rc;
-    rc = gov_runenv_compute(&snap, workers, (const char *const *)environ, flags, &env);
+    rc = gov_runenv_compute(&snap, a.workers, (const char *const *)environ, a.flags, &env);
     if (rc) {
         fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
         return GOV_EXIT_FAILED;
     }
-    if (dry) {
+    if (a.dry) {
         char *text = NULL;
         rc = o.json ? gov_cmd_put_json(gov_run_json(&snap, env, &text, NULL), &text)
                     : (explain(stdout, &snap, env), 0);
@@ -239,9 +242,9 @@ int gov_cmd_run(int argc, char **argv)
     if (env->plan.oversubscribed)
         fprintf(stderr, "governor: warning: %llu workers exceed the CPU ceiling of %llu\n",
                 (unsigned long long)env->plan.workers, (unsigned long long)env->plan.cpu_workers);
-    if (expl)
+    if (a.explain)
         explain(stderr, &snap, env);
-    else if (verb)
+    else if (a.verbose)
         verbose(&snap, env);
     rc = apply(env);
     gov_runenv_free(env);
@@ -251,7 +254,7 @@ int gov_cmd_run(int argc, char **argv)
         return GOV_EXIT_FAILED;
     }
     gov_tool_restore_env();
-    execvp(argv[i], argv + i);
+    execvp(argv[a.cmd], argv + a.cmd);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
     return GOV_EXIT_NOT_RUN;
 }

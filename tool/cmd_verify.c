@@ -18,41 +18,51 @@ static void usage(FILE *f)
             "Exit status: 0 verified, 1 invalid, 2 usage error, 3 no output, 4 absent.\n");
 }
 
+/* --munge-socket PATH, --trusted-uid UID, into the library's options. */
+static int verify_arg(int argc, char **argv, int *i, void *ctx)
+{
+    gov_options *opts = ctx;
+    const char *text;
+    uint64_t uid;
+    int r = gov_cmd_value_arg(argc, argv, i, "--munge-socket", "a path", &opts->munge_socket);
+
+    if (r)
+        return r;
+    r = gov_cmd_value_arg(argc, argv, i, "--trusted-uid", "a numeric uid", &text);
+    if (r <= 0)
+        return r;
+    if (gov_parse_u64(text, strlen(text), &uid) || uid >= GOV_UID_NONE) {
+        fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
+        return -1;
+    }
+    opts->trusted_uid = (uint32_t)uid;
+    return 1;
+}
+
 int gov_cmd_verify(int argc, char **argv)
 {
+    gov_cmd_opts o = { 0 };
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
     gov_sched_evidence sched;
     gov_snapshot snap;
-    int json = 0;
+    int rc;
 
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return GOV_EXIT_OK;
-        } else if (!strcmp(argv[i], "--munge-socket") && i + 1 < argc) {
-            opts.munge_socket = argv[++i];
-        } else if (!strcmp(argv[i], "--trusted-uid") && i + 1 < argc) {
-            uint64_t uid;
-            i++;
-            if (gov_parse_u64(argv[i], strlen(argv[i]), &uid) || uid >= GOV_UID_NONE) {
-                fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
-                return GOV_EXIT_USAGE;
-            }
-            opts.trusted_uid = (uint32_t)uid;
-        } else {
-            fprintf(stderr, "governor: verify: unknown argument; see 'governor verify --help'\n");
-            return GOV_EXIT_USAGE;
-        }
+    rc = gov_cmd_parse(argc, argv, "verify", usage, &o, verify_arg, &opts);
+    if (rc >= 0)
+        return rc;
+    /* Only the live process's own descriptor can verify. */
+    if (o.sysroot || o.require_descriptor) {
+        fprintf(stderr, "governor: verify: --sysroot and --require-descriptor do not apply "
+                        "(it checks this process's own descriptor)\n");
+        return GOV_EXIT_USAGE;
     }
     memset(&sched, 0, sizeof sched);
     gov_snapshot_init(&snap);
     gov_descriptor_collect(&opts, NULL, NULL, &sched, &snap.descriptor, &snap.policy);
 
-    if (json) {
+    if (o.json) {
         char *text = NULL;
-        int rc = gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text);
+        rc = gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text);
         if (rc)
             return rc;
     } else {

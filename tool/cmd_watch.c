@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define WATCH_MIN_INTERVAL_MS 10
@@ -41,43 +40,17 @@ static void watch_usage(FILE *f)
             WATCH_MIN_INTERVAL_MS);
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (message printed). */
-static int parse_args(int argc, char **argv, struct watch_args *a)
+/* --interval MS, --count N, --max-batch N. */
+static int watch_arg(int argc, char **argv, int *i, void *ctx)
 {
-    *a = (struct watch_args){ .interval_ms = 1000, .max_batch = 64 };
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        uint64_t *num = NULL;
-        int rc = gov_cmd_common_arg(argc, argv, &i, &a->common);
+    struct watch_args *a = ctx;
+    int r = gov_cmd_count_arg(argc, argv, i, "--interval", &a->interval_ms);
 
-        if (rc < 0)
-            return -1;
-        if (rc > 0)
-            continue;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            watch_usage(stdout);
-            return 1;
-        }
-        if (!strcmp(arg, "--interval"))
-            num = &a->interval_ms;
-        else if (!strcmp(arg, "--count"))
-            num = &a->count;
-        else if (!strcmp(arg, "--max-batch"))
-            num = &a->max_batch;
-        if (!num) {
-            fprintf(stderr, "governor: watch: unknown option '%s'; see 'governor watch --help'\n",
-                    arg);
-            return -1;
-        }
-        if (i + 1 >= argc || gov_cmd_parse_count(arg, argv[i + 1], num) != 0)
-            return -1;
-        i++;
-    }
-    if (a->interval_ms < WATCH_MIN_INTERVAL_MS) {
-        fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
-        return -1;
-    }
-    return 0;
+    if (!r)
+        r = gov_cmd_count_arg(argc, argv, i, "--count", &a->count);
+    if (!r)
+        r = gov_cmd_count_arg(argc, argv, i, "--max-batch", &a->max_batch);
+    return r;
 }
 
 static const char *human_pct(double v, char *buf, size_t cap)
@@ -150,7 +123,7 @@ static uint64_t monotonic_ms(void)
 
 int gov_cmd_watch(int argc, char **argv)
 {
-    struct watch_args a;
+    struct watch_args a = { .interval_ms = 1000, .max_batch = 64 };
     gov_options opts;
     gov_governor_options gopts = { 0 };
     gov_context *ctx = NULL;
@@ -158,9 +131,13 @@ int gov_cmd_watch(int argc, char **argv)
     uint64_t start;
     int rc, status = GOV_EXIT_OK;
 
-    rc = parse_args(argc, argv, &a);
-    if (rc != 0)
-        return rc > 0 ? GOV_EXIT_OK : GOV_EXIT_USAGE;
+    rc = gov_cmd_parse(argc, argv, "watch", watch_usage, &a.common, watch_arg, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.interval_ms < WATCH_MIN_INTERVAL_MS) {
+        fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
+        return GOV_EXIT_USAGE;
+    }
     gov_cmd_options(&a.common, &opts);
     rc = gov_context_create(&opts, &ctx);
     gopts.max_batch = a.max_batch;

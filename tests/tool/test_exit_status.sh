@@ -33,6 +33,8 @@ check "run without a command: usage" 2 "$(status "$gov" run)"
 check "run with the command before '--': usage" 2 "$(status "$gov" run true)"
 check "verify --trusted-uid x: usage" 2 "$(status "$gov" verify --trusted-uid x)"
 check "verify --munge-socket without a path: usage" 2 "$(status "$gov" verify --munge-socket)"
+check "verify --sysroot: usage" 2 "$(status "$gov" verify --sysroot "$root")"
+check "strict mode with a sysroot: usage" 2 "$(status "$gov" snapshot --require-descriptor --sysroot "$root")"
 
 # Success, and each verb's answers.
 check "snapshot" 0 "$(status env -i "$gov" snapshot --sysroot "$root")"

@@ -28,6 +28,6 @@ check "strict doctor: exit 3" 3 $?
 "${job[@]}" "$gov" watch --count 1 --require-descriptor >/dev/null 2>&1
 check "strict watch: exit 3" 3 $?
 err=$("$gov" snapshot --require-descriptor --sysroot /tmp 2>&1 >/dev/null)
-check "strict with a sysroot: exit 3" 3 $?
+check "strict with a sysroot: a usage error" 2 $?
 check "strict with a sysroot: says why" 1 "$(grep -c 'needs the live process' <<<"$err")"
 exit $fail
