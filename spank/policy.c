@@ -6,10 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GOV_SPANK_POLICY_KEYS \
-    "default, profile, mem_reserve, cpu_reserve, seal, ttl, munge_socket, topology_cache, " \
-    "allow_off, munge_timeout, run_dir, runtimes"
-
 void gov_spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
@@ -37,10 +33,18 @@ static int parse_pct(const char *v, size_t n, uint32_t *pct)
     return 0;
 }
 
+/* What parsing the arguments builds: the policy, and whether run_dir is
+ * set yet (it has two spellings, which must agree). */
+struct policy_build {
+    gov_spank_policy p;
+    bool run_dir_seen;
+};
+
 /* "0", or a count with a binary unit K/M/G/T ("512M", "2G"), or "N%".
  * A bare number other than 0 is refused: bytes or MiB would be a guess. */
-static int parse_mem(const char *v, gov_spank_policy *p)
+static int set_mem_reserve(const char *v, struct policy_build *b)
 {
+    gov_spank_policy *p = &b->p;
     size_t n = strlen(v);
     uint64_t bytes;
 
@@ -56,8 +60,9 @@ static int parse_mem(const char *v, gov_spank_policy *p)
     return 0;
 }
 
-static int parse_cpu(const char *v, gov_spank_policy *p)
+static int set_cpu_reserve(const char *v, struct policy_build *b)
 {
+    gov_spank_policy *p = &b->p;
     size_t n = strlen(v);
     uint64_t x;
 
@@ -90,115 +95,141 @@ static int parse_choice(const char *v, const char *a, const char *b, bool *is_a)
     return 0;
 }
 
-struct policy_key {
-    const char *name;
-    const char *expect;
-};
-
-static const struct policy_key policy_keys[] = {
-    { "default", "on or off" },
-    { "profile", "batch or interactive" },
-    { "mem_reserve", "a size with a unit (512M, 2G) or a percentage (10%)" },
-    { "cpu_reserve", "a thread count (2) or a percentage (10%)" },
-    { "seal", "required or optional" },
-    { "ttl", "seconds from 1 to 3600" },
-    { "munge_socket", "an absolute path" },
-    { "topology_cache", "on or off (or, as older versions spelled run_dir, the same "
-                        "absolute directory as run_dir)" },
-    { "allow_off", "yes or no" },
-    { "munge_timeout", "seconds from 1 to 60" },
-    { "run_dir", "an absolute directory path (the same as topology_cache's, if that names one)" },
-    { "runtimes", "off, on or always" },
-};
-#define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
-
-/* run_dir, from either of its spellings: given twice, they must agree. */
-static int set_run_dir(const char *v, gov_spank_policy *p, bool *seen)
+/* 1 to max seconds. */
+static int parse_seconds(const char *v, uint64_t max, uint32_t *out)
 {
-    char dir[GOV_SPANK_POLICY_PATH_MAX];
+    uint64_t x;
 
-    if (parse_path(v, dir) || (*seen && strcmp(dir, p->run_dir)))
+    if (parse_num(v, strlen(v), max, &x) || x == 0)
         return GOV_EPARSE;
-    memcpy(p->run_dir, dir, sizeof dir);
-    *seen = true;
+    *out = (uint32_t)x;
     return 0;
 }
 
-static int set_key(size_t k, const char *v, gov_spank_policy *p, bool *run_dir_seen)
+static int set_default(const char *v, struct policy_build *b)
 {
-    bool b = false;
-    uint64_t x;
-    int rc;
+    return parse_choice(v, "on", "off", &b->p.default_on);
+}
 
-    switch (k) {
-    case 0:
-        rc = parse_choice(v, "on", "off", &b);
-        p->default_on = b;
-        return rc;
-    case 1:
-        rc = parse_choice(v, "interactive", "batch", &b);
-        p->profile = b ? GOV_PROFILE_INTERACTIVE : GOV_PROFILE_BATCH;
-        p->profile_imposed = rc == 0;
-        return rc;
-    case 2:
-        return parse_mem(v, p);
-    case 3:
-        return parse_cpu(v, p);
-    case 4:
-        rc = parse_choice(v, "required", "optional", &b);
-        p->seal_required = b;
-        return rc;
-    case 5:
-        if (parse_num(v, strlen(v), 3600, &x) || x == 0)
-            return GOV_EPARSE;
-        p->ttl_s = (uint32_t)x;
-        return 0;
-    case 6:
-        return parse_path(v, p->munge_socket);
-    case 7:
-        if (!strcmp(v, "on") || !strcmp(v, "off")) {
-            p->topology_cache_off = v[1] == 'f';
-            return 0;
-        }
-        /* Until run_dir existed, the cache's directory was the only one. */
-        return set_run_dir(v, p, run_dir_seen);
-    case 8:
-        rc = parse_choice(v, "yes", "no", &b);
-        p->allow_off = b;
-        return rc;
-    case 9:
-        if (parse_num(v, strlen(v), 60, &x) || x == 0)
-            return GOV_EPARSE;
-        p->munge_timeout_s = (uint32_t)x;
-        return 0;
-    case 10:
-        return set_run_dir(v, p, run_dir_seen);
-    case 11:
-        if (!strcmp(v, "off"))
-            p->runtimes = GOV_RUNTIMES_OFF;
-        else if (!strcmp(v, "on"))
-            p->runtimes = GOV_RUNTIMES_ON;
-        else if (!strcmp(v, "always"))
-            p->runtimes = GOV_RUNTIMES_ALWAYS;
-        else
-            return GOV_EPARSE;
+static int set_profile(const char *v, struct policy_build *b)
+{
+    bool interactive;
+
+    if (parse_choice(v, "interactive", "batch", &interactive))
+        return GOV_EPARSE;
+    b->p.profile = interactive ? GOV_PROFILE_INTERACTIVE : GOV_PROFILE_BATCH;
+    b->p.profile_imposed = true;
+    return 0;
+}
+
+static int set_seal(const char *v, struct policy_build *b)
+{
+    return parse_choice(v, "required", "optional", &b->p.seal_required);
+}
+
+static int set_ttl(const char *v, struct policy_build *b)
+{
+    return parse_seconds(v, 3600, &b->p.ttl_s);
+}
+
+static int set_munge_socket(const char *v, struct policy_build *b)
+{
+    return parse_path(v, b->p.munge_socket);
+}
+
+/* run_dir, from either of its spellings: given twice, they must agree. */
+static int set_run_dir(const char *v, struct policy_build *b)
+{
+    char dir[GOV_SPANK_POLICY_PATH_MAX];
+
+    if (parse_path(v, dir) || (b->run_dir_seen && strcmp(dir, b->p.run_dir)))
+        return GOV_EPARSE;
+    memcpy(b->p.run_dir, dir, sizeof dir);
+    b->run_dir_seen = true;
+    return 0;
+}
+
+static int set_topology_cache(const char *v, struct policy_build *b)
+{
+    if (!strcmp(v, "on") || !strcmp(v, "off")) {
+        b->p.topology_cache_off = v[1] == 'f';
         return 0;
     }
-    return GOV_EPARSE;
+    /* Until run_dir existed, the cache's directory was the only one. */
+    return set_run_dir(v, b);
+}
+
+static int set_allow_off(const char *v, struct policy_build *b)
+{
+    return parse_choice(v, "yes", "no", &b->p.allow_off);
+}
+
+static int set_munge_timeout(const char *v, struct policy_build *b)
+{
+    return parse_seconds(v, 60, &b->p.munge_timeout_s);
+}
+
+static int set_runtimes(const char *v, struct policy_build *b)
+{
+    if (!strcmp(v, "off"))
+        b->p.runtimes = GOV_RUNTIMES_OFF;
+    else if (!strcmp(v, "on"))
+        b->p.runtimes = GOV_RUNTIMES_ON;
+    else if (!strcmp(v, "always"))
+        b->p.runtimes = GOV_RUNTIMES_ALWAYS;
+    else
+        return GOV_EPARSE;
+    return 0;
+}
+
+/* Every key: its name, what a bad value's message says it needs, and its
+ * parser.  The only list of them: the "known keys" message comes from it,
+ * and tests/tool/test_plugstack_keys.sh holds the documentation to it. */
+static const struct policy_key {
+    const char *name;
+    const char *expect;
+    int (*set)(const char *value, struct policy_build *b);
+} policy_keys[] = {
+    { "default", "on or off", set_default },
+    { "profile", "batch or interactive", set_profile },
+    { "mem_reserve", "a size with a unit (512M, 2G) or a percentage (10%)", set_mem_reserve },
+    { "cpu_reserve", "a thread count (2) or a percentage (10%)", set_cpu_reserve },
+    { "seal", "required or optional", set_seal },
+    { "ttl", "seconds from 1 to 3600", set_ttl },
+    { "munge_socket", "an absolute path", set_munge_socket },
+    { "topology_cache", "on or off (or, as older versions spelled run_dir, the same "
+                        "absolute directory as run_dir)", set_topology_cache },
+    { "allow_off", "yes or no", set_allow_off },
+    { "munge_timeout", "seconds from 1 to 60", set_munge_timeout },
+    { "run_dir", "an absolute directory path (the same as topology_cache's, if that names one)",
+      set_run_dir },
+    { "runtimes", "off, on or always", set_runtimes },
+};
+#define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
+
+/* "default, profile, ...", in the table's order. */
+static void key_list(char *buf, size_t cap)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < N_KEYS && used < cap; k++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", k ? ", " : "",
+                                 policy_keys[k].name);
 }
 
 int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap)
 {
-    bool seen[N_KEYS] = { false }, run_dir_seen = false;
-    gov_spank_policy p;
+    bool seen[N_KEYS] = { false };
+    struct policy_build b = { .run_dir_seen = false };
 
     if (!out || argc < 0 || (argc && !argv))
         return GOV_EINVAL;
     if (err && errcap)
         err[0] = '\0';
     gov_spank_policy_init(out);
-    gov_spank_policy_init(&p);
+    gov_spank_policy_init(&b.p);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i] ? argv[i] : "";
         const char *eq = strchr(a, '=');
@@ -208,9 +239,12 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
             if (strlen(policy_keys[k].name) == kn && !memcmp(a, policy_keys[k].name, kn))
                 break;
         if (k == N_KEYS) {
+            char keys[256];
+
+            key_list(keys, sizeof keys);
             if (err)
                 snprintf(err, errcap, "unknown plugstack.conf argument '%.*s'; known keys: %s",
-                         (int)(kn > 40 ? 40 : kn), a, GOV_SPANK_POLICY_KEYS);
+                         (int)(kn > 40 ? 40 : kn), a, keys);
             return GOV_EPARSE;
         }
         if (seen[k]) {
@@ -220,14 +254,14 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
             return GOV_EPARSE;
         }
         seen[k] = true;
-        if (!eq || !eq[1] || set_key(k, eq + 1, &p, &run_dir_seen)) {
+        if (!eq || !eq[1] || policy_keys[k].set(eq + 1, &b)) {
             if (err)
                 snprintf(err, errcap, "plugstack.conf key '%s' needs %s", policy_keys[k].name,
                          policy_keys[k].expect);
             return GOV_EPARSE;
         }
     }
-    *out = p;
+    *out = b.p;
     return 0;
 }
 

@@ -3,6 +3,18 @@
 #ifndef GOV_CMD_H
 #define GOV_CMD_H
 
+/* One exit status convention for every verb (governor(1), EXIT STATUS):
+ * scripts tell "no" from "could not tell" without knowing the verb. */
+enum gov_exit {
+    GOV_EXIT_OK = 0,          /* success; the verb's positive answer */
+    GOV_EXIT_NO = 1,          /* its negative answer: verify: invalid; doctor: not enforced */
+    GOV_EXIT_USAGE = 2,       /* a usage error; nothing was read */
+    GOV_EXIT_FAILED = 3,      /* no answer: no snapshot (strict mode: no verified
+                                 descriptor), no output, no environment for run */
+    GOV_EXIT_ABSENT = 4,      /* verify: no descriptor at all */
+    GOV_EXIT_NOT_RUN = 127,   /* run: CMD could not be executed */
+};
+
 int gov_cmd_snapshot(int argc, char **argv);
 int gov_cmd_plan(int argc, char **argv);
 int gov_cmd_verify(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
+#include "cmd.h"
 #include "text.h"
 
 #include <errno.h>
@@ -26,48 +27,68 @@ static int set_sysroot(gov_cmd_opts *o, const char *dir)
     return 1;
 }
 
-int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
+int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
+                      const char **value)
 {
     const char *a = argv[*i];
+    size_t n = strlen(name);
 
-    if (!strcmp(a, "--json")) {
+    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+        return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "governor: %s needs %s\n", name, what);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+/* --json, --sysroot DIR, --require-descriptor at argv[*i], with
+ * gov_cmd_arg_fn's contract. */
+static int common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
+{
+    const char *dir;
+    int r;
+
+    if (!strcmp(argv[*i], "--json")) {
         o->json = true;
         return 1;
     }
-    if (!strcmp(a, "--sysroot")) {
-        if (*i + 1 >= argc) {
-            fprintf(stderr, "governor: --sysroot needs a directory\n");
-            return -1;
-        }
-        return set_sysroot(o, argv[++*i]);
-    }
-    if (!strncmp(a, "--sysroot=", 10))
-        return set_sysroot(o, a + 10);
-    if (!strcmp(a, "--require-descriptor")) {
+    if (!strcmp(argv[*i], "--require-descriptor")) {
         o->require_descriptor = true;
         return 1;
     }
-    return 0;
+    r = gov_cmd_value_arg(argc, argv, i, "--sysroot", "a directory", &dir);
+    return r > 0 ? set_sysroot(o, dir) : r;
 }
 
 int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx)
 {
     for (int i = 1; i < argc; i++) {
-        int r = gov_cmd_common_arg(argc, argv, &i, o);
+        int r = common_arg(argc, argv, &i, o);
         if (r == 0 && extra)
             r = extra(argc, argv, &i, ctx);
         if (r < 0)
-            return 2;
+            return GOV_EXIT_USAGE;
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return GOV_EXIT_OK;
         }
         fprintf(stderr, "governor: %s: unknown option '%s'\n", verb, argv[i]);
         usage(stderr);
-        return 2;
+        return GOV_EXIT_USAGE;
+    }
+    /* The descriptor binds to the live process, which a sysroot is not. */
+    if (o->require_descriptor && o->sysroot) {
+        fprintf(stderr, "governor: --require-descriptor needs the live process, not --sysroot\n");
+        return GOV_EXIT_USAGE;
     }
     return -1;
 }
@@ -76,12 +97,12 @@ int gov_cmd_put_json(int rc, char **text)
 {
     if (rc) {
         fprintf(stderr, "governor: cannot render JSON: %s\n", gov_strerror(rc));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     printf("%s\n", *text);
     free(*text);
     *text = NULL;
-    return 0;
+    return GOV_EXIT_OK;
 }
 
 void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
@@ -95,9 +116,7 @@ void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
 
 void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap)
 {
-    if (o->require_descriptor && !snap && rc == GOV_EINVAL)
-        fprintf(stderr, "governor: --require-descriptor needs the live process, not --sysroot\n");
-    else if (o->require_descriptor && snap && snap->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+    if (o->require_descriptor && snap && snap->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
         fprintf(stderr, "governor: no verified descriptor (%s); --require-descriptor refuses "
                 "the SLURM_* variables. Run it in a step with srun --governor\n",
                 snap->descriptor.status == GOV_DESCRIPTOR_ABSENT
@@ -116,24 +135,25 @@ int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
     rc = gov_context_create(&opts, &ctx);
     if (rc) {
         gov_cmd_capture_error(o, rc, NULL);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     rc = gov_snapshot_capture(ctx, snap);
     gov_context_destroy(ctx);
     if (rc) {
         gov_cmd_capture_error(o, rc, snap);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
-    return 0;
+    return GOV_EXIT_OK;
 }
 
-int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out)
+/* A positive decimal count for option `name`; prints a message. */
+static int parse_count(const char *name, const char *text, uint64_t *out)
 {
     uint64_t v;
 
     if (gov_parse_dec(text, strlen(text), 0, 1000000, &v) || v == 0) {
         fprintf(stderr, "governor: %s takes a whole number from 1 to 1000000\n", name);
-        return 1;
+        return GOV_EPARSE;
     }
     *out = v;
     return 0;
@@ -141,18 +161,12 @@ int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out)
 
 int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
+    const char *v;
+    int r = gov_cmd_value_arg(argc, argv, i, name, "a number", &v);
 
-    if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
-        return 0;
-    if (a[n] == '=')
-        return gov_cmd_parse_count(name, a + n + 1, out) ? -1 : 1;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "governor: %s needs a number\n", name);
-        return -1;
-    }
-    return gov_cmd_parse_count(name, argv[++*i], out) ? -1 : 1;
+    if (r <= 0)
+        return r;
+    return parse_count(name, v, out) ? -1 : 1;
 }
 
 void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
@@ -194,25 +208,4 @@ void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
     gov_fmt_bytes(p->memory_limit_per_worker, limit, sizeof limit);
     gov_fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
-}
-
-void gov_cmd_json_head(gov_jw *w, const char *schema, const gov_snapshot *s)
-{
-    gov_jw_init(w);
-    gov_jw_object_begin(w, NULL);
-    gov_jw_string(w, "schema", schema);
-    gov_jw_double(w, "capacity_cores", s->cpu.effective.capacity_cores);
-    gov_jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
-    gov_jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
-}
-
-void gov_cmd_plan_members(gov_jw *w, const gov_plan *p)
-{
-    gov_jw_u64(w, "cpu_workers", p->cpu_workers);
-    gov_jw_u64(w, "workers", p->workers);
-    gov_jw_u64(w, "threads_per_worker", p->threads_per_worker);
-    gov_jw_u64(w, "memory_limit_per_worker_bytes", p->memory_limit_per_worker);
-    gov_jw_u64(w, "memory_remaining_per_worker_bytes", p->memory_remaining_per_worker);
-    gov_jw_u64(w, "io_workers", p->io_workers);
-    gov_jw_bool(w, "oversubscribed", p->oversubscribed);
 }

@@ -4,7 +4,6 @@
 #define GOV_CMD_COMMON_H
 
 #include "governor.h"
-#include "json.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,25 +16,23 @@ typedef struct gov_cmd_opts {
     bool require_descriptor;   /* strict mode: GOV_OPT_REQUIRE_DESCRIPTOR */
 } gov_cmd_opts;
 
-/* Consume --json / --sysroot DIR / --require-descriptor at argv[*i];
- * returns 1 when consumed, 0 when not one of them, -1 (message printed)
- * when --sysroot lacks its value. */
-int gov_cmd_common_arg(int argc, char **argv, int *i, gov_cmd_opts *o);
-
-/* An option of a verb's own at argv[*i], with gov_cmd_common_arg()'s
- * contract: 1 consumed, 0 not its option, -1 usage error (printed). */
+/* An option of a verb's own at argv[*i]: 1 consumed (with its value,
+ * *i moved past it), 0 not its option, -1 usage error (message printed). */
 typedef int (*gov_cmd_arg_fn)(int argc, char **argv, int *i, void *ctx);
 
-/* Parse argv into o, and into ctx through extra (NULL: the common options
- * only).  Returns -1 to go on, else the exit status to return at once (0
- * after --help, 2 after a usage error, with the usage printed). */
+/* Parse argv: the common options (--json, --sysroot DIR,
+ * --require-descriptor) into o, the verb's own into ctx through extra
+ * (NULL: none), --help.  Returns -1 to go on, else the exit status to
+ * return at once (GOV_EXIT_OK after --help, GOV_EXIT_USAGE after a usage
+ * error: an unknown option with the usage printed, a bad value, strict
+ * mode with a sysroot). */
 int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
 
 /* Print a rendered JSON text (rc from its renderer) on one line and free
  * it.  *text is read only after the renderer ran: argument evaluation order
- * would otherwise make a plain pointer argument unreliable.  Returns 0, or
- * non-zero with a message when rendering failed. */
+ * would otherwise make a plain pointer argument unreliable.  Returns
+ * GOV_EXIT_OK, or GOV_EXIT_FAILED with a message when rendering failed. */
 int gov_cmd_put_json(int rc, char **text);
 
 /* The library options the common options ask for. */
@@ -45,16 +42,16 @@ void gov_cmd_options(const gov_cmd_opts *o, gov_options *out);
  * why the descriptor was not accepted (snap may be NULL). */
 void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap);
 
-/* Create a context for o and capture one snapshot; prints a message and
- * returns non-zero on failure. */
+/* Create a context for o and capture one snapshot.  Returns GOV_EXIT_OK,
+ * or GOV_EXIT_FAILED with a message. */
 int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
 
-/* Parse a positive decimal count for option `name`; prints a message. */
-int gov_cmd_parse_count(const char *name, const char *text, uint64_t *out);
+/* Consume "NAME VALUE" or "NAME=VALUE" at argv[*i] (gov_cmd_arg_fn's
+ * contract); a missing value prints "NAME needs WHAT". */
+int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
+                      const char **value);
 
-/* Consume "NAME N" or "NAME=N" at argv[*i] as a count: 1 when consumed,
- * 0 when argv[*i] is another option, -1 (message printed) when the value is
- * missing or bad. */
+/* The same for a count from 1 to 1000000; a bad one is a usage error. */
 int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
 
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */
@@ -65,12 +62,5 @@ void gov_fmt_count(uint64_t v, char *buf, size_t cap);
 /* A plan's memory per worker: "512.0 MiB, 480.3 MiB of it free", or
  * "unknown". */
 void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
-
-/* Open a JSON object with its schema and the snapshot's CPU capacity and
- * binding layers, as plan and run print them. */
-void gov_cmd_json_head(gov_jw *w, const char *schema, const gov_snapshot *s);
-
-/* A plan's figures as members of the open JSON object (governor.plan/1). */
-void gov_cmd_plan_members(gov_jw *w, const gov_plan *p);
 
 #endif

@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "doctor/doctor.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,15 +123,15 @@ int gov_cmd_doctor(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
-    if (gov_cmd_capture(&o, &snap))
-        return 3;
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
     gov_doctor_examine(&snap, &rep);
     if (o.json) {
         char *text = NULL;
-        if (gov_cmd_put_json(gov_doctor_json(&rep, &text, NULL), &text))
-            return 3;
+        if ((rc = gov_cmd_put_json(gov_doctor_json(&rep, &text, NULL), &text)))
+            return rc;
     } else {
         print_human(&snap, &rep);
     }
-    return rep.exit_status;
+    return rep.exit_status ? GOV_EXIT_NO : GOV_EXIT_OK;
 }

@@ -1,7 +1,7 @@
 /* cmd_plan.c - `governor plan [--json] [--workers N]`: ceilings, not promises. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "json.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +16,6 @@ static void usage(FILE *f)
                "  per worker is this process's share of the allocation, divided among\n"
                "  the workers.  Also the CPU-bound worker ceiling and a size for I/O-bound\n"
                "  pools.  Benchmark the real workload before going higher.\n");
-}
-
-static int print_json(const gov_snapshot *s, const gov_plan *p)
-{
-    gov_jw w;
-    char *text;
-
-    gov_cmd_json_head(&w, "governor.plan/1", s);
-    gov_cmd_plan_members(&w, p);
-    gov_jw_object_end(&w);
-    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
 }
 
 static int workers_arg(int argc, char **argv, int *i, void *workers)
@@ -46,11 +35,13 @@ int gov_cmd_plan(int argc, char **argv)
     rc = gov_cmd_parse(argc, argv, "plan", usage, &o, workers_arg, &workers);
     if (rc >= 0)
         return rc;
-    if (gov_cmd_capture(&o, &snap))
-        return 1;
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
     gov_plan_compute(&snap, workers, &plan);
-    if (o.json)
-        return print_json(&snap, &plan);
+    if (o.json) {
+        char *text = NULL;
+        return gov_cmd_put_json(gov_plan_json(&snap, &plan, &text, NULL), &text);
+    }
     printf("capacity: ");
     if (gov_known_f(snap.cpu.effective.capacity_cores))
         printf("%.2f cores (bound by %s)\n", snap.cpu.effective.capacity_cores,
@@ -70,5 +61,5 @@ int gov_cmd_plan(int argc, char **argv)
         printf("warning: %llu workers exceed the CPU ceiling of %llu: expect throttling\n",
                (unsigned long long)plan.workers, (unsigned long long)plan.cpu_workers);
     printf("These are ceilings, not promises: benchmark the real workload.\n");
-    return 0;
+    return GOV_EXIT_OK;
 }

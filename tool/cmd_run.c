@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "snapshot_base.h"
+#include "json/render.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,7 +36,8 @@ static void usage(FILE *f)
                "  standard error; --dry-run prints them on standard output and runs\n"
                "  nothing; --verbose prints the plan and warns when a value you set\n"
                "  exceeds it.\n"
-               "  Exit status: CMD's, or 127 when CMD cannot be run, 2 for a usage error.\n");
+               "  Exit status: CMD's once it runs; before, 2 for a usage error, 3 when\n"
+               "  there is no snapshot or environment for it, 127 when CMD cannot be run.\n");
 }
 
 static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t cap)
@@ -147,48 +149,6 @@ static void verbose(const gov_snapshot *s, const gov_runenv *env)
     }
 }
 
-static void json_plan(gov_jw *w, const char *key, const gov_plan *p)
-{
-    gov_jw_object_begin(w, key);
-    gov_cmd_plan_members(w, p);
-    gov_jw_object_end(w);
-}
-
-static int print_json(const gov_snapshot *s, const gov_runenv *env)
-{
-    gov_jw w;
-    char *text;
-
-    gov_cmd_json_head(&w, "governor.run/1", s);
-    json_plan(&w, "plan", &env->plan);
-    json_plan(&w, "pool", &env->pool);
-    gov_jw_object_begin(&w, "affinity");
-    gov_jw_string(&w, "action", env->affinity_count ? "narrow" : "keep");
-    gov_jw_u64(&w, "from", env->affinity_from);
-    gov_jw_u64(&w, "cpus", env->affinity_count ? env->affinity_count : env->affinity_from);
-    gov_jw_object_end(&w);
-    gov_jw_array_begin(&w, "variables");
-    for (size_t i = 0; i < env->count; i++) {
-        const gov_runenv_entry *e = &env->entries[i];
-        gov_jw_object_begin(&w, NULL);
-        gov_jw_string(&w, "name", e->name);
-        gov_jw_string(&w, "option", e->option);
-        gov_jw_string(&w, "action", gov_runenv_action_name(e->action));
-        gov_jw_string(&w, "reason", gov_runenv_reason_name(e->reason));
-        gov_jw_string(&w, "setting", e->action == GOV_RUNENV_SKIP ? NULL : e->setting);
-        gov_jw_string(&w, "unit", e->bytes ? "bytes" : "count");
-        gov_jw_u64(&w, "planned", e->planned);
-        gov_jw_u64(&w, "user", e->user);
-        gov_jw_bool(&w, "exceeds", e->exceeds);
-        gov_jw_u64(&w, "basis", e->basis);
-        gov_jw_string(&w, "runtime", e->runtime);
-        gov_jw_object_end(&w);
-    }
-    gov_jw_array_end(&w);
-    gov_jw_object_end(&w);
-    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text);
-}
-
 static int apply(const gov_runenv *env)
 {
     int rc;
@@ -205,91 +165,96 @@ static int apply(const gov_runenv *env)
     return 0;
 }
 
+struct run_args {
+    uint64_t workers;
+    unsigned flags;          /* GOV_RUNENV_* */
+    int verbose, explain, dry;
+    int cmd;                 /* CMD's index in argv; 0: none given */
+};
+
+/* run's own options; "--" takes every argument after it as CMD. */
+static int run_arg(int argc, char **argv, int *i, void *ctx)
+{
+    struct run_args *a = ctx;
+    const char *arg = argv[*i];
+    int r;
+
+    if (!strcmp(arg, "--")) {
+        a->cmd = *i + 1 < argc ? *i + 1 : 0;
+        *i = argc - 1;
+        return 1;
+    }
+    if (arg[0] != '-') {
+        fprintf(stderr, "governor: run: put the command after '--'\n");
+        return -1;
+    }
+    if ((r = gov_cmd_count_arg(argc, argv, i, "--workers", &a->workers)))
+        return r;
+    if (!strcmp(arg, "--force"))
+        a->flags |= GOV_RUNENV_FORCE;
+    else if (!strcmp(arg, "--keep-affinity"))
+        a->flags |= GOV_RUNENV_KEEP_AFFINITY;
+    else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v"))
+        a->verbose = 1;
+    else if (!strcmp(arg, "--explain"))
+        a->explain = 1;
+    else if (!strcmp(arg, "--dry-run") || !strcmp(arg, "-n"))
+        a->dry = 1;
+    else
+        return 0;
+    return 1;
+}
+
 int gov_cmd_run(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
-    uint64_t workers = 0;
-    unsigned flags = 0;
-    int verb = 0, expl = 0, dry = 0, i, rc;
+    struct run_args a = { 0 };
     gov_snapshot snap;
     gov_runenv *env;
+    int rc;
 
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--")) {
-            i++;
-            break;
-        }
-        r = gov_cmd_common_arg(argc, argv, &i, &o);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (argv[i][0] != '-') {
-            fprintf(stderr, "governor: run: put the command after '--'\n");
-            return 2;
-        }
-        r = gov_cmd_count_arg(argc, argv, &i, "--workers", &workers);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--force")) {
-            flags |= GOV_RUNENV_FORCE;
-        } else if (!strcmp(argv[i], "--keep-affinity")) {
-            flags |= GOV_RUNENV_KEEP_AFFINITY;
-        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
-            verb = 1;
-        } else if (!strcmp(argv[i], "--explain")) {
-            expl = 1;
-        } else if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
-            dry = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "governor: run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (o.json && !dry) {
+    rc = gov_cmd_parse(argc, argv, "run", usage, &o, run_arg, &a);
+    if (rc >= 0)
+        return rc;
+    if (o.json && !a.dry) {
         fprintf(stderr, "governor: run: --json goes with --dry-run (the command's output is its own)\n");
-        return 2;
+        return GOV_EXIT_USAGE;
     }
-    if (i >= argc && !dry) {
+    if (!a.cmd && !a.dry) {
         fprintf(stderr, "governor: run: no command given\n");
         usage(stderr);
-        return 2;
+        return GOV_EXIT_USAGE;
     }
-    if (gov_cmd_capture(&o, &snap))
-        return 1;
-    rc = gov_runenv_compute(&snap, workers, (const char *const *)environ, flags, &env);
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
+    rc = gov_runenv_compute(&snap, a.workers, (const char *const *)environ, a.flags, &env);
     if (rc) {
         fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
-    if (dry) {
-        rc = o.json ? print_json(&snap, env) : (explain(stdout, &snap, env), 0);
+    if (a.dry) {
+        char *text = NULL;
+        rc = o.json ? gov_cmd_put_json(gov_run_json(&snap, env, &text, NULL), &text)
+                    : (explain(stdout, &snap, env), 0);
         gov_runenv_free(env);
         return rc;
     }
     if (env->plan.oversubscribed)
         fprintf(stderr, "governor: warning: %llu workers exceed the CPU ceiling of %llu\n",
                 (unsigned long long)env->plan.workers, (unsigned long long)env->plan.cpu_workers);
-    if (expl)
+    if (a.explain)
         explain(stderr, &snap, env);
-    else if (verb)
+    else if (a.verbose)
         verbose(&snap, env);
     rc = apply(env);
     gov_runenv_free(env);
     if (rc) {
         fprintf(stderr, "governor: run: cannot set the environment or the affinity: %s\n",
                 strerror(errno));
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     gov_tool_restore_env();
-    execvp(argv[i], argv + i);
+    execvp(argv[a.cmd], argv + a.cmd);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
-    return 127;
+    return GOV_EXIT_NOT_RUN;
 }

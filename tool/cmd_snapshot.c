@@ -15,7 +15,7 @@ static void usage(FILE *f)
                "  Show what this process may use: each layer of evidence, the effective\n"
                "  budget and the layer that binds it.  --json prints the governor.snapshot/1\n"
                "  object (docs/snapshot.md); --sysroot reads every file under DIR.\n"
-               "  --require-descriptor: exit 1 instead of using the SLURM_* variables when\n"
+               "  --require-descriptor: exit 3 instead of using the SLURM_* variables when\n"
                "  there is no verified descriptor.\n");
 }
 
@@ -248,8 +248,8 @@ int gov_cmd_snapshot(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
-    if (gov_cmd_capture(&o, &snap))
-        return 1;
+    if ((rc = gov_cmd_capture(&o, &snap)))
+        return rc;
     if (o.json) {
         char *text = NULL;
         return gov_cmd_put_json(gov_snapshot_json(&snap, &text, NULL), &text);
@@ -264,5 +264,5 @@ int gov_cmd_snapshot(int argc, char **argv)
     print_cpu(&snap);
     print_memory(&snap);
     print_rest(&snap);
-    return 0;
+    return GOV_EXIT_OK;
 }

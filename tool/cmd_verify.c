@@ -3,7 +3,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "collect/collect.h"
-#include "json.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,55 +15,54 @@ static void usage(FILE *f)
             "usage: governor verify [--json] [--munge-socket PATH] [--trusted-uid UID]\n"
             "\n"
             "Check the sealed descriptor in GOVERNOR_DESCRIPTOR against this process.\n"
-            "Exit status: 0 verified, 1 invalid, 2 absent, 3 bad usage.\n");
+            "Exit status: 0 verified, 1 invalid, 2 usage error, 3 no output, 4 absent.\n");
+}
+
+/* --munge-socket PATH, --trusted-uid UID, into the library's options. */
+static int verify_arg(int argc, char **argv, int *i, void *ctx)
+{
+    gov_options *opts = ctx;
+    const char *text;
+    uint64_t uid;
+    int r = gov_cmd_value_arg(argc, argv, i, "--munge-socket", "a path", &opts->munge_socket);
+
+    if (r)
+        return r;
+    r = gov_cmd_value_arg(argc, argv, i, "--trusted-uid", "a numeric uid", &text);
+    if (r <= 0)
+        return r;
+    if (gov_parse_u64(text, strlen(text), &uid) || uid >= GOV_UID_NONE) {
+        fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
+        return -1;
+    }
+    opts->trusted_uid = (uint32_t)uid;
+    return 1;
 }
 
 int gov_cmd_verify(int argc, char **argv)
 {
+    gov_cmd_opts o = { 0 };
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
     gov_snapshot snap;
-    int json = 0;
+    int rc;
 
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--munge-socket") && i + 1 < argc) {
-            opts.munge_socket = argv[++i];
-        } else if (!strcmp(argv[i], "--trusted-uid") && i + 1 < argc) {
-            uint64_t uid;
-            i++;
-            if (gov_parse_u64(argv[i], strlen(argv[i]), &uid) || uid >= GOV_UID_NONE) {
-                fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
-                return 3;
-            }
-            opts.trusted_uid = (uint32_t)uid;
-        } else {
-            fprintf(stderr, "governor: verify: unknown argument; see 'governor verify --help'\n");
-            return 3;
-        }
+    rc = gov_cmd_parse(argc, argv, "verify", usage, &o, verify_arg, &opts);
+    if (rc >= 0)
+        return rc;
+    /* Only the live process's own descriptor can verify. */
+    if (o.sysroot || o.require_descriptor) {
+        fprintf(stderr, "governor: verify: --sysroot and --require-descriptor do not apply "
+                        "(it checks this process's own descriptor)\n");
+        return GOV_EXIT_USAGE;
     }
     gov_snapshot_init(&snap);
     gov_descriptor_collect(&opts, NULL, NULL, &snap.scheduler, &snap.descriptor, &snap.policy);
 
-    if (json) {
-        gov_jw w;
+    if (o.json) {
         char *text = NULL;
-        bool invalid = snap.descriptor.status == GOV_DESCRIPTOR_INVALID;
-
-        gov_jw_init(&w);
-        gov_jw_object_begin(&w, NULL);
-        gov_jw_string(&w, "status", gov_descriptor_status_name(snap.descriptor.status));
-        gov_jw_string(&w, "reason", invalid ? gov_strerror(snap.descriptor.reason) : NULL);
-        gov_jw_string(&w, "reason_code", invalid ? gov_err_name(snap.descriptor.reason) : NULL);
-        gov_jw_u64(&w, "age_s", snap.descriptor.age_s);
-        gov_jw_bool(&w, "replayed", snap.descriptor.replayed);
-        gov_jw_bool(&w, "expired", snap.descriptor.expired);
-        gov_jw_object_end(&w);
-        if (gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text))
-            return 3;
+        rc = gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text);
+        if (rc)
+            return rc;
     } else {
         printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
         if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
@@ -76,10 +75,10 @@ int gov_cmd_verify(int argc, char **argv)
     }
     switch (snap.descriptor.status) {
     case GOV_DESCRIPTOR_VERIFIED:
-        return 0;
+        return GOV_EXIT_OK;
     case GOV_DESCRIPTOR_INVALID:
-        return 1;
+        return GOV_EXIT_NO;
     default:
-        return 2;
+        return GOV_EXIT_ABSENT;
     }
 }

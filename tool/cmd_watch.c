@@ -4,11 +4,10 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "governor.h"
-#include "json.h"
+#include "json/render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define WATCH_MIN_INTERVAL_MS 10
@@ -37,47 +36,21 @@ static void watch_usage(FILE *f)
             "  --count N       stop after N lines (default: run until interrupted)\n"
             "  --max-batch N   the largest batch the ceiling may grow to (default 64)\n"
             "  --sysroot DIR   read /proc and /sys under DIR (testing)\n"
-            "  --require-descriptor  stop (exit 1) when there is no verified descriptor\n",
+            "  --require-descriptor  stop (exit 3) when there is no verified descriptor\n",
             WATCH_MIN_INTERVAL_MS);
 }
 
-/* Returns 0 to run, 1 after --help, -1 on a usage error (message printed). */
-static int parse_args(int argc, char **argv, struct watch_args *a)
+/* --interval MS, --count N, --max-batch N. */
+static int watch_arg(int argc, char **argv, int *i, void *ctx)
 {
-    *a = (struct watch_args){ .interval_ms = 1000, .max_batch = 64 };
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        uint64_t *num = NULL;
-        int rc = gov_cmd_common_arg(argc, argv, &i, &a->common);
+    struct watch_args *a = ctx;
+    int r = gov_cmd_count_arg(argc, argv, i, "--interval", &a->interval_ms);
 
-        if (rc < 0)
-            return -1;
-        if (rc > 0)
-            continue;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            watch_usage(stdout);
-            return 1;
-        }
-        if (!strcmp(arg, "--interval"))
-            num = &a->interval_ms;
-        else if (!strcmp(arg, "--count"))
-            num = &a->count;
-        else if (!strcmp(arg, "--max-batch"))
-            num = &a->max_batch;
-        if (!num) {
-            fprintf(stderr, "governor: watch: unknown option '%s'; see 'governor watch --help'\n",
-                    arg);
-            return -1;
-        }
-        if (i + 1 >= argc || gov_cmd_parse_count(arg, argv[i + 1], num) != 0)
-            return -1;
-        i++;
-    }
-    if (a->interval_ms < WATCH_MIN_INTERVAL_MS) {
-        fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
-        return -1;
-    }
-    return 0;
+    if (!r)
+        r = gov_cmd_count_arg(argc, argv, i, "--count", &a->count);
+    if (!r)
+        r = gov_cmd_count_arg(argc, argv, i, "--max-batch", &a->max_batch);
+    return r;
 }
 
 static const char *human_pct(double v, char *buf, size_t cap)
@@ -88,21 +61,22 @@ static const char *human_pct(double v, char *buf, size_t cap)
     return buf;
 }
 
-/* Which PSI gate would hold new admissions now (NULL: none). */
-static const char *psi_gate(const gov_snapshot *s)
+/* Which PSI gate would hold new admissions now (GOV_REASON_NONE: none). */
+static gov_reason psi_gate(const gov_snapshot *s)
 {
     if (gov_known_f(s->pressure.cpu_some_avg10) &&
         s->pressure.cpu_some_avg10 >= GOV_PSI_CPU_GATE_PCT)
-        return gov_reason_name(GOV_REASON_CPU_PRESSURE);
+        return GOV_REASON_CPU_PRESSURE;
     if (gov_known_f(s->pressure.memory_some_avg10) &&
         s->pressure.memory_some_avg10 >= GOV_PSI_MEMORY_GATE_PCT)
-        return gov_reason_name(GOV_REASON_MEMORY_PRESSURE);
-    return NULL;
+        return GOV_REASON_MEMORY_PRESSURE;
+    return GOV_REASON_NONE;
 }
 
 static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                         const gov_availability *a)
 {
+    gov_reason gate = psi_gate(s);
     char b1[32], b2[32], b3[32], c1[24], c2[24], p1[24], p2[24];
 
     gov_fmt_bytes(a->ram_bytes, b1, sizeof b1);
@@ -118,45 +92,17 @@ static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure
            (unsigned long long)a->io_slots, (unsigned long long)a->gpu_slots,
            human_pct(s->pressure.cpu_some_avg10, p1, sizeof p1),
            human_pct(s->pressure.memory_some_avg10, p2, sizeof p2),
-           psi_gate(s) ? "  new work waits: " : "", psi_gate(s) ? psi_gate(s) : "");
+           gate != GOV_REASON_NONE ? "  new work waits: " : "",
+           gate != GOV_REASON_NONE ? gov_reason_name(gate) : "");
 }
 
 static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                       const gov_availability *a)
 {
-    gov_jw w;
     char *text = NULL;
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", "governor.watch/1");
-    gov_jw_u64(&w, "elapsed_ms", t_ms);
-    gov_jw_string(&w, "profile", gov_profile_name(a->profile));
-    gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
-    gov_jw_u64(&w, "ceiling", ps->ceiling);
-    gov_jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
-    gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
-    gov_jw_u64(&w, "swap_streak", ps->swap_streak);
-    gov_jw_object_begin(&w, "ram");
-    gov_jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
-    gov_jw_u64(&w, "free_bytes", a->ram_bytes);
-    gov_jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
-    gov_jw_object_end(&w);
-    gov_jw_object_begin(&w, "threads");
-    gov_jw_u64(&w, "detected", a->detected_threads);
-    gov_jw_u64(&w, "free", a->threads);
-    gov_jw_u64(&w, "reserve", a->threads_reserve);
-    gov_jw_object_end(&w);
-    gov_jw_u64(&w, "io_slots_free", a->io_slots);
-    gov_jw_u64(&w, "gpu_slots_free", a->gpu_slots);
-    gov_jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
-    gov_jw_object_begin(&w, "psi");
-    gov_jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
-    gov_jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
-    gov_jw_string(&w, "gate", psi_gate(s));
-    gov_jw_object_end(&w);
-    gov_jw_object_end(&w);
-    return gov_cmd_put_json(gov_jw_finish(&w, &text, NULL), &text) ? GOV_ENOMEM : 0;
+    return gov_cmd_put_json(gov_watch_json(t_ms, s, ps, a, psi_gate(s), &text, NULL), &text)
+               ? GOV_ENOMEM : 0;
 }
 
 static void sleep_ms(uint64_t ms)
@@ -177,17 +123,21 @@ static uint64_t monotonic_ms(void)
 
 int gov_cmd_watch(int argc, char **argv)
 {
-    struct watch_args a;
+    struct watch_args a = { .interval_ms = 1000, .max_batch = 64 };
     gov_options opts;
     gov_governor_options gopts = { 0 };
     gov_context *ctx = NULL;
     gov_governor *gov = NULL;
     uint64_t start;
-    int rc, status = 0;
+    int rc, status = GOV_EXIT_OK;
 
-    rc = parse_args(argc, argv, &a);
-    if (rc != 0)
-        return rc > 0 ? 0 : 2;
+    rc = gov_cmd_parse(argc, argv, "watch", watch_usage, &a.common, watch_arg, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.interval_ms < WATCH_MIN_INTERVAL_MS) {
+        fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
+        return GOV_EXIT_USAGE;
+    }
     gov_cmd_options(&a.common, &opts);
     rc = gov_context_create(&opts, &ctx);
     gopts.max_batch = a.max_batch;
@@ -196,7 +146,7 @@ int gov_cmd_watch(int argc, char **argv)
     if (rc != 0) {
         gov_cmd_capture_error(&a.common, rc, NULL);
         gov_context_destroy(ctx);
-        return 1;
+        return GOV_EXIT_FAILED;
     }
     start = monotonic_ms();
     for (uint64_t n = 0; a.count == 0 || n < a.count; n++) {
@@ -209,7 +159,7 @@ int gov_cmd_watch(int argc, char **argv)
         rc = gov_snapshot_capture(ctx, &snap);
         if (rc != 0) {
             gov_cmd_capture_error(&a.common, rc, &snap);
-            status = 1;
+            status = GOV_EXIT_FAILED;
             break;
         }
         rc = gov_governor_pressure(gov, &snap, &ps);
@@ -221,7 +171,7 @@ int gov_cmd_watch(int argc, char **argv)
             print_human(monotonic_ms() - start, &snap, &ps, &av);
         if (rc != 0) {
             fprintf(stderr, "governor: watch: %s\n", gov_strerror(rc));
-            status = 1;
+            status = GOV_EXIT_FAILED;
             break;
         }
         fflush(stdout);

@@ -39,7 +39,7 @@ struct gov_verb {
 static const struct gov_verb gov_verbs[] = {
     { "snapshot", gov_cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
     { "plan", gov_cmd_plan, "worker and thread ceilings (--json, --workers N)" },
-    { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 2 absent)" },
+    { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 4 absent)" },
     { "run", gov_cmd_run, "run a command with thread pools sized to this allocation" },
     { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
     { "doctor", gov_cmd_doctor, "audit enforcement of this allocation (exit 0 enforced, 1 not)" },
@@ -50,27 +50,28 @@ static void usage(FILE *f)
     fprintf(f, "usage: governor VERB [OPTIONS]\n\nverbs:\n");
     for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
         fprintf(f, "  %-10s %s\n", gov_verbs[i].name, gov_verbs[i].help);
-    fprintf(f, "\n'governor VERB --help' describes a verb's options.\n");
+    fprintf(f, "\n'governor VERB --help' describes a verb's options.  Exit status of every\n"
+               "verb: 0 success or yes, 1 no, 2 usage error, 3 no answer (governor(1)).\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return GOV_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return GOV_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("governor %s\n", gov_version_string());
-        return 0;
+        return GOV_EXIT_OK;
     }
     keep_hwloc_plugins_out();
     for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
         if (!strcmp(argv[1], gov_verbs[i].name))
             return gov_verbs[i].run(argc - 1, argv + 1);
     fprintf(stderr, "governor: unknown verb '%s'; run 'governor --help' for the list\n", argv[1]);
-    return 2;
+    return GOV_EXIT_USAGE;
 }

@@ -9,8 +9,6 @@
 
 #include <stddef.h>
 
-#define GOV_DOCTOR_SCHEMA "governor.doctor/1"
-
 typedef enum gov_doctor_severity {
     GOV_DOCTOR_OK = 0,
     GOV_DOCTOR_INFO,
@@ -46,10 +44,6 @@ typedef struct gov_doctor_report {
 
 /* Examine a resolved snapshot.  Returns 0, or GOV_EINVAL for NULL. */
 int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out);
-
-/* The "governor.doctor/1" object, one line (caller frees *out).
- * Returns 0 or GOV_ENOMEM. */
-int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
 
 /* "ok", "info", "warn", "error". */
 const char *gov_doctor_severity_name(gov_doctor_severity s);

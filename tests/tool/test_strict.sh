@@ -19,15 +19,15 @@ check "default: the variables" environment \
   "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["scheduler"]["source"])' <<<"$out")"
 
 err=$("${job[@]}" "$gov" snapshot --json --require-descriptor 2>&1 >/dev/null)
-check "strict snapshot: exit 1" 1 $?
+check "strict snapshot: exit 3" 3 $?
 check "strict snapshot: says why" 1 "$(grep -c 'no verified descriptor (none in GOVERNOR_DESCRIPTOR); --require-descriptor refuses the SLURM_\* variables' <<<"$err")"
 "${job[@]}" GOVERNOR_DESCRIPTOR=MUNGE:forged: "$gov" plan --require-descriptor >/dev/null 2>&1
-check "strict plan, forged descriptor: exit 1" 1 $?
+check "strict plan, forged descriptor: exit 3" 3 $?
 "${job[@]}" "$gov" doctor --require-descriptor >/dev/null 2>&1
 check "strict doctor: exit 3" 3 $?
 "${job[@]}" "$gov" watch --count 1 --require-descriptor >/dev/null 2>&1
-check "strict watch: exit 1" 1 $?
+check "strict watch: exit 3" 3 $?
 err=$("$gov" snapshot --require-descriptor --sysroot /tmp 2>&1 >/dev/null)
-check "strict with a sysroot: exit 1" 1 $?
+check "strict with a sysroot: a usage error" 2 $?
 check "strict with a sysroot: says why" 1 "$(grep -c 'needs the live process' <<<"$err")"
 exit $fail

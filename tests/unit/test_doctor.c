@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doctor/doctor.h"
+#include "json/render.h"
 #include "snapshot_base.h"
 
 #define MiB (1024ull * 1024ull)

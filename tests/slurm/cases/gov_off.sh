@@ -16,7 +16,7 @@ assert_eq "absent none" "$(as_user srun --governor=off -n1 bash -c "$status")" "
 assert_eq "absent none" \
 	"$(as_user env GOVERNOR_DESCRIPTOR=MUNGE:stale: srun --governor=off -n1 bash -c "$status")" \
 	"an inherited descriptor under --governor=off"
-assert_status 2 as_user srun --governor=off -n1 "$GOV_TOOL" verify
+assert_status 4 as_user srun --governor=off -n1 "$GOV_TOOL" verify
 
 gov_plugstack default=off
 assert_eq "absent none" \

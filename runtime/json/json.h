@@ -1,4 +1,4 @@
-/* json.h - a small append-only JSON writer for the tool and the snapshot.
+/* json.h - a small append-only JSON writer, under every renderer (render.h).
  * Errors are sticky: after an allocation failure every call is a no-op and
  * gov_jw_finish() reports GOV_ENOMEM. */
 #ifndef GOV_JSON_H

@@ -1,0 +1,81 @@
+/* plan_json.c - "governor.plan/1" and "governor.run/1" (render.h): run/1
+ * opens as plan/1 does and carries two plans, the command's and its
+ * pool's, before the variables. */
+#include "render.h"
+#include "json.h"
+
+/* The schema, then the snapshot's CPU capacity and binding layers. */
+static void head(gov_jw *w, const char *schema, const gov_snapshot *s)
+{
+    gov_jw_init(w);
+    gov_jw_object_begin(w, NULL);
+    gov_jw_string(w, "schema", schema);
+    gov_jw_double(w, "capacity_cores", s->cpu.effective.capacity_cores);
+    gov_jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
+    gov_jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
+}
+
+static void plan_members(gov_jw *w, const gov_plan *p)
+{
+    gov_jw_u64(w, "cpu_workers", p->cpu_workers);
+    gov_jw_u64(w, "workers", p->workers);
+    gov_jw_u64(w, "threads_per_worker", p->threads_per_worker);
+    gov_jw_u64(w, "memory_limit_per_worker_bytes", p->memory_limit_per_worker);
+    gov_jw_u64(w, "memory_remaining_per_worker_bytes", p->memory_remaining_per_worker);
+    gov_jw_u64(w, "io_workers", p->io_workers);
+    gov_jw_bool(w, "oversubscribed", p->oversubscribed);
+}
+
+int gov_plan_json(const gov_snapshot *s, const gov_plan *p, char **out, size_t *len)
+{
+    gov_jw w;
+
+    head(&w, GOV_PLAN_SCHEMA, s);
+    plan_members(&w, p);
+    gov_jw_object_end(&w);
+    return gov_jw_finish(&w, out, len);
+}
+
+static void plan_object(gov_jw *w, const char *key, const gov_plan *p)
+{
+    gov_jw_object_begin(w, key);
+    plan_members(w, p);
+    gov_jw_object_end(w);
+}
+
+static void variable(gov_jw *w, const gov_runenv_entry *e)
+{
+    gov_jw_object_begin(w, NULL);
+    gov_jw_string(w, "name", e->name);
+    gov_jw_string(w, "option", e->option);
+    gov_jw_string(w, "action", gov_runenv_action_name(e->action));
+    gov_jw_string(w, "reason", gov_runenv_reason_name(e->reason));
+    gov_jw_string(w, "setting", e->action == GOV_RUNENV_SKIP ? NULL : e->setting);
+    gov_jw_string(w, "unit", e->bytes ? "bytes" : "count");
+    gov_jw_u64(w, "planned", e->planned);
+    gov_jw_u64(w, "user", e->user);
+    gov_jw_bool(w, "exceeds", e->exceeds);
+    gov_jw_u64(w, "basis", e->basis);
+    gov_jw_string(w, "runtime", e->runtime);
+    gov_jw_object_end(w);
+}
+
+int gov_run_json(const gov_snapshot *s, const gov_runenv *env, char **out, size_t *len)
+{
+    gov_jw w;
+
+    head(&w, GOV_RUN_SCHEMA, s);
+    plan_object(&w, "plan", &env->plan);
+    plan_object(&w, "pool", &env->pool);
+    gov_jw_object_begin(&w, "affinity");
+    gov_jw_string(&w, "action", env->affinity_count ? "narrow" : "keep");
+    gov_jw_u64(&w, "from", env->affinity_from);
+    gov_jw_u64(&w, "cpus", env->affinity_count ? env->affinity_count : env->affinity_from);
+    gov_jw_object_end(&w);
+    gov_jw_array_begin(&w, "variables");
+    for (size_t i = 0; i < env->count; i++)
+        variable(&w, &env->entries[i]);
+    gov_jw_array_end(&w);
+    gov_jw_object_end(&w);
+    return gov_jw_finish(&w, out, len);
+}

@@ -1,0 +1,41 @@
+/* watch_json.c - "governor.watch/1" (render.h): one observation of
+ * `governor watch`, the governor's pressure state and what is free. */
+#include "render.h"
+#include "json.h"
+
+int gov_watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                   const gov_availability *a, gov_reason gate, char **out, size_t *len)
+{
+    gov_jw w;
+
+    gov_jw_init(&w);
+    gov_jw_object_begin(&w, NULL);
+    gov_jw_string(&w, "schema", GOV_WATCH_SCHEMA);
+    gov_jw_u64(&w, "elapsed_ms", elapsed_ms);
+    gov_jw_string(&w, "profile", gov_profile_name(a->profile));
+    gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
+    gov_jw_u64(&w, "ceiling", ps->ceiling);
+    gov_jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
+    gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
+    gov_jw_u64(&w, "swap_streak", ps->swap_streak);
+    gov_jw_object_begin(&w, "ram");
+    gov_jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
+    gov_jw_u64(&w, "free_bytes", a->ram_bytes);
+    gov_jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
+    gov_jw_object_end(&w);
+    gov_jw_object_begin(&w, "threads");
+    gov_jw_u64(&w, "detected", a->detected_threads);
+    gov_jw_u64(&w, "free", a->threads);
+    gov_jw_u64(&w, "reserve", a->threads_reserve);
+    gov_jw_object_end(&w);
+    gov_jw_u64(&w, "io_slots_free", a->io_slots);
+    gov_jw_u64(&w, "gpu_slots_free", a->gpu_slots);
+    gov_jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
+    gov_jw_object_begin(&w, "psi");
+    gov_jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
+    gov_jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
+    gov_jw_string(&w, "gate", gate == GOV_REASON_NONE ? NULL : gov_reason_name(gate));
+    gov_jw_object_end(&w);
+    gov_jw_object_end(&w);
+    return gov_jw_finish(&w, out, len);
+}
