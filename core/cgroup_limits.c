@@ -449,8 +449,8 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     if (!out)
         return;
     memset(out, 0, sizeof *out);
-    gov_cpu_cgroup_set_unknown(&out->cpu);
-    gov_memory_cgroup_set_unknown(&out->memory);
+    GOV_SET_UNKNOWN(&out->cpu, cpu.cgroup);
+    GOV_SET_UNKNOWN(&out->memory, memory.cgroup);
     out->devices_confined = -1;
 
     t = calloc(1, sizeof *t);

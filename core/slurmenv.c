@@ -284,7 +284,7 @@ void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
 {
     uint64_t step_id, node_index;
 
-    gov_scheduler_set_unknown(out);
+    GOV_SET_UNKNOWN(out, scheduler);
     /* Without a job id this is no Slurm job, whatever else is set.  The
      * ids themselves are the binding's claim (gov_claim_collect). */
     if (env_count2(envp, "SLURM_JOB_ID", "SLURM_JOBID", 1, MAX_ID) == GOV_UNKNOWN)

@@ -13,19 +13,9 @@
 #include "cgroup.h"
 #include "gpu.h"
 #include "slurmenv.h"
+#include "snapshot_fields.h"
 #include "sysroot.h"
 #include "text.h"
-
-/* ---- starting values (snapshot_init.c; gov_snapshot_init is public) ------ */
-
-void gov_descriptor_set_unknown(gov_snapshot_descriptor *out);
-void gov_scheduler_set_unknown(gov_snapshot_scheduler *out);
-void gov_cpu_cgroup_set_unknown(gov_snapshot_cpu_cgroup *out);
-void gov_memory_cgroup_set_unknown(gov_snapshot_memory_cgroup *out);
-void gov_pressure_set_unknown(gov_snapshot_pressure *out);
-/* devices_confined included: the cgroup collector's, copied in. */
-void gov_accel_set_unknown(gov_snapshot_accel *out);
-void gov_disk_set_unknown(gov_snapshot_disk *out);
 
 /* ---- filling parts (snapshot_fill.c) ------------------------------------- */
 

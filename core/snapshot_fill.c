@@ -18,7 +18,7 @@ static uint64_t mib_to_bytes(uint64_t mib)
 void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot_scheduler *sched,
                           gov_site_policy *policy)
 {
-    gov_scheduler_set_unknown(sched);
+    GOV_SET_UNKNOWN(sched, scheduler);
     sched->source = GOV_SCHED_DESCRIPTOR;
     sched->step_kind = d->step_kind;
     sched->tasks_on_node = d->tasks_on_node;

@@ -232,7 +232,7 @@ void gov_accel_collect(const gov_root *root, const char *const *envp,
     };
     gov_gpu_nodes nvidia, render;
 
-    gov_accel_set_unknown(out);
+    GOV_SET_UNKNOWN(out, accel);
     for (int i = 0; i < GOV_VIS_COUNT; i++) {
         const char *v = gov_env_get(envp, vars[i]);
         if (v)

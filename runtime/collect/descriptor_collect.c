@@ -21,7 +21,7 @@ void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
     time_t now;
     int rc;
 
-    gov_descriptor_set_unknown(out);
+    GOV_SET_UNKNOWN(out, descriptor);
     if (opts && (opts->flags & GOV_OPT_NO_DESCRIPTOR))
         return;
     /* The seal binds to the live process; a sysroot is someone else's. */

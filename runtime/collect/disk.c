@@ -20,7 +20,7 @@ void gov_disk_collect(const char *workdir, gov_snapshot_disk *out)
     const char *dir = workdir && *workdir ? workdir : ".";
     struct statvfs st;
 
-    gov_disk_set_unknown(out);
+    GOV_SET_UNKNOWN(out, disk);
 
     if (statvfs(dir, &st) == 0 && st.f_frsize) {
         out->capacity_bytes = blocks_bytes(st.f_blocks, st.f_frsize);

@@ -123,7 +123,7 @@ static void swap_activity(const gov_root *root, gov_snapshot_pressure *out)
 void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                           gov_snapshot_pressure *out)
 {
-    gov_pressure_set_unknown(out);
+    GOV_SET_UNKNOWN(out, pressure);
 
     /* The process's own cgroup is the better witness; the figures never
      * mix sources, so the system files are read only when it gave none.

@@ -315,7 +315,7 @@ static void test_confinement(void **state)
         memset(&cg, 0, sizeof cg);
         cg.cpu.version = cg.memory.version = cases[i].version;
         cg.devices_confined = cases[i].from_cgroup;
-        gov_accel_set_unknown(&a);
+        GOV_SET_UNKNOWN(&a, accel);
         a.nvidia_dev_denied = cases[i].nvidia_denied;
         a.drm_render_denied = cases[i].render_denied;
         gov_accel_confinement(&a, &cg);

@@ -1,0 +1,17 @@
+/* snapshot_fields - print the JSON path of every field the snapshot prints
+ * (core/snapshot_fields.c), one per line, as docs/snapshot.md writes them:
+ * ".memory.cgroup.limit_bytes".  For test_snapshot_fields.sh. */
+#include "snapshot_fields.h"
+
+#include <stdio.h>
+
+int main(void)
+{
+    size_t n;
+    const gov_field *f = gov_snapshot_fields(&n);
+
+    for (size_t i = 0; i < n; i++)
+        if (!f[i].hidden)
+            printf(".%s\n", f[i].path);
+    return 0;
+}
