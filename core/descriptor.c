@@ -71,9 +71,9 @@ void gov_descriptor_init(gov_descriptor *d)
         *u64_at(d, i) = GOV_UNKNOWN;
     d->boot_hash = GOV_UNKNOWN;
     d->topo.packages = d->topo.cores = d->topo.pus = d->topo.numa_nodes = GOV_UNKNOWN;
-    d->policy.profile = GOV_PROFILE_BATCH;
-    d->policy.mem_reserve_bytes = GOV_UNKNOWN;
-    d->policy.cpu_reserve_threads = GOV_UNKNOWN;
+    d->policy.site.profile = GOV_PROFILE_BATCH;
+    d->policy.site.mem_reserve_bytes = GOV_UNKNOWN;
+    d->policy.site.cpu_reserve_threads = GOV_UNKNOWN;
 }
 
 /* ---- encoding -------------------------------------------------------------- */
@@ -119,7 +119,7 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         return GOV_EINVAL;
     t = &d->topo;
     p = &d->policy;
-    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->profile) ||
+    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->site.profile) ||
         t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
         return GOV_EINVAL;
     for (size_t i = 0; i < N_U64; i++)
@@ -151,10 +151,10 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
             put(&o, "\n");
         }
     }
-    put(&o, "profile=%s\n", gov_profile_name(p->profile));
-    put(&o, "imposed=%d\n", p->profile_imposed ? 1 : 0);
-    put_reserve(&o, "mem_reserve", p->mem_reserve_bytes, p->mem_reserve_pct);
-    put_reserve(&o, "cpu_reserve", p->cpu_reserve_threads, p->cpu_reserve_pct);
+    put(&o, "profile=%s\n", gov_profile_name(p->site.profile));
+    put(&o, "imposed=%d\n", p->site.profile_imposed ? 1 : 0);
+    put_reserve(&o, "mem_reserve", p->site.mem_reserve_bytes, p->site.mem_reserve_pct);
+    put_reserve(&o, "cpu_reserve", p->site.cpu_reserve_threads, p->site.cpu_reserve_pct);
     put(&o, "seal=%s\n", p->seal_required ? "required" : "optional");
     if (p->ttl_s)
         put(&o, "ttl=%u\n", p->ttl_s);
@@ -318,13 +318,18 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     case K_GPUS:
         return parse_list(v, vn, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
     case K_PROFILE:
-        return gov_profile_from_name(v, vn, &d->policy.profile);
-    case K_IMPOSED:
-        return parse_bool(v, vn, &d->policy.profile_imposed);
+        return gov_profile_from_name(v, vn, &d->policy.site.profile);
+    case K_IMPOSED: {
+        bool imposed = false;
+        int rc = parse_bool(v, vn, &imposed);
+
+        d->policy.site.profile_imposed = imposed;
+        return rc;
+    }
     case K_MEMRES:
-        return parse_reserve(v, vn, &d->policy.mem_reserve_bytes, &d->policy.mem_reserve_pct);
+        return parse_reserve(v, vn, &d->policy.site.mem_reserve_bytes, &d->policy.site.mem_reserve_pct);
     case K_CPURES:
-        return parse_reserve(v, vn, &d->policy.cpu_reserve_threads, &d->policy.cpu_reserve_pct);
+        return parse_reserve(v, vn, &d->policy.site.cpu_reserve_threads, &d->policy.site.cpu_reserve_pct);
     case K_SEAL:
         if (gov_token_eq(v, vn, "required"))
             d->policy.seal_required = true;
@@ -379,8 +384,8 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
         !seen[K_IMPOSED] || !seen[K_SEAL] || !seen[K_THREADS] ||
         (version >= 3 && !seen[K_RUNTIMES]) ||
         (d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
-        (d.policy.mem_reserve_pct && d.policy.mem_reserve_bytes != GOV_UNKNOWN) ||
-        (d.policy.cpu_reserve_pct && d.policy.cpu_reserve_threads != GOV_UNKNOWN))
+        (d.policy.site.mem_reserve_pct && d.policy.site.mem_reserve_bytes != GOV_UNKNOWN) ||
+        (d.policy.site.cpu_reserve_pct && d.policy.site.cpu_reserve_threads != GOV_UNKNOWN))
         return GOV_EPARSE;
     *out = d;
     return 0;

@@ -21,12 +21,10 @@
 
 /* The site policy as sealed: what a user may tighten, never loosen. */
 typedef struct gov_desc_policy {
-    bool profile_imposed;
-    gov_profile profile;           /* effective: stricter of site and user */
-    uint64_t mem_reserve_bytes;    /* GOV_UNKNOWN when none */
-    uint32_t mem_reserve_pct;      /* 0 when none */
-    uint64_t cpu_reserve_threads;  /* GOV_UNKNOWN when none */
-    uint32_t cpu_reserve_pct;
+    /* The snapshot's .policy as sealed: the profile is the stricter of the
+     * site's and the user's; `present` is set when a verified descriptor
+     * is applied (gov_descriptor_apply). */
+    gov_site_policy site;
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
     bool threads;                  /* the user asked for thread variables */

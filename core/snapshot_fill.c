@@ -40,14 +40,8 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot_scheduler *sched
     sched->gpus_per_task_source = gov_sched_from_env(d->gpus_per_task);
     sched->mem_per_cpu_source = gov_sched_from_env(sched->mem_per_cpu_bytes);
 
-    memset(policy, 0, sizeof *policy);
+    *policy = d->policy.site;
     policy->present = 1;
-    policy->profile_imposed = d->policy.profile_imposed;
-    policy->profile = d->policy.profile;
-    policy->mem_reserve_bytes = d->policy.mem_reserve_bytes;
-    policy->mem_reserve_pct = d->policy.mem_reserve_pct;
-    policy->cpu_reserve_threads = d->policy.cpu_reserve_threads;
-    policy->cpu_reserve_pct = d->policy.cpu_reserve_pct;
 }
 
 void gov_task_snapshot(const gov_descriptor *d, gov_snapshot *out)

@@ -49,12 +49,9 @@ typedef enum gov_runtimes_policy {
 typedef struct gov_spank_policy {
     bool default_on;
     bool allow_off;                /* users may say --governor=off */
-    bool profile_imposed;
-    gov_profile profile;
-    uint64_t mem_reserve_bytes;    /* GOV_UNKNOWN: none */
-    uint32_t mem_reserve_pct;
-    uint64_t cpu_reserve_threads;  /* GOV_UNKNOWN: none */
-    uint32_t cpu_reserve_pct;
+    /* What the descriptor seals and the job's governor applies (profile,
+     * reserves); `present` unused here. */
+    gov_site_policy site;
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
     uint32_t munge_timeout_s;      /* give up sealing after this */

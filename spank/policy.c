@@ -9,11 +9,11 @@
 void gov_spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
-    p->profile = GOV_PROFILE_BATCH;
+    p->site.profile = GOV_PROFILE_BATCH;
     p->allow_off = true;
     p->munge_timeout_s = GOV_MUNGE_TIMEOUT_S;
-    p->mem_reserve_bytes = GOV_UNKNOWN;
-    p->cpu_reserve_threads = GOV_UNKNOWN;
+    p->site.mem_reserve_bytes = GOV_UNKNOWN;
+    p->site.cpu_reserve_threads = GOV_UNKNOWN;
     memcpy(p->run_dir, GOV_RUN_DIR_DEFAULT, sizeof GOV_RUN_DIR_DEFAULT);
 }
 
@@ -48,15 +48,15 @@ static int set_mem_reserve(const char *v, struct policy_build *b)
     size_t n = strlen(v);
     uint64_t bytes;
 
-    if (!parse_pct(v, n, &p->mem_reserve_pct))
+    if (!parse_pct(v, n, &p->site.mem_reserve_pct))
         return 0;
     if (n == 1 && v[0] == '0') {
-        p->mem_reserve_bytes = GOV_UNKNOWN;
+        p->site.mem_reserve_bytes = GOV_UNKNOWN;
         return 0;
     }
     if (n < 2 || !strchr("KMGTkmgt", v[n - 1]) || gov_slurm_parse_mem(v, n, &bytes) != 0)
         return GOV_EPARSE;
-    p->mem_reserve_bytes = bytes;
+    p->site.mem_reserve_bytes = bytes;
     return 0;
 }
 
@@ -66,11 +66,11 @@ static int set_cpu_reserve(const char *v, struct policy_build *b)
     size_t n = strlen(v);
     uint64_t x;
 
-    if (!parse_pct(v, n, &p->cpu_reserve_pct))
+    if (!parse_pct(v, n, &p->site.cpu_reserve_pct))
         return 0;
     if (parse_num(v, n, 1u << 20, &x))
         return GOV_EPARSE;
-    p->cpu_reserve_threads = x ? x : GOV_UNKNOWN;
+    p->site.cpu_reserve_threads = x ? x : GOV_UNKNOWN;
     return 0;
 }
 
@@ -117,8 +117,8 @@ static int set_profile(const char *v, struct policy_build *b)
 
     if (parse_choice(v, "interactive", "batch", &interactive))
         return GOV_EPARSE;
-    b->p.profile = interactive ? GOV_PROFILE_INTERACTIVE : GOV_PROFILE_BATCH;
-    b->p.profile_imposed = true;
+    b->p.site.profile = interactive ? GOV_PROFILE_INTERACTIVE : GOV_PROFILE_BATCH;
+    b->p.site.profile_imposed = true;
     return 0;
 }
 
@@ -272,15 +272,15 @@ bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode
     gov_profile user = mode->profile_set ? mode->profile : GOV_PROFILE_BATCH;
 
     memset(out, 0, sizeof *out);
-    out->profile_imposed = site->profile_imposed;
+    out->site.profile_imposed = site->site.profile_imposed;
     /* interactive keeps a host reserve, so it is the stricter profile: a
      * user may choose it under an imposed batch, never the reverse. */
-    out->profile = site->profile_imposed && site->profile == GOV_PROFILE_INTERACTIVE
+    out->site.profile = site->site.profile_imposed && site->site.profile == GOV_PROFILE_INTERACTIVE
                    ? GOV_PROFILE_INTERACTIVE : user;
-    out->mem_reserve_bytes = site->mem_reserve_bytes;
-    out->mem_reserve_pct = site->mem_reserve_pct;
-    out->cpu_reserve_threads = site->cpu_reserve_threads;
-    out->cpu_reserve_pct = site->cpu_reserve_pct;
+    out->site.mem_reserve_bytes = site->site.mem_reserve_bytes;
+    out->site.mem_reserve_pct = site->site.mem_reserve_pct;
+    out->site.cpu_reserve_threads = site->site.cpu_reserve_threads;
+    out->site.cpu_reserve_pct = site->site.cpu_reserve_pct;
     out->seal_required = site->seal_required;
     out->ttl_s = site->ttl_s;
     out->threads = mode->given && mode->threads;

@@ -53,10 +53,10 @@ static void sample(gov_descriptor *d)
     d->topo.gpu_numa[0] = 0;
     d->topo.gpu_local[0] = true;
     d->topo.gpu_numa[1] = -1;
-    d->policy.profile = GOV_PROFILE_INTERACTIVE;
-    d->policy.profile_imposed = true;
-    d->policy.mem_reserve_bytes = UINT64_C(2147483648);
-    d->policy.cpu_reserve_pct = 10;
+    d->policy.site.profile = GOV_PROFILE_INTERACTIVE;
+    d->policy.site.profile_imposed = true;
+    d->policy.site.mem_reserve_bytes = UINT64_C(2147483648);
+    d->policy.site.cpu_reserve_pct = 10;
     d->policy.seal_required = true;
     d->policy.ttl_s = 600;
     d->policy.threads = true;

@@ -21,11 +21,11 @@ static void test_defaults(void **state)
 
     assert_int_equal(parse(NULL, NULL, &p, err), 0);
     assert_false(p.default_on);
-    assert_false(p.profile_imposed);
+    assert_false(p.site.profile_imposed);
     assert_false(p.seal_required);
     assert_int_equal(p.ttl_s, 0);
-    assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
-    assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
+    assert_int_equal(p.site.mem_reserve_bytes, GOV_UNKNOWN);
+    assert_int_equal(p.site.cpu_reserve_threads, GOV_UNKNOWN);
     assert_string_equal(p.munge_socket, "");
     assert_string_equal(p.run_dir, "/run/slurm-governor");
     assert_false(p.topology_cache_off);
@@ -48,12 +48,12 @@ static void test_every_key(void **state)
     assert_false(p.allow_off);
     assert_int_equal(p.munge_timeout_s, 5);
     assert_true(p.default_on);
-    assert_true(p.profile_imposed);
-    assert_int_equal(p.profile, GOV_PROFILE_INTERACTIVE);
-    assert_int_equal(p.mem_reserve_bytes, UINT64_C(2) << 30);
-    assert_int_equal(p.mem_reserve_pct, 0);
-    assert_int_equal(p.cpu_reserve_pct, 10);
-    assert_int_equal(p.cpu_reserve_threads, GOV_UNKNOWN);
+    assert_true(p.site.profile_imposed);
+    assert_int_equal(p.site.profile, GOV_PROFILE_INTERACTIVE);
+    assert_int_equal(p.site.mem_reserve_bytes, UINT64_C(2) << 30);
+    assert_int_equal(p.site.mem_reserve_pct, 0);
+    assert_int_equal(p.site.cpu_reserve_pct, 10);
+    assert_int_equal(p.site.cpu_reserve_threads, GOV_UNKNOWN);
     assert_true(p.seal_required);
     assert_int_equal(p.ttl_s, 3600);
     assert_string_equal(p.munge_socket, "/run/munge/munge.socket.2");
@@ -67,17 +67,17 @@ static void test_values(void **state)
     char err[256];
 
     assert_int_equal(parse("mem_reserve=512m", NULL, &p, err), 0);
-    assert_int_equal(p.mem_reserve_bytes, UINT64_C(512) << 20);
+    assert_int_equal(p.site.mem_reserve_bytes, UINT64_C(512) << 20);
     assert_int_equal(parse("mem_reserve=25%", NULL, &p, err), 0);
-    assert_int_equal(p.mem_reserve_pct, 25);
+    assert_int_equal(p.site.mem_reserve_pct, 25);
     assert_int_equal(parse("mem_reserve=0", NULL, &p, err), 0);
-    assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
+    assert_int_equal(p.site.mem_reserve_bytes, GOV_UNKNOWN);
     assert_int_equal(parse("cpu_reserve=2", NULL, &p, err), 0);
-    assert_int_equal(p.cpu_reserve_threads, 2);
+    assert_int_equal(p.site.cpu_reserve_threads, 2);
     assert_int_equal(parse("default=off", "profile=batch", &p, err), 0);
     assert_false(p.default_on);
-    assert_true(p.profile_imposed);
-    assert_int_equal(p.profile, GOV_PROFILE_BATCH);
+    assert_true(p.site.profile_imposed);
+    assert_int_equal(p.site.profile, GOV_PROFILE_BATCH);
     assert_false(p.topology_cache_off);
     assert_int_equal(parse("topology_cache=off", NULL, &p, err), 0);
     assert_true(p.topology_cache_off);
@@ -130,7 +130,7 @@ static void test_errors_name_the_key(void **state)
         assert_non_null(strstr(err, bad[i][1]));
         /* On error the defaults stand. */
         assert_false(p.seal_required);
-        assert_int_equal(p.mem_reserve_bytes, GOV_UNKNOWN);
+        assert_int_equal(p.site.mem_reserve_bytes, GOV_UNKNOWN);
     }
     assert_int_equal(parse("seal=required", "seal=optional", &p, err), GOV_EPARSE);
     assert_non_null(strstr(err, "twice"));
@@ -169,19 +169,19 @@ static void test_resolve(void **state)
     site.allow_off = true;
 
     /* An imposed interactive profile cannot be loosened to batch... */
-    site.profile_imposed = true;
-    site.profile = GOV_PROFILE_INTERACTIVE;
-    site.mem_reserve_pct = 20;
+    site.site.profile_imposed = true;
+    site.site.profile = GOV_PROFILE_INTERACTIVE;
+    site.site.mem_reserve_pct = 20;
     assert_int_equal(gov_mode_parse("batch", &user), 0);
     assert_true(gov_spank_policy_resolve(&site, &user, &out));
-    assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
-    assert_true(out.profile_imposed);
-    assert_int_equal(out.mem_reserve_pct, 20);
+    assert_int_equal(out.site.profile, GOV_PROFILE_INTERACTIVE);
+    assert_true(out.site.profile_imposed);
+    assert_int_equal(out.site.mem_reserve_pct, 20);
     /* ...while a user may tighten an imposed batch to interactive. */
-    site.profile = GOV_PROFILE_BATCH;
+    site.site.profile = GOV_PROFILE_BATCH;
     assert_int_equal(gov_mode_parse("interactive", &user), 0);
     assert_true(gov_spank_policy_resolve(&site, &user, &out));
-    assert_int_equal(out.profile, GOV_PROFILE_INTERACTIVE);
+    assert_int_equal(out.site.profile, GOV_PROFILE_INTERACTIVE);
 }
 
 /* runtimes=off|on|always: who decides whether a task starts with the
