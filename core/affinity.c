@@ -25,15 +25,25 @@ int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
     return GOV_ENOENT;
 }
 
-static int live_affinity(gov_cpuset *set)
+/* A kernel CPU mask as large as a gov_cpuset, empty; NULL without memory. */
+static cpu_set_t *mask_alloc(size_t *size)
 {
     cpu_set_t *mask = CPU_ALLOC(GOV_CPUSET_BITS);
-    size_t size = CPU_ALLOC_SIZE(GOV_CPUSET_BITS);
+
+    *size = CPU_ALLOC_SIZE(GOV_CPUSET_BITS);
+    if (mask)
+        CPU_ZERO_S(*size, mask);
+    return mask;
+}
+
+static int live_affinity(gov_cpuset *set)
+{
+    size_t size;
+    cpu_set_t *mask = mask_alloc(&size);
     int rc = 0;
 
     if (!mask)
         return GOV_ENOMEM;
-    CPU_ZERO_S(size, mask);
     if (sched_getaffinity(0, size, mask) != 0) {
         rc = -errno;
     } else {
@@ -74,13 +84,12 @@ int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
 
 int gov_affinity_set(const gov_cpuset *set)
 {
-    cpu_set_t *mask = CPU_ALLOC(GOV_CPUSET_BITS);
-    size_t size = CPU_ALLOC_SIZE(GOV_CPUSET_BITS);
+    size_t size;
+    cpu_set_t *mask = mask_alloc(&size);
     int rc = 0;
 
     if (!mask)
         return GOV_ENOMEM;
-    CPU_ZERO_S(size, mask);
     for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
         if ((set->bits[cpu / 64] >> (cpu % 64)) & 1u)
             CPU_SET_S(cpu, size, mask);
