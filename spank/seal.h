@@ -16,8 +16,7 @@
  * closed (the process must have no other thread).  Only for a process
  * that will exec or exit soon (a task in task_init_privileged): what the
  * cancelled call allocated is not freed.  why: as gov_seal_encode()'s.
- * Returns 0, GOV_ETIMEDOUT, GOV_EIO (/proc/self/fd unreadable: no request
- * is made), or gov_seal_encode()'s errors. */
+ * Returns 0, GOV_ETIMEDOUT, or gov_seal_encode()'s errors. */
 int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
                      size_t len, unsigned timeout_ms, char **cred, char *why);
 
