@@ -8,7 +8,9 @@
 #include "admission.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct gov_governor {
@@ -157,7 +159,9 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
         return GOV_EINVAL;
     if (res)
         res->id = 0;
-    *out = (gov_decision){ 0 };
+    /* Up to the reserved words, which no one reads (governor.h, "ABI"):
+     * zeroing all 128 bytes took a rep stos, 10 % of a decision. */
+    memset(out, 0, offsetof(gov_decision, reserved));
     now = gov->clock(gov->clock_arg);
 
     pthread_mutex_lock(&gov->lock);
