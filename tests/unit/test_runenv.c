@@ -29,6 +29,19 @@ static gov_snapshot alloc(void)
     return s;
 }
 
+/* alloc()'s machine holding the sealed step of one task, 1 CPU and 256 MiB. */
+static gov_snapshot sealed_task(void)
+{
+    gov_snapshot s = alloc();
+
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.tasks_on_node = 1;
+    s.scheduler.mem_per_node_bytes = 256 * MIB;
+    gov_snapshot_resolve(&s);
+    return s;
+}
+
 static const gov_runenv_entry *find(const gov_runenv *env, const char *name, const char *option)
 {
     for (size_t i = 0; i < env->count; i++) {
@@ -261,15 +274,10 @@ static void test_java_when_blind(void **state)
 {
     static const char *const envp[] = { "JAVA_TOOL_OPTIONS=-Dfile.encoding=UTF-8", NULL };
     static const char *const heap[] = { "JAVA_TOOL_OPTIONS=-Xmx8g", NULL };
-    gov_snapshot s = alloc();
+    gov_snapshot s = sealed_task();
     gov_runenv *env;
     const gov_runenv_entry *e;
 
-    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
-    s.scheduler.cpus_per_task = 1;
-    s.scheduler.tasks_on_node = 1;
-    s.scheduler.mem_per_node_bytes = 256 * MIB;
-    gov_snapshot_resolve(&s);
     env = compute(&s, 0, envp, 0);
     assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
                         "-Dfile.encoding=UTF-8 -XX:ActiveProcessorCount=1 -XX:MaxRAM=256m");
@@ -386,14 +394,9 @@ static void test_earlier_memory_replaced(void **state)
         "NODE_OPTIONS=--inspect --max-old-space-size=1536 --max-semi-space-size=16 --trace",
         "JAVA_TOOL_OPTIONS=-Dx=1 -XX:ActiveProcessorCount=8 -XX:MaxRAM=2048m", NULL,
     };
-    gov_snapshot s = alloc();
+    gov_snapshot s = sealed_task();
     gov_runenv *env;
 
-    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
-    s.scheduler.cpus_per_task = 1;
-    s.scheduler.tasks_on_node = 1;
-    s.scheduler.mem_per_node_bytes = 256 * MIB;
-    gov_snapshot_resolve(&s);
     env = compute(&s, 0, envp, 0);
     assert_string_equal(var(env, "OMP_NUM_THREADS"), "1");
     assert_int_equal(find(env, "GOMEMLIMIT", NULL)->reason, GOV_RUNENV_REPLACED);
