@@ -120,6 +120,16 @@ const char *gov_step_kind_name(gov_step_kind k)
     return NAME_OF(step_kind_names, k);
 }
 
+const char *gov_topology_source_name(gov_topology_source s)
+{
+    static const char *const names[] = {
+        [GOV_TOPOLOGY_SOURCE_NONE] = NULL,
+        [GOV_TOPOLOGY_SOURCE_DESCRIPTOR] = "descriptor",
+        [GOV_TOPOLOGY_SOURCE_LIVE] = "live",
+    };
+    return NAME_OF(names, s);
+}
+
 int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
 {
     int v = gov_name_lookup(GOV_NAMES(step_kind_names), text, len);

@@ -19,10 +19,11 @@
 
 /* ---- filling parts (snapshot_fill.c) ------------------------------------- */
 
-/* A descriptor's facts as the scheduler part and its site policy. */
+/* A descriptor's facts as out's scheduler part, its site policy and the
+ * step part of its topology; the task's GPUs local to its NUMA nodes when
+ * out's task part is already counted. */
 struct gov_descriptor;
-void gov_descriptor_apply(const struct gov_descriptor *d, gov_snapshot_scheduler *sched,
-                          gov_site_policy *policy);
+void gov_descriptor_apply(const struct gov_descriptor *d, gov_snapshot *out);
 
 /* What the live process (a task about to exec) may use, from the sealed
  * descriptor d and its own affinity, cgroups and /proc/meminfo, resolved:

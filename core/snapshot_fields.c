@@ -17,6 +17,7 @@ static const char *layer(unsigned v) { return gov_layer_name(v); }
 static const char *pressure_source(unsigned v) { return gov_pressure_source_name(v); }
 static const char *enforcement(unsigned v) { return gov_enforcement_name(v); }
 static const char *profile(unsigned v) { return gov_profile_name(v); }
+static const char *topology_source(unsigned v) { return gov_topology_source_name(v); }
 
 /* The values printed from more than their own member. */
 static const char *descriptor_reason(const gov_snapshot *s, char *buf, size_t cap)
@@ -68,6 +69,8 @@ static const char *policy_source(const gov_snapshot *s, char *buf, size_t cap)
 #define NAME(path_, member, fn) { .path = (path_), .kind = GOV_FIELD_NAME, .offset = AT(member), .name = (fn) }
 #define CPUSET(path_, member, count) \
     { .path = (path_), .kind = GOV_FIELD_CPUSET, .offset = AT(member), .aux = AT(count) }
+#define NUMA_LIST(path_, member, count) \
+    { .path = (path_), .kind = GOV_FIELD_NUMA_LIST, .offset = AT(member), .aux = AT(count) }
 #define DERIVED(path_, fn) { .path = (path_), .kind = GOV_FIELD_DERIVED, .derive = (fn) }
 #define HIDDEN(kind_, member) \
     { .path = #member, .kind = GOV_FIELD_##kind_, .offset = AT(member), .hidden = true }
@@ -175,6 +178,21 @@ static const gov_field fields[] = {
     FIELD(PERCENT, "policy.mem_reserve_pct", policy.mem_reserve_pct),
     FIELD(COUNT, "policy.cpu_reserve_threads", policy.cpu_reserve_threads),
     FIELD(PERCENT, "policy.cpu_reserve_pct", policy.cpu_reserve_pct),
+
+    NAME("topology.source", topology.source, topology_source),
+    FIELD(COUNT, "topology.step.packages", topology.step.packages),
+    FIELD(COUNT, "topology.step.cores", topology.step.cores),
+    FIELD(COUNT, "topology.step.pus", topology.step.pus),
+    FIELD(COUNT, "topology.step.numa_nodes", topology.step.numa_nodes),
+    FIELD(COUNT, "topology.task.packages", topology.task.packages),
+    FIELD(COUNT, "topology.task.cores", topology.task.cores),
+    FIELD(COUNT, "topology.task.pus", topology.task.pus),
+    FIELD(COUNT, "topology.task.numa_nodes", topology.task.numa_nodes),
+    FIELD(COUNT, "topology.task.whole_cores", topology.task_whole_cores),
+    NUMA_LIST("topology.task.numa", topology.numa, topology.numa_count),
+    FIELD(COUNT, "topology.task.gpus_local", topology.task_gpus_local),
+    FIELD(COUNT, "topology.host.memory_only_numa_nodes", topology.memory_only_numa_nodes),
+    FIELD(COUNT, "topology.host.memory_only_bytes", topology.memory_only_bytes),
 };
 
 const gov_field *gov_snapshot_fields(size_t *count)

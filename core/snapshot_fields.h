@@ -28,6 +28,9 @@ typedef enum gov_field_kind {
     GOV_FIELD_CPUSET,    /* gov_cpuset, printed as a CPU list; null when the
                             count at `aux` is GOV_UNKNOWN */
     GOV_FIELD_DERIVED,   /* printed by `derive` from other members */
+    GOV_FIELD_NUMA_LIST, /* gov_topology_numa[], `aux` the offset of its
+                            uint32_t count: an array of objects; null when
+                            the task part is unknown */
 } gov_field_kind;
 
 typedef struct gov_field {
@@ -39,7 +42,7 @@ typedef struct gov_field {
      * an unknown value. */
     bool hidden;
     size_t offset;       /* of the member in gov_snapshot */
-    size_t aux;          /* CPUSET: offset of its count */
+    size_t aux;          /* CPUSET, NUMA_LIST: offset of its count */
     const char *(*name)(unsigned value);                    /* NAME */
     /* DERIVED: the string to print, NULL for null; buf is scratch. */
     const char *(*derive)(const gov_snapshot *s, char *buf, size_t cap);

@@ -15,9 +15,47 @@ static uint64_t mib_to_bytes(uint64_t mib)
     return mib * 1024 * 1024;
 }
 
-void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot_scheduler *sched,
-                          gov_site_policy *policy)
+/* GPUs of the node the task may use that sit on one of its NUMA nodes.
+ * The descriptor lists every GPU of the node with its NUMA node, not which
+ * of them the task holds: known only when it verifiably holds all of them
+ * (or the node has none). */
+static uint64_t gpus_local(const gov_desc_topology *t, const gov_snapshot *s)
 {
+    uint64_t n = 0;
+
+    if (!t->present || s->topology.task.numa_nodes == GOV_UNKNOWN ||
+        s->topology.numa_count != s->topology.task.numa_nodes)
+        return GOV_UNKNOWN;
+    if (t->gpu_count == 0)
+        return 0;
+    if (!s->scheduler.gpus_verified || s->scheduler.gpus_on_node != t->gpu_count)
+        return GOV_UNKNOWN;
+    for (uint32_t g = 0; g < t->gpu_count; g++)
+        for (uint32_t i = 0; i < s->topology.numa_count; i++)
+            if (t->gpu_numa[g] >= 0 && (uint32_t)t->gpu_numa[g] == s->topology.numa[i].os_index) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+static void apply_topology(const gov_desc_topology *t, gov_snapshot *out)
+{
+    out->topology.task_gpus_local = gpus_local(t, out);
+    if (!t->present)
+        return;
+    out->topology.source = GOV_TOPOLOGY_SOURCE_DESCRIPTOR;
+    out->topology.step.packages = t->packages;
+    out->topology.step.cores = t->cores;
+    out->topology.step.pus = t->pus;
+    out->topology.step.numa_nodes = t->numa_nodes;
+}
+
+void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
+{
+    gov_snapshot_scheduler *sched = &out->scheduler;
+    gov_site_policy *policy = &out->policy;
+
     GOV_SET_UNKNOWN(sched, scheduler);
     sched->source = GOV_SCHED_DESCRIPTOR;
     sched->step_kind = d->step_kind;
@@ -42,6 +80,7 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot_scheduler *sched
 
     *policy = d->policy.site;
     policy->present = 1;
+    apply_topology(&d->topo, out);
 }
 
 void gov_task_snapshot(const gov_descriptor *d, gov_snapshot *out)
@@ -49,7 +88,7 @@ void gov_task_snapshot(const gov_descriptor *d, gov_snapshot *out)
     gov_cgroup_evidence cg;
 
     gov_snapshot_init(out);
-    gov_descriptor_apply(d, &out->scheduler, &out->policy);
+    gov_descriptor_apply(d, out);
     if (gov_affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
         out->cpu.affinity.count = GOV_UNKNOWN;
     gov_cgroup_collect(NULL, &cg);

@@ -21,7 +21,7 @@
  *  - No global mutable state: everything lives in a gov_context or a
  *    gov_governor.  Thread safety is stated per call.
  *
- * ABI: libgovernor.so.0 keeps the size of every structure below and the
+ * ABI: libgovernor.so.1 keeps the size of every structure below and the
  * offset of every member for its whole life, because callers allocate them
  * (on the stack, in arrays) and the library reads and writes them in place.
  * So each structure, and each part of gov_snapshot, ends in reserved words:
@@ -53,7 +53,7 @@ extern "C" {
 
 /** The version this header describes; gov_version() says which library runs. */
 #define GOV_VERSION_MAJOR 0
-#define GOV_VERSION_MINOR 1
+#define GOV_VERSION_MINOR 2
 #define GOV_VERSION_PATCH 0
 #define GOV_VERSION_HEX \
     ((GOV_VERSION_MAJOR << 16) | (GOV_VERSION_MINOR << 8) | GOV_VERSION_PATCH)
@@ -232,6 +232,13 @@ typedef enum gov_step_kind {
     GOV_STEP_INTERACTIVE,
 } gov_step_kind;
 
+/** Where the snapshot's topology part comes from (gov_snapshot.topology). */
+typedef enum gov_topology_source {
+    GOV_TOPOLOGY_SOURCE_NONE = 0,     /**< no topology known */
+    GOV_TOPOLOGY_SOURCE_DESCRIPTOR,   /**< the step part from a verified descriptor */
+    GOV_TOPOLOGY_SOURCE_LIVE,         /**< only the task part, counted here */
+} gov_topology_source;
+
 /** Admission profile (see the governor section). */
 typedef enum gov_profile {
     GOV_PROFILE_BATCH = 0,        /**< keeps no host reserve */
@@ -352,10 +359,68 @@ typedef struct gov_snapshot_cpu_host {
     uint64_t logical;      /**< logical CPUs (PUs) of the host */
     uint64_t physical;     /**< physical cores, never derived from logical */
     uint64_t packages;
-    uint64_t numa_nodes;
+    uint64_t numa_nodes;   /**< CPU NUMA nodes (see gov_topology_counts) */
     uint64_t online;       /**< CPUs in .../cpu/online */
     uint64_t reserved[4];  /**< zero (see "ABI" above) */
 } gov_snapshot_cpu_host;
+
+/**
+ * NUMA nodes of a node's topology, as the snapshot counts them.  A CPU NUMA
+ * node is the nearest memory of some PU: the first NUMA node hwloc attaches
+ * at the PU's closest ancestor that has memory.  Every other NUMA node
+ * (GPU memory, CXL, HBM or NVDIMM beside DDR) is memory-only: reported
+ * apart, never counted as a CPU NUMA domain.
+ */
+#define GOV_TOPOLOGY_NUMA_MAX 32
+
+/** What a set of CPUs covers: a core, package or NUMA node counts when at
+ *  least one of its PUs is in the set. */
+typedef struct gov_topology_counts {
+    uint64_t packages;
+    uint64_t cores;
+    uint64_t pus;
+    uint64_t numa_nodes;   /**< CPU NUMA nodes; memory-only ones never */
+    uint64_t reserved[4];  /**< zero (see "ABI" above) */
+} gov_topology_counts;
+
+/** One CPU NUMA node that the process's affinity mask touches. */
+typedef struct gov_topology_numa {
+    uint32_t os_index;            /**< the kernel's node number */
+    uint32_t pus;                 /**< PUs of the mask in this node */
+    uint64_t cores;               /**< cores of the mask in this node */
+    uint64_t local_memory_bytes;  /**< the node's memory, GOV_UNKNOWN */
+    gov_cpuset cpus;              /**< the mask's CPUs in this node */
+    uint64_t reserved[4];         /**< zero (see "ABI" above) */
+} gov_topology_numa;
+
+/**
+ * The allocation's topology (gov_snapshot.topology): what the step's CPUs
+ * cover on this node, as the plugin sealed it, beside what this process's
+ * affinity mask covers, counted on the topology hwloc reads (the live
+ * system's, or a sysroot's: see gov_options.sysroot).
+ */
+typedef struct gov_snapshot_topology {
+    gov_topology_source source;
+    /** The step's CPUs on this node (sealed); every count GOV_UNKNOWN
+     *  without a verified descriptor that carries them. */
+    gov_topology_counts step;
+    /** This process's affinity mask on the node's topology. */
+    gov_topology_counts task;
+    uint64_t task_whole_cores;      /**< cores all of whose PUs are in the mask */
+    /** GPUs this task may use whose device is local to a NUMA node of the
+     *  mask (from the descriptor's GPU table); GOV_UNKNOWN when it cannot
+     *  be told which GPUs the task may use. */
+    uint64_t task_gpus_local;
+    /** The host's NUMA nodes without CPUs of their own (see above). */
+    uint64_t memory_only_numa_nodes;
+    uint64_t memory_only_bytes;     /**< their memory together */
+    /** Entries of numa[] in use, in OS order; task.numa_nodes may be
+     *  larger (at most GOV_TOPOLOGY_NUMA_MAX are listed). */
+    uint32_t numa_count;
+    uint32_t reserved_u32;          /**< zero */
+    gov_topology_numa numa[GOV_TOPOLOGY_NUMA_MAX];
+    uint64_t reserved[8];  /**< zero (see "ABI" above) */
+} gov_snapshot_topology;
 
 /** The CPU limits of the process's cgroups (gov_snapshot.cpu.cgroup). */
 typedef struct gov_snapshot_cpu_cgroup {
@@ -455,6 +520,8 @@ typedef struct gov_snapshot {
     } enforcement;
 
     gov_site_policy policy;
+
+    gov_snapshot_topology topology;
     uint64_t reserved[16];  /**< zero (see "ABI" above) */
 } gov_snapshot;
 
@@ -462,7 +529,12 @@ typedef struct gov_snapshot {
 typedef struct gov_options {
     /** Read every file under this directory instead of "/" (tests, debugging).
      *  Affinity then comes from DIR/proc/self/status and descriptor
-     *  verification is skipped (the seal binds to the live process). */
+     *  verification is skipped (the seal binds to the live process).  The
+     *  topology is hwloc's reading of DIR, so the caller points hwloc there:
+     *  HWLOC_FSROOT must name DIR in the environment when the context is
+     *  created (the `governor` tool sets it for itself; a library must not
+     *  set a process-wide variable); otherwise the host and task topology
+     *  are unknown, never the live host's. */
     const char *sysroot;
     /** Directory whose filesystem the disk evidence describes; NULL = ".". */
     const char *workdir;
@@ -579,6 +651,7 @@ const char *gov_descriptor_status_name(gov_descriptor_status s);
 const char *gov_pressure_source_name(gov_pressure_source s);
 const char *gov_profile_name(gov_profile p);
 const char *gov_step_kind_name(gov_step_kind k);
+const char *gov_topology_source_name(gov_topology_source s);
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */

@@ -2,7 +2,7 @@
 # The whole test suite, as CI runs it (README's second command):
 #   1. install the Debian packages it needs
 #   2. build and run the unit and tool tests, and the plugin's Slurm-free
-#      parts again in a build without Slurm's headers; hold libgovernor.so.0
+#      parts again in a build without Slurm's headers; hold libgovernor.so.1
 #      to its ABI baseline (abi/check.sh, docs/abi.md);
 #      real runtimes (OpenMP, OpenBLAS, Go, Rust, Node.js, Java...) alone and
 #      under `governor run` in real allocations (tests/runtimes)
@@ -170,7 +170,7 @@ main() {
 
 	stage "unit and tool tests" unit
 	stage "the plugin's Slurm-free parts without spank.h" unit_without_slurm
-	stage "ABI of libgovernor.so.0 (abidiff against abi/libgovernor.abi)" abi
+	stage "ABI of libgovernor.so.1 (abidiff against abi/libgovernor.abi)" abi
 	stage "real runtimes under governor run" runtimes
 	stage "sanitizers (address, undefined)" sanitized
 	stage "fuzz smoke" fuzz

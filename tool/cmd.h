@@ -22,6 +22,10 @@ int gov_cmd_watch(int argc, char **argv);
 int gov_cmd_run(int argc, char **argv);
 int gov_cmd_doctor(int argc, char **argv);
 
+/* Point hwloc at a --sysroot DIR (HWLOC_FSROOT, which the library
+ * requires to read the tree's topology); 0, or -1 with errno set. */
+int gov_tool_point_hwloc(const char *dir);
+
 /* Undo the tool's own environment settings (main.c) before exec'ing a
  * user's command. */
 void gov_tool_restore_env(void);

@@ -23,6 +23,11 @@ static int set_sysroot(gov_cmd_opts *o, const char *dir)
         fprintf(stderr, "governor: --sysroot %s: not a directory\n", dir);
         return -1;
     }
+    if (gov_tool_point_hwloc(dir) != 0) {
+        fprintf(stderr, "governor: --sysroot %s: cannot point hwloc at it: %s\n", dir,
+                strerror(errno));
+        return -1;
+    }
     o->sysroot = dir;
     return 1;
 }

@@ -107,6 +107,50 @@ static void print_cpu(const gov_snapshot *s)
     free(list);
 }
 
+static void counts(const gov_topology_counts *c, char *v, size_t cap)
+{
+    char p[32], k[32], u[32], n[32];
+
+    gov_fmt_count(c->packages, p, sizeof p);
+    gov_fmt_count(c->cores, k, sizeof k);
+    gov_fmt_count(c->pus, u, sizeof u);
+    gov_fmt_count(c->numa_nodes, n, sizeof n);
+    snprintf(v, cap, "%s pkg, %s cores, %s PUs, %s NUMA", p, k, u, n);
+}
+
+static void print_topology(const gov_snapshot *s)
+{
+    const gov_snapshot_topology *t = &s->topology;
+    gov_topology_counts host = { s->cpu.host.packages, s->cpu.host.physical,
+                                 s->cpu.host.logical, s->cpu.host.numa_nodes, { 0 } };
+    char a[32], b[64], v[256], list[48];
+
+    printf("TOPOLOGY\n");
+    counts(&host, v, sizeof v);
+    gov_fmt_count(t->memory_only_numa_nodes, a, sizeof a);
+    snprintf(b, sizeof b, "hwloc; %s memory-only NUMA", a);
+    row("host", v, b);
+    counts(&t->step, v, sizeof v);
+    row("step", v, t->source == GOV_TOPOLOGY_SOURCE_DESCRIPTOR ? "descriptor (sealed)" : "-");
+    counts(&t->task, v, sizeof v);
+    row("task", v, "affinity mask");
+    gov_fmt_count(t->task_whole_cores, a, sizeof a);
+    gov_fmt_count(t->task_gpus_local, b, sizeof b);
+    snprintf(v, sizeof v, "%s whole cores, %s local GPUs", a, b);
+    row("", v, "");
+    /* Each NUMA node of the mask: what a worker per node would get. */
+    for (uint32_t i = 0; i < t->numa_count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "numa %u", t->numa[i].os_index);
+        gov_fmt_bytes(t->numa[i].local_memory_bytes, a, sizeof a);
+        if (gov_cpuset_format(&t->numa[i].cpus, list, sizeof list) < 0)
+            snprintf(list, sizeof list, "...");
+        snprintf(v, sizeof v, "%u PUs, %llu cores: %s", t->numa[i].pus,
+                 (unsigned long long)t->numa[i].cores, list);
+        row(name, v, a);
+    }
+}
+
 /* Usage split into working set and reclaimable cache, so that a person sees
  * why "remaining" is more than the limit minus the usage. */
 static void print_cgroup_usage(const gov_snapshot *s, const char *source)
@@ -262,6 +306,7 @@ int gov_cmd_snapshot(int argc, char **argv)
                                                    : gov_sched_source_name(snap.scheduler.source));
     print_scheduler(&snap);
     print_cpu(&snap);
+    print_topology(&snap);
     print_memory(&snap);
     print_rest(&snap);
     return GOV_EXIT_OK;

@@ -56,7 +56,7 @@ int gov_cmd_verify(int argc, char **argv)
         return GOV_EXIT_USAGE;
     }
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, NULL, &snap.scheduler, &snap.descriptor, &snap.policy);
+    gov_descriptor_collect(&opts, NULL, NULL, &snap);
 
     if (o.json) {
         char *text = NULL;

@@ -23,11 +23,38 @@ static void keep_hwloc_plugins_out(void)
         gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", list, 0) == 0;
 }
 
+/* --sysroot DIR: hwloc reads DIR too, so the topology is the tree's and
+ * is read by the code that reads a live node.  The user's own value comes
+ * back before an exec. */
+static int gov_tool_set_fsroot;
+static char *gov_tool_user_fsroot;
+
+int gov_tool_point_hwloc(const char *dir)
+{
+    const char *was = getenv("HWLOC_FSROOT");
+
+    if (!gov_tool_set_fsroot && was && !(gov_tool_user_fsroot = strdup(was)))
+        return -1;
+    if (setenv("HWLOC_FSROOT", dir, 1) != 0)
+        return -1;
+    gov_tool_set_fsroot = 1;
+    return 0;
+}
+
 void gov_tool_restore_env(void)
 {
     if (gov_tool_set_blacklist)
         unsetenv("HWLOC_PLUGINS_BLACKLIST");
     gov_tool_set_blacklist = 0;
+    if (gov_tool_set_fsroot) {
+        if (gov_tool_user_fsroot)
+            setenv("HWLOC_FSROOT", gov_tool_user_fsroot, 1);
+        else
+            unsetenv("HWLOC_FSROOT");
+        free(gov_tool_user_fsroot);
+        gov_tool_user_fsroot = NULL;
+    }
+    gov_tool_set_fsroot = 0;
 }
 
 struct gov_verb {

@@ -12,16 +12,23 @@
 
 #include "snapshot_base.h"
 
-/* ---- host inventory (inventory.c) ---------------------------------------- */
+/* ---- host inventory and topology (inventory.c, topology.c) -------------- */
 
-
-
-/* Live system (root NULL or "/"): hwloc topology, loaded once by the context.
- * Under a sysroot: the same sysfs files hwloc reads, read directly. */
+/* hwloc's topology of the context's root: the live system, or a sysroot
+ * that HWLOC_FSROOT names (the caller points hwloc there; see
+ * gov_options.sysroot).  Loaded once by the context. */
 struct hwloc_topology;
 int gov_inventory_load_topology(struct hwloc_topology **out);
+
+/* The host's counts from topo (all unknown without one) and the online
+ * CPUs under root; the memory-only NUMA nodes into t. */
 void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
-                           gov_snapshot_cpu_host *out);
+                           gov_snapshot_cpu_host *out, gov_snapshot_topology *t);
+
+/* The task part of out from the affinity mask (mask_count CPUs) on topo;
+ * nothing when either is unknown.  Sets out->source to live. */
+void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
+                          uint64_t mask_count, gov_snapshot_topology *out);
 
 /* ---- accelerators (accel.c) ---------------------------------------------- */
 
@@ -47,13 +54,13 @@ void gov_disk_collect(const char *workdir, gov_snapshot_disk *out);
 
 /* ---- descriptor (descriptor_collect.c) ----------------------------------- */
 
-/* Verify GOVERNOR_DESCRIPTOR from envp against the live process and fill
- * sched (the scheduler part, unknown otherwise) and policy on success;
- * status, reason and age go into *out.
+/* Verify GOVERNOR_DESCRIPTOR from envp against the live process and, on
+ * success, apply it to snap (gov_descriptor_apply: the scheduler part, the
+ * policy, the step's topology); status, reason and age go into
+ * snap->descriptor.
  * Nothing is looked at under a sysroot (the seal binds to the live process)
  * or with GOV_OPT_NO_DESCRIPTOR. */
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_snapshot_scheduler *sched,
-                            gov_snapshot_descriptor *out, gov_site_policy *policy);
+                            const char *const *envp, gov_snapshot *snap);
 
 #endif /* GOV_COLLECT_H */

@@ -11,9 +11,9 @@
 extern char **environ;
 
 void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_snapshot_scheduler *sched,
-                            gov_snapshot_descriptor *out, gov_site_policy *policy)
+                            const char *const *envp, gov_snapshot *snap)
 {
+    gov_snapshot_descriptor *out = &snap->descriptor;
     const char *cred = NULL;
     gov_desc_claim claim;
     gov_descriptor d;
@@ -46,5 +46,5 @@ void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
     out->expired = info.expired;
     now = time(NULL);
     out->age_s = now >= 0 && (uint64_t)now >= d.created ? (uint64_t)now - d.created : 0;
-    gov_descriptor_apply(&d, sched, policy);
+    gov_descriptor_apply(&d, snap);
 }

@@ -55,6 +55,30 @@ static void put_cpuset(gov_jw *w, const char *key, const gov_cpuset *set, bool k
     free(list);
 }
 
+/* One object per NUMA node listed: null while the task part is unknown. */
+static void put_numa(gov_jw *w, const char *key, const gov_field *f, const gov_snapshot *s)
+{
+    const gov_topology_numa *e = (const gov_topology_numa *)(const void *)((const char *)s + f->offset);
+    uint32_t n;
+
+    memcpy(&n, (const char *)s + f->aux, sizeof n);
+    if (s->topology.task.numa_nodes == GOV_UNKNOWN) {
+        gov_jw_null(w, key);
+        return;
+    }
+    gov_jw_array_begin(w, key);
+    for (uint32_t i = 0; i < n && i < GOV_TOPOLOGY_NUMA_MAX; i++) {
+        gov_jw_object_begin(w, NULL);
+        gov_jw_u64(w, "os_index", e[i].os_index);
+        gov_jw_u64(w, "pus", e[i].pus);
+        gov_jw_u64(w, "cores", e[i].cores);
+        gov_jw_u64(w, "local_memory_bytes", e[i].local_memory_bytes);
+        put_cpuset(w, "cpus", &e[i].cpus, true);
+        gov_jw_object_end(w);
+    }
+    gov_jw_array_end(w);
+}
+
 static void put_field(gov_jw *w, const char *key, const gov_field *f, const gov_snapshot *s)
 {
     const char *at = (const char *)s + f->offset;
@@ -113,6 +137,9 @@ static void put_field(gov_jw *w, const char *key, const gov_field *f, const gov_
         break;
     case GOV_FIELD_DERIVED:
         gov_jw_string(w, key, f->derive(s, buf, sizeof buf));
+        break;
+    case GOV_FIELD_NUMA_LIST:
+        put_numa(w, key, f, s);
         break;
     }
 }

@@ -6,6 +6,7 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern char **environ;
 
@@ -13,7 +14,7 @@ struct gov_context {
     gov_options opts;                 /* sysroot: NULL, it is `root` now */
     gov_root root;
     char *workdir, *munge_socket;     /* owned copies */
-    hwloc_topology_t topo;            /* live system only */
+    hwloc_topology_t topo;            /* hwloc's reading of the root */
 };
 
 static int dup_opt(const char *in, char **out)
@@ -23,6 +24,20 @@ static int dup_opt(const char *in, char **out)
         return 0;
     *out = strdup(in);
     return *out ? 0 : GOV_ENOMEM;
+}
+
+/* Whether hwloc reads the same tree as the rest of the snapshot: the live
+ * system, or a sysroot that HWLOC_FSROOT names (hwloc has no other way to
+ * be pointed at a tree, and a library must not set the variable). */
+static bool hwloc_reads(const char *sysroot)
+{
+    const char *fsroot = getenv("HWLOC_FSROOT");
+    struct stat a, b;
+
+    if (!sysroot || !strcmp(sysroot, "/"))
+        return true;
+    return fsroot && stat(sysroot, &a) == 0 && stat(fsroot, &b) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int gov_context_create(const gov_options *opts, gov_context **out)
@@ -54,8 +69,8 @@ int gov_context_create(const gov_options *opts, gov_context **out)
     }
     ctx->opts.workdir = ctx->workdir;
     ctx->opts.munge_socket = ctx->munge_socket;
-    /* A topology that cannot load only leaves the host counts unknown. */
-    if (gov_root_is_live(&ctx->root) && gov_inventory_load_topology(&ctx->topo) != 0)
+    /* A topology that cannot load only leaves the topology unknown. */
+    if (hwloc_reads(opts ? opts->sysroot : NULL) && gov_inventory_load_topology(&ctx->topo) != 0)
         ctx->topo = NULL;
     *out = ctx;
     return 0;
@@ -99,11 +114,11 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     gov_snapshot_init(out);
     out->captured_ns = gov_monotonic_ns();
 
-    gov_inventory_collect(ctx->topo, root, &out->cpu.host);
-
-
+    gov_inventory_collect(ctx->topo, root, &out->cpu.host, &out->topology);
     if (gov_affinity_collect(root, &out->cpu.affinity.set, &out->cpu.affinity.count) != 0)
         out->cpu.affinity.count = GOV_UNKNOWN;
+    gov_topology_collect(ctx->topo, &out->cpu.affinity.set, out->cpu.affinity.count,
+                         &out->topology);
 
     gov_cgroup_collect(root, &cg);
     out->cpu.cgroup = cg.cpu;
@@ -111,8 +126,7 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
 
     /* A verified descriptor outranks the variables any user can change;
      * strict mode never falls back to them. */
-    gov_descriptor_collect(&ctx->opts, root, envp, &out->scheduler, &out->descriptor,
-                           &out->policy);
+    gov_descriptor_collect(&ctx->opts, root, envp, out);
     if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !strict)
         gov_slurmenv_collect(envp, &out->scheduler);
     if (strict) {

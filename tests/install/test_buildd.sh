@@ -192,7 +192,7 @@ else
 fi
 
 missing=
-for p in libgovernor0 libgovernor-dev governor slurm-spank-governor python3-governor; do
+for p in libgovernor1 libgovernor-dev governor slurm-spank-governor python3-governor; do
 	compgen -G "$work/out/${p}_*.deb" >/dev/null || missing+=" $p"
 done
 if [[ -z $missing ]]; then

@@ -10,7 +10,7 @@
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-packages=(libgovernor0 libgovernor-dev governor slurm-spank-governor python3-governor)
+packages=(libgovernor1 libgovernor-dev governor slurm-spank-governor python3-governor)
 
 # shellcheck source=tap.sh
 source "$(dirname "$0")/tap.sh"
@@ -93,7 +93,7 @@ unresolved=$(ldd "$so" 2>&1 | grep 'not found')
 if [[ -z $unresolved ]]; then pass "every library governor.so links is installed"; else fail "every library governor.so links is installed" "$unresolved"; fi
 
 # python3-governor: Debian's python3, outside the source tree and with no
-# PYTHONPATH, imports the packaged module, which finds libgovernor.so.0
+# PYTHONPATH, imports the packaged module, which finds libgovernor.so.1
 # through the dynamic loader.
 py_view='import governor; s = governor.snapshot(); print(s.descriptor.status, s.scheduler.source, s.memory.scheduler.limit_bytes)'
 out=$(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c \

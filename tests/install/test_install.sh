@@ -48,10 +48,10 @@ S=$work
 # Library: the real file, the soname link and the development link.
 real=$S$libdir/libgovernor.so.$version
 check "library $libdir/libgovernor.so.$version" test -f "$real"
-check "soname link libgovernor.so.0" test -L "$S$libdir/libgovernor.so.0" -a -e "$S$libdir/libgovernor.so.0"
+check "soname link libgovernor.so.1" test -L "$S$libdir/libgovernor.so.1" -a -e "$S$libdir/libgovernor.so.1"
 check "development link libgovernor.so" test -L "$S$libdir/libgovernor.so" -a -e "$S$libdir/libgovernor.so"
 soname=$(readelf -d "$real" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-if [[ $soname == libgovernor.so.0 ]]; then pass "SONAME is libgovernor.so.0"; else fail "SONAME is libgovernor.so.0" "found '$soname'"; fi
+if [[ $soname == libgovernor.so.1 ]]; then pass "SONAME is libgovernor.so.1"; else fail "SONAME is libgovernor.so.1" "found '$soname'"; fi
 check "header $includedir/governor.h" test -f "$S$includedir/governor.h"
 check "pkg-config file $libdir/pkgconfig/governor.pc" test -f "$S$libdir/pkgconfig/governor.pc"
 
@@ -127,7 +127,7 @@ if ((have_plugin)); then
 fi
 
 # Nothing installed beyond the expected files.
-expected=("$libdir/libgovernor.so.$version" "$libdir/libgovernor.so.0" "$libdir/libgovernor.so"
+expected=("$libdir/libgovernor.so.$version" "$libdir/libgovernor.so.1" "$libdir/libgovernor.so"
 	"$includedir/governor.h" "$libdir/pkgconfig/governor.pc" "$bindir/governor")
 ((man_built)) && expected+=("${pages[@]}")
 ((have_plugin)) && expected+=("${so#"$S"}")
@@ -146,14 +146,14 @@ cflags=$(pkg-config --cflags governor) libs=$(pkg-config --libs governor)
 if out=$(${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$bin" "$src/tests/install/consumer.c" $cflags $libs 2>&1); then
 	pass "consumer.c builds with pkg-config --cflags --libs governor"
 	needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-	if [[ $needed == *libgovernor.so.0* ]]; then pass "consumer needs libgovernor.so.0"; else fail "consumer needs libgovernor.so.0" "NEEDED: $needed"; fi
+	if [[ $needed == *libgovernor.so.1* ]]; then pass "consumer needs libgovernor.so.1"; else fail "consumer needs libgovernor.so.1" "NEEDED: $needed"; fi
 	out=$(LD_LIBRARY_PATH=$S$libdir "$bin" 2>&1)
 	if [[ $? -eq 0 && $out == *'"schema":"governor.snapshot/1"'* ]]; then
 		pass "consumer runs against the staged library and prints a snapshot"
 	else
 		fail "consumer runs against the staged library and prints a snapshot" "$(head -c 600 <<<"$out")"
 	fi
-	lib=$(LD_LIBRARY_PATH=$S$libdir ldd "$bin" | sed -n 's/.*libgovernor.so.0 => \([^ ]*\).*/\1/p')
+	lib=$(LD_LIBRARY_PATH=$S$libdir ldd "$bin" | sed -n 's/.*libgovernor.so.1 => \([^ ]*\).*/\1/p')
 	if [[ $lib == "$S"* ]]; then pass "consumer loads the staged libgovernor"; else fail "consumer loads the staged libgovernor" "loaded '$lib'"; fi
 else
 	fail "consumer.c builds with pkg-config --cflags --libs governor" "$out"

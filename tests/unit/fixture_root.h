@@ -5,6 +5,8 @@
 
 #include "snapshot_base.h"
 
+#include <stdlib.h>
+
 /* The tree at path as a root; release it with gov_root_close(). */
 static inline gov_root fixture_root(const char *path)
 {
@@ -12,6 +14,19 @@ static inline gov_root fixture_root(const char *path)
 
     gov_root_open(path, &r);
     return r;
+}
+
+/* A context on the sysroot o->sysroot as the tool makes one: hwloc
+ * pointed at the same tree (HWLOC_FSROOT) while the context loads it. */
+static inline int fixture_context(const gov_options *o, gov_context **ctx)
+{
+    int rc;
+
+    if (setenv("HWLOC_FSROOT", o->sysroot, 1) != 0)
+        return GOV_ENOMEM;
+    rc = gov_context_create(o, ctx);
+    unsetenv("HWLOC_FSROOT");
+    return rc;
 }
 
 #endif

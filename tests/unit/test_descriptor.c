@@ -604,14 +604,13 @@ static void test_collect(void **state)
     const char *envp[] = { env_desc, env_job, env_step, env_node, NULL };
     char *cred;
 
-    memset(&snap, 0, sizeof snap);
-    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &sched, &snap.descriptor,
-                           &snap.policy);
+    gov_snapshot_init(&snap);
+    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     assert_int_equal(snap.descriptor.age_s, GOV_UNKNOWN);
 
     snprintf(env_desc, sizeof env_desc, "%s=garbage", GOV_DESCRIPTOR_ENV);
-    gov_descriptor_collect(&opts, &fx, envp, &sched, &snap.descriptor, &snap.policy);
+    gov_descriptor_collect(&opts, &fx, envp, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     gov_root_close(&fx);
 
@@ -625,8 +624,9 @@ static void test_collect(void **state)
     }
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);
-    memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap.descriptor, &snap.policy);
+    gov_snapshot_init(&snap);
+    gov_descriptor_collect(&opts, NULL, envp, &snap);
+    sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.reason, 0);
     assert_int_equal(sched.source, GOV_SCHED_DESCRIPTOR);
@@ -644,8 +644,9 @@ static void test_collect(void **state)
 
     /* The process claims another job: bound elsewhere, invalid. */
     snprintf(env_job, sizeof env_job, "SLURM_JOB_ID=1235");
-    memset(&sched, 0, sizeof sched);
-    gov_descriptor_collect(&opts, NULL, envp, &sched, &snap.descriptor, &snap.policy);
+    gov_snapshot_init(&snap);
+    gov_descriptor_collect(&opts, NULL, envp, &snap);
+    sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
     assert_int_equal(sched.source, GOV_SCHED_NONE);

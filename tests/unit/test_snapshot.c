@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "snapshot_base.h"
+#include "fixture_root.h"
 
 #define MiB (UINT64_C(1) << 20)
 
@@ -17,7 +18,7 @@ static void capture(const char *fixture, const char *const *envp, gov_snapshot *
     gov_options o = { .sysroot = fixture, .envp = envp, .trusted_uid = GOV_UID_NONE };
     gov_context *ctx = NULL;
 
-    assert_int_equal(gov_context_create(&o, &ctx), 0);
+    assert_int_equal(fixture_context(&o, &ctx), 0);
     assert_int_equal(gov_snapshot_capture(ctx, s), 0);
     gov_context_destroy(ctx);
 }

@@ -8,6 +8,7 @@ with ``None`` wherever the library has no evidence.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -158,12 +159,32 @@ def _envp(env: Env) -> Any:
     return (c_char_p * (len(entries) + 1))(*entries, None)
 
 
+@contextlib.contextmanager
+def _hwloc_reads(sysroot: PathLike | None) -> Iterator[None]:
+    """Point hwloc at sysroot (docs/snapshot.md, "--sysroot DIR")."""
+    if sysroot is None:
+        yield
+        return
+    was = os.environ.get("HWLOC_FSROOT")
+    os.environ["HWLOC_FSROOT"] = os.fsdecode(sysroot)
+    try:
+        yield
+    finally:
+        if was is None:
+            del os.environ["HWLOC_FSROOT"]
+        else:
+            os.environ["HWLOC_FSROOT"] = was
+
+
 class Context(_lib.Owner):
     """A capture context (gov_context): options plus the host topology, loaded
     once.  Capturing from one context is cheaper than calling snapshot() in
     a loop.
 
-    ``sysroot``: read every file under this directory (fixture trees).
+    ``sysroot``: read every file under this directory (fixture trees); hwloc
+    reads its topology there too: ``HWLOC_FSROOT`` names it while the context
+    is created, then gets its old value back (the environment is the
+    process's, so do not create one while another thread reads it).
     ``env``: the environment to read, as a mapping; ``None`` reads the process
     environment at each capture (``os.environ`` changes are seen).
     ``workdir``: the directory whose filesystem the disk evidence describes.
@@ -185,8 +206,9 @@ class Context(_lib.Owner):
             trusted_uid=_lib.uint(trusted_uid, 32, "trusted_uid", none=_lib.UID_NONE),
             flags=0 if use_descriptor else _lib.OPT_NO_DESCRIPTOR)
         ptr = c_void_p()
-        _lib.check(_lib.lib().gov_context_create(byref(opts), byref(ptr)),
-                   "gov_context_create")
+        with _hwloc_reads(sysroot):
+            _lib.check(_lib.lib().gov_context_create(byref(opts), byref(ptr)),
+                       "gov_context_create")
         self._ptr: c_void_p | None = ptr
 
     def snapshot(self) -> Snapshot:

@@ -95,6 +95,22 @@ def test_process_environment_when_none(monkeypatch: pytest.MonkeyPatch,
         assert ctx.snapshot().cpu.scheduler.cpus == 1
 
 
+def test_topology_on_fixture(slurm_env: dict[str, str]) -> None:
+    # The mask 4-5 on a 2-package, SMT node: one thread each of two cores
+    # in package 1, NUMA node 1; hwloc read the tree (HWLOC_FSROOT set for
+    # the context's creation only).
+    was = os.environ.get("HWLOC_FSROOT")
+    s = governor.snapshot(SLURM_NODE, slurm_env)
+    assert os.environ.get("HWLOC_FSROOT") == was
+    t = s.topology
+    assert t.source == "live"
+    assert t.step.pus is None
+    assert (t.task.pus, t.task.cores, t.task.whole_cores) == (2, 2, 0)
+    assert (t.task.packages, t.task.numa_nodes) == (1, 1)
+    assert [(n.os_index, n.pus, n.cores, n.cpus) for n in t.task.numa] == [(1, 2, 2, "4-5")]
+    assert t.host.memory_only_numa_nodes == 0
+
+
 def test_nothing_identifying_in_json(slurm_env: dict[str, str]) -> None:
     text = governor.snapshot(SLURM_NODE, slurm_env).json
     for secret in ("secret", "job_5", "uid_1000", str(FIXTURES), "/sys/"):
@@ -105,6 +121,8 @@ def test_root_without_files_is_all_unknown() -> None:
     s = governor.snapshot(FIXTURES / "does-not-exist", {})
     assert s.schema == governor.SCHEMA
     assert s.cpu.host.logical is None
+    assert s.topology.source is None
+    assert s.topology.task.numa is None
     assert s.cpu.affinity.count is None
     assert s.cpu.effective.capacity_cores is None
     assert s.cpu.effective.binding is None
