@@ -4,6 +4,7 @@
 #include "governor.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* I/O-bound pools mostly wait; a few more than the CPU ceiling keeps the
@@ -33,14 +34,74 @@ static uint64_t per_worker(const gov_snapshot *s, uint64_t v, uint64_t workers)
     return v == GOV_UNKNOWN ? v : v / workers;
 }
 
-int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, gov_plan *out)
+/* A share of v in proportion part/whole, rounded down; GOV_UNKNOWN stays. */
+static uint64_t part_of(uint64_t v, uint64_t part, uint64_t whole)
+{
+    if (v == GOV_UNKNOWN || whole == 0)
+        return GOV_UNKNOWN;
+    return v / whole * part + v % whole * part / whole;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* One worker per NUMA node of the mask (GOV_PLAN_WORKERS_NUMA), sized to
+ * the node's PUs (cores with per_core) within the capacity, and to its
+ * share of the process's memory within the node's own. */
+static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan *out)
+{
+    const gov_snapshot_topology *t = &s->topology;
+    uint64_t total = 0, used = 0, share, pus = t->task.pus;
+    uint64_t threads = UINT64_MAX, memory = UINT64_MAX;
+
+    if (t->task.numa_nodes == GOV_UNKNOWN || t->numa_count == 0 ||
+        t->numa_count != t->task.numa_nodes || pus == GOV_UNKNOWN)
+        return GOV_ENOENT;
+    for (uint32_t i = 0; i < t->numa_count; i++)
+        total += per_core ? t->numa[i].cores : t->numa[i].pus;
+    share = task_share(s, s->memory.effective.limit_bytes);
+    for (uint32_t i = 0; i < t->numa_count; i++) {
+        uint64_t n = per_core ? t->numa[i].cores : t->numa[i].pus;
+        uint64_t mem = part_of(share, t->numa[i].pus, pus);
+        if (cap < (double)total)
+            n = (uint64_t)floor((double)n * cap / (double)total);
+        n = n ? n : 1;
+        if (mem != GOV_UNKNOWN && t->numa[i].local_memory_bytes != GOV_UNKNOWN)
+            mem = min_u64(mem, t->numa[i].local_memory_bytes);
+        out->worker[i].threads = n;
+        out->worker[i].memory_limit_bytes = mem;
+        threads = min_u64(threads, n);
+        memory = min_u64(memory, mem);
+        used += n;
+    }
+    out->numa_workers = t->numa_count;
+    out->workers = t->numa_count;
+    out->oversubscribed = out->workers > out->cpu_workers;
+    out->threads_per_worker = threads;
+    out->memory_limit_per_worker = memory;
+    out->memory_remaining_per_worker =
+        per_worker(s, s->memory.effective.remaining_bytes, out->workers);
+    if (per_core)
+        out->idle_pus = pus > used ? pus - used : 0;
+    return 0;
+}
+
+int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsigned flags,
+                     gov_plan *out)
 {
     double cap;
-    uint64_t ceiling;
+    uint64_t ceiling, pus;
+    bool per_core;
 
-    if (!snap || !out)
+    if (!snap || !out || (flags & ~(GOV_PLAN_PER_CORE | GOV_PLAN_WORKERS_NUMA)))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
+    out->flags = flags;
+    out->cores = snap->topology.task.cores;
+    out->numa_nodes = snap->topology.task.numa_nodes;
+    pus = snap->topology.task.pus;
     cap = snap->cpu.effective.capacity_cores;
     /* With no CPU evidence at all, one worker is the only safe ceiling. */
     ceiling = snap->cpu.effective.workers;
@@ -48,6 +109,13 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, gov_p
         ceiling = 1;
     if (isnan(cap) || cap < 1.0)
         cap = 1.0;
+    /* One thread per physical core: SMT siblings share a core's units, and
+     * codes that fill them (BLAS, OpenMP loops) lose with two threads. */
+    per_core = (flags & GOV_PLAN_PER_CORE) && out->cores != GOV_UNKNOWN && out->cores > 0;
+    if (per_core && (double)out->cores < cap) {
+        cap = (double)out->cores;
+        ceiling = min_u64(ceiling, out->cores);
+    }
 
     out->cpu_workers = ceiling;
     /* One process using the whole allocation unless a pool is asked for:
@@ -62,5 +130,9 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, gov_p
         per_worker(snap, snap->memory.effective.limit_bytes, out->workers);
     out->memory_remaining_per_worker =
         per_worker(snap, snap->memory.effective.remaining_bytes, out->workers);
+    if (per_core && pus != GOV_UNKNOWN && pus > out->workers * out->threads_per_worker)
+        out->idle_pus = pus - out->workers * out->threads_per_worker;
+    if (flags & GOV_PLAN_WORKERS_NUMA)
+        return plan_numa(snap, per_core, cap, out);
     return 0;
 }

@@ -39,9 +39,9 @@
 
 #define GOV_MIB (UINT64_C(1) << 20)
 
-/* The GOVERNOR_* entries decide() adds after the knobs: three pool figures
- * and two markers. */
-#define GOV_POOL_ENTRIES 5
+/* The entries decide() adds after the knobs: three pool figures, three
+ * per-worker lists, two markers and the two OpenMP placement variables. */
+#define GOV_POOL_ENTRIES 10
 
 /* Which knobs this run sets. */
 typedef enum scope { SCOPE_ALL, SCOPE_CPU, SCOPE_NONE } scope;
@@ -57,6 +57,7 @@ typedef struct builder {
     uint64_t share;              /* memory per worker for the hints, bytes */
     uint64_t prev_share;         /* GOVERNOR_MEMORY_SHARE already there; 0 none */
     gov_runenv_reason no_share;  /* why share is unusable; PLANNED when usable */
+    bool omp_places;             /* GOV_RUNENV_OMP_PLACES */
     size_t cap;                  /* of entries and of vars */
 } builder;
 
@@ -407,28 +408,114 @@ static int decide_knob(builder *b, const gov_knob *k)
 
 /* ---- pools and markers ------------------------------------------------------ */
 
-/* A GOVERNOR_* figure: set when in scope and known, else removed (only
- * governor run and the plugin write these names). */
-static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_scope,
-                  uint64_t v, int bytes, const char *what)
+/* A GOVERNOR_* value: set when in scope and known (value not NULL), else
+ * removed (only governor run and the plugin write these names). */
+static gov_runenv_entry *text_figure(builder *b, const char *name, gov_runenv_reason why,
+                                     bool in_scope, const char *value, const char *what,
+                                     int *rc)
 {
     gov_runenv_entry *e = entry(b, name, NULL, what);
-    char buf[24];
 
-    e->bytes = bytes;
-    if (!in_scope || v == GOV_UNKNOWN) {
+    if (!in_scope || !value) {
         e->action = GOV_RUNENV_SKIP;
         e->reason = gov_env_get(b->envp, name) ? GOV_RUNENV_CLEARED
                   : !in_scope                  ? GOV_RUNENV_NOT_ASKED
                                                : GOV_RUNENV_MEMORY_UNKNOWN;
-        return put(b, name, NULL);
+        *rc = put(b, name, NULL);
+        return e;
     }
-    e->planned = v;
     e->action = GOV_RUNENV_SET;
     e->reason = why;
+    show(e, value, strlen(value));
+    *rc = put(b, name, value);
+    return e;
+}
+
+static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_scope,
+                  uint64_t v, int bytes, const char *what)
+{
+    char buf[24];
+    gov_runenv_entry *e;
+    int rc;
+
     snprintf(buf, sizeof buf, "%" PRIu64, v);
-    show(e, buf, strlen(buf));
-    return put(b, name, buf);
+    e = text_figure(b, name, why, in_scope, v == GOV_UNKNOWN ? NULL : buf, what, &rc);
+    e->bytes = bytes;
+    if (e->action == GOV_RUNENV_SET)
+        e->planned = v;
+    return rc;
+}
+
+/* The plan's per-worker figures (GOV_PLAN_WORKERS_NUMA) as one list each,
+ * a worker's entry in the order of .topology.task.numa: threads and bytes
+ * comma-separated, CPU lists (which hold commas) colon-separated.  NULL
+ * when any figure is unknown, or on ENOMEM with *rc set. */
+static char *worker_list(const builder *b, int which, int *rc)
+{
+    const gov_plan *p = &b->env->pool;
+    size_t cap = (size_t)p->numa_workers * (which == 2 ? GOV_CPUSET_BITS * 6 : 24) + 1, len = 0;
+    char *out = malloc(cap);
+
+    *rc = out ? 0 : GOV_ENOMEM;
+    for (uint32_t i = 0; out && i < p->numa_workers; i++) {
+        uint64_t v = which == 0 ? p->worker[i].threads : p->worker[i].memory_limit_bytes;
+        int n;
+        if (i)
+            out[len++] = which == 2 ? ':' : ',';
+        if (which == 2)
+            n = gov_cpuset_format(&b->snap->topology.numa[i].cpus, out + len, cap - len);
+        else
+            n = v == GOV_UNKNOWN ? -1 : snprintf(out + len, cap - len, "%" PRIu64, v);
+        if (n < 0) {
+            free(out);
+            return NULL;
+        }
+        len += (size_t)n;
+    }
+    return out;
+}
+
+static int worker_lists(builder *b, bool all)
+{
+    static const struct { const char *name, *what; } lists[] = {
+        { "GOVERNOR_WORKER_THREADS", "NUMA workers: native threads of each" },
+        { "GOVERNOR_WORKER_MEMORY", "NUMA workers: bytes each may use" },
+        { "GOVERNOR_WORKER_CPUS", "NUMA workers: the CPUs of each, colon-separated lists" },
+    };
+    bool in_scope = all && b->env->pool.numa_workers > 0;
+    int rc = 0;
+
+    for (int i = 0; i < 3 && !rc; i++) {
+        char *v = in_scope ? worker_list(b, i, &rc) : NULL;
+        if (!rc)
+            text_figure(b, lists[i].name, GOV_RUNENV_POOL, in_scope, v, lists[i].what, &rc);
+        free(v);
+    }
+    return rc;
+}
+
+/* OpenMP placement, only when asked: binding threads is right for a
+ * program that owns its CPUs and wrong for one that shares them. */
+static int omp_place(builder *b, const char *name, const char *value, bool asked)
+{
+    const char *cur = gov_env_get(b->envp, name);
+    gov_runenv_entry *e = entry(b, name, NULL, "OpenMP 4.0 runtimes (libgomp, libomp)");
+
+    if (!asked) {
+        e->action = GOV_RUNENV_SKIP;
+        e->reason = GOV_RUNENV_NOT_ASKED;
+        return 0;
+    }
+    if (cur && !b->force) {
+        e->action = GOV_RUNENV_KEEP;
+        e->reason = GOV_RUNENV_USER;
+        show(e, cur, strlen(cur));
+        return 0;
+    }
+    e->action = GOV_RUNENV_SET;
+    e->reason = cur ? GOV_RUNENV_FORCED : GOV_RUNENV_PLANNED;
+    show(e, value, strlen(value));
+    return put(b, name, value);
 }
 
 static int decide(builder *b)
@@ -448,6 +535,13 @@ static int decide(builder *b)
     if (!rc)
         rc = figure(b, "GOVERNOR_MEMORY_PER_WORKER", GOV_RUNENV_POOL, all,
                     pool->memory_limit_per_worker, 1, "process pools: bytes each worker may use");
+    if (!rc)
+        rc = worker_lists(b, all);
+    if (!rc)
+        rc = omp_place(b, "OMP_PLACES", b->env->plan.flags & GOV_PLAN_PER_CORE ? "cores" : "threads",
+                       b->omp_places);
+    if (!rc)
+        rc = omp_place(b, "OMP_PROC_BIND", "close", b->omp_places);
     if (!rc)
         rc = figure(b, GOV_THREADS_ENV, GOV_RUNENV_MARKER, b->scope != SCOPE_NONE, b->threads, 0,
                     "governor run and the plugin: the thread figure exported");
@@ -505,7 +599,10 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     static const char *const empty[] = { NULL };
     builder b = { .envp = envp ? envp : empty };
     const unsigned known = GOV_RUNENV_FORCE | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR |
-                           GOV_RUNENV_KEEP_AFFINITY;
+                           GOV_RUNENV_KEEP_AFFINITY | GOV_RUNENV_PER_CORE |
+                           GOV_RUNENV_WORKERS_NUMA | GOV_RUNENV_OMP_PLACES;
+    unsigned plan_flags = (flags & GOV_RUNENV_PER_CORE ? GOV_PLAN_PER_CORE : 0) |
+                          (flags & GOV_RUNENV_WORKERS_NUMA ? GOV_PLAN_WORKERS_NUMA : 0);
     gov_snapshot *view;
     int rc;
 
@@ -514,6 +611,7 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
         return GOV_EINVAL;
     *out = NULL;
     b.force = !!(flags & GOV_RUNENV_FORCE);
+    b.omp_places = flags & GOV_RUNENV_OMP_PLACES;
     b.scope = flags & GOV_RUNENV_CLEAR ? SCOPE_NONE : flags & GOV_RUNENV_CPU_ONLY ? SCOPE_CPU
                                                                                 : SCOPE_ALL;
     b.cap = gov_knob_count + GOV_POOL_ENTRIES;
@@ -532,11 +630,22 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
         return GOV_ENOMEM;
     }
     *view = *snap;
+    if (flags & GOV_RUNENV_WORKERS_NUMA)
+        flags |= GOV_RUNENV_KEEP_AFFINITY;
     narrow(b.env, flags, view);
     b.snap = view;
-    gov_plan_compute(view, requested_workers, &b.env->plan);
-    gov_plan_compute(view, requested_workers ? requested_workers : b.env->plan.cpu_workers,
-                     &b.env->pool);
+    /* NUMA workers: the command is one of the workers, the pool all of
+     * them; without a topology that fails and both are planned without. */
+    rc = gov_plan_compute(view, requested_workers, plan_flags, &b.env->plan);
+    if (rc == 0 || rc == GOV_ENOENT)
+        rc = gov_plan_compute(view, requested_workers ? requested_workers
+                                                      : b.env->plan.cpu_workers,
+                              plan_flags, &b.env->pool);
+    if (rc) {
+        free(view);
+        gov_runenv_free(b.env);
+        return rc;
+    }
     b.threads = b.env->plan.threads_per_worker;
     b.prev_threads = marker(b.envp, GOV_THREADS_ENV);
     b.prev_share = marker(b.envp, GOV_MEMORY_ENV);

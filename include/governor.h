@@ -670,8 +670,31 @@ typedef struct gov_plan {
     uint64_t memory_limit_per_worker;
     /** The same share of the effective remaining memory; GOV_UNKNOWN. */
     uint64_t memory_remaining_per_worker;
+    /** Physical cores and NUMA nodes the process's CPUs cover
+     *  (gov_snapshot.topology.task); GOV_UNKNOWN without a topology. */
+    uint64_t cores;
+    uint64_t numa_nodes;
+    /** GOV_PLAN_PER_CORE: the process's PUs that get no thread (the SMT
+     *  siblings left idle); 0 otherwise. */
+    uint64_t idle_pus;
+    unsigned flags;               /**< the GOV_PLAN_* flags planned with */
+    /** GOV_PLAN_WORKERS_NUMA: one worker per entry of
+     *  gov_snapshot.topology.numa, in its order; 0 otherwise. */
+    uint32_t numa_workers;
+    struct {
+        uint64_t threads;         /**< native threads of this worker, >= 1 */
+        uint64_t memory_limit_bytes; /**< min(the node's local memory, its share of
+                                          the process's memory), GOV_UNKNOWN */
+    } worker[GOV_TOPOLOGY_NUMA_MAX];
     uint64_t reserved[8];  /**< zero (see "ABI" above) */
 } gov_plan;
+
+/** One native thread per physical core of the process's CPUs (BLAS and
+ *  OpenMP codes that lose with SMT); needs the task's topology. */
+#define GOV_PLAN_PER_CORE 0x1u
+/** One worker per NUMA node the process's CPUs span, each sized to that
+ *  node's CPUs and local memory (gov_plan.worker[]); needs the topology. */
+#define GOV_PLAN_WORKERS_NUMA 0x2u
 
 /**
  * Plan \p requested_workers process workers so that workers x
@@ -679,10 +702,19 @@ typedef struct gov_plan {
  * share this process's memory.  0 plans one process using the whole
  * allocation: threads_per_worker is then the CPU ceiling (what
  * OMP_NUM_THREADS means).  A process pool passes its size; the CPU ceiling
- * (cpu_workers) is the largest that does not oversubscribe.  Returns 0 or
- * GOV_EINVAL.  Thread-safe.
+ * (cpu_workers) is the largest that does not oversubscribe.
+ *
+ * \p flags (GOV_PLAN_* or 0) fit the plan to the topology: PER_CORE counts
+ * physical cores instead of PUs (at most the capacity still);
+ * WORKERS_NUMA ignores \p requested_workers and plans one worker per NUMA
+ * node of the mask, threads_per_worker and memory_limit_per_worker being
+ * the smallest worker's.  Without a topology (GOV_UNKNOWN cores or NUMA
+ * nodes) PER_CORE plans PUs as without it, and WORKERS_NUMA fails.
+ * Returns 0, GOV_EINVAL (NULL arguments, unknown flags) or, for
+ * WORKERS_NUMA without a topology or beyond GOV_TOPOLOGY_NUMA_MAX listed
+ * nodes, GOV_ENOENT with *out planned as without the flag.  Thread-safe.
  */
-int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers,
+int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsigned flags,
                      gov_plan *out);
 
 /* ------------------------------------------------------------------------ */
@@ -789,6 +821,18 @@ typedef struct gov_runenv {
 #define GOV_RUNENV_CLEAR 0x4u
 /** Never narrow the affinity (see gov_runenv.affinity_count). */
 #define GOV_RUNENV_KEEP_AFFINITY 0x8u
+/** Plan with GOV_PLAN_PER_CORE: one thread per physical core. */
+#define GOV_RUNENV_PER_CORE 0x10u
+/** Plan with GOV_PLAN_WORKERS_NUMA, both the command and the pool: one
+ *  worker per NUMA node, and the lists GOVERNOR_WORKER_THREADS,
+ *  GOVERNOR_WORKER_MEMORY (comma-separated) and GOVERNOR_WORKER_CPUS
+ *  (CPU lists, colon-separated) for a launcher that starts and binds them.
+ *  The affinity is then never narrowed (each worker gets its own CPUs). */
+#define GOV_RUNENV_WORKERS_NUMA 0x20u
+/** Set OMP_PLACES (cores with PER_CORE, else threads) and OMP_PROC_BIND
+ *  (close), which are never set otherwise: binding is for a program that
+ *  owns its CPUs. */
+#define GOV_RUNENV_OMP_PLACES 0x40u
 
 /**
  * Decide the environment of a command that runs \p requested_workers
@@ -806,7 +850,8 @@ typedef struct gov_runenv {
  * mask.  On success *out is a
  * gov_runenv the caller releases with gov_runenv_free(); it holds copies,
  * nothing points into \p envp.  Returns 0, GOV_EINVAL (NULL snap or out,
- * unknown flags) or GOV_ENOMEM.  Pure: reads no files and no process
+ * unknown flags), GOV_ENOENT (GOV_RUNENV_WORKERS_NUMA without the task's
+ * topology) or GOV_ENOMEM.  Pure: reads no files and no process
  * state.  Thread-safe.
  */
 int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define GOV_TOPO_FILE_FMT "topology-%s.v1"
+#define GOV_TOPO_FILE_FMT "topology-%s.v2"
 
 static int file_name(char *out, size_t cap)
 {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numa_nearest.h"
+
 #define GOV_HWLOC_SONAME "libhwloc.so.15"
 
 struct hwloc_api {
@@ -183,25 +185,45 @@ static void build_gpus(const struct hwloc_api *h, hwloc_topology_t t, int depth,
     }
 }
 
+/* The CPU NUMA nodes (numa_nearest.h), in the order of their first PUs,
+ * each with the cores whose PUs have it as their nearest; memory-only nodes
+ * are left out, so a step never counts GPU memory or CXL as a NUMA domain. */
+static bool build_numa(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table *out)
+{
+    int pu_depth = h->get_type_depth(t, HWLOC_OBJ_PU);
+    unsigned m = h->get_nbobjs_by_depth(t, HWLOC_TYPE_DEPTH_NUMANODE);
+    unsigned pus = pu_depth >= 0 ? h->get_nbobjs_by_depth(t, pu_depth) : 0;
+    int entry[GOV_TOPO_MAX_NUMA];
+
+    if (m > GOV_TOPO_MAX_NUMA)
+        return false;
+    for (unsigned i = 0; i < m; i++)
+        entry[i] = -1;
+    for (unsigned i = 0; i < pus; i++) {
+        hwloc_obj_t pu = h->get_obj_by_depth(t, pu_depth, i);
+        hwloc_obj_t node = pu ? gov_numa_nearest(pu) : NULL;
+        hwloc_obj_t core = pu ? ancestor_of_type(pu, HWLOC_OBJ_CORE) : NULL;
+        if (!node || !core || node->logical_index >= m)
+            return false;
+        if (entry[node->logical_index] < 0) {
+            entry[node->logical_index] = (int)out->n_numa;
+            out->numa[out->n_numa++].mem_bytes = node->attr->numanode.local_memory;
+        }
+        add_core(&out->numa[entry[node->logical_index]].cores, core->logical_index);
+    }
+    return out->n_numa > 0;
+}
+
 static bool build(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table *out)
 {
     int depth = h->get_type_depth(t, HWLOC_OBJ_CORE);
-    unsigned n = depth >= 0 ? h->get_nbobjs_by_depth(t, depth) : 0, m;
+    unsigned n = depth >= 0 ? h->get_nbobjs_by_depth(t, depth) : 0;
 
     memset(out, 0, sizeof *out);
     if (n == 0 || n > GOV_CPUSET_BITS || !build_cores(h, t, depth, n, out))
         return false;
-    m = h->get_nbobjs_by_depth(t, HWLOC_TYPE_DEPTH_NUMANODE);
-    if (m > GOV_TOPO_MAX_NUMA)
+    if (!build_numa(h, t, out))
         return false;
-    for (unsigned i = 0; i < m; i++) {
-        hwloc_obj_t node = h->get_obj_by_depth(t, HWLOC_TYPE_DEPTH_NUMANODE, i);
-        if (!node)
-            return false;
-        out->numa[i].mem_bytes = node->attr->numanode.local_memory;
-        cores_meeting(h, t, depth, n, node->cpuset, &out->numa[i].cores);
-    }
-    out->n_numa = m;
     build_gpus(h, t, depth, n, out);
     return true;
 }

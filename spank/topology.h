@@ -65,7 +65,7 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
 
 /* ---- the cache file in the run directory (topo_cache.c, run_dir.h) -------- */
 
-/* Read this boot's table (topology-BOOTID.v1) through dirfd (from
+/* Read this boot's table (topology-BOOTID.v2) through dirfd (from
  * gov_run_dir_open()): a regular
  * file, not a link, root-owned, writable by nobody else.  Returns 0,
  * GOV_ENOENT when there is none, or another GOV_E* with *why set. */

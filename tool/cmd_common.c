@@ -174,6 +174,39 @@ int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t 
     return parse_count(name, v, out) ? -1 : 1;
 }
 
+int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s)
+{
+    const char *v;
+    int r;
+
+    if (!strcmp(argv[*i], "--per-core")) {
+        s->plan_flags |= GOV_PLAN_PER_CORE;
+        return 1;
+    }
+    r = gov_cmd_value_arg(argc, argv, i, "--workers", "a number or 'numa'", &v);
+    if (r <= 0)
+        return r;
+    if (!strcmp(v, "numa")) {
+        s->plan_flags |= GOV_PLAN_WORKERS_NUMA;
+        s->workers = 0;
+        return 1;
+    }
+    s->plan_flags &= ~GOV_PLAN_WORKERS_NUMA;
+    return parse_count("--workers", v, &s->workers) ? -1 : 1;
+}
+
+void gov_cmd_shape_error(const char *verb, const gov_snapshot *snap)
+{
+    if (snap->topology.task.numa_nodes == GOV_UNKNOWN)
+        fprintf(stderr, "governor: %s: --workers numa needs the task's topology, and hwloc "
+                        "could not read it here; give a number of workers instead\n", verb);
+    else
+        fprintf(stderr, "governor: %s: --workers numa: the task spans %llu NUMA nodes, more "
+                        "than the %d a plan lists; give a number of workers instead\n",
+                verb, (unsigned long long)snap->topology.task.numa_nodes,
+                GOV_TOPOLOGY_NUMA_MAX);
+}
+
 void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

@@ -54,6 +54,20 @@ int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const cha
 /* The same for a count from 1 to 1000000; a bad one is a usage error. */
 int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
 
+/* The plan's shape, as plan and run take it: --workers N or --workers numa,
+ * --per-core. */
+typedef struct gov_cmd_shape {
+    uint64_t workers;       /* 0: one process */
+    unsigned plan_flags;    /* GOV_PLAN_* */
+} gov_cmd_shape;
+
+/* One shape option at argv[*i], with gov_cmd_arg_fn's contract. */
+int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s);
+
+/* The message for a plan that cannot have the shape asked (GOV_ENOENT of
+ * GOV_PLAN_WORKERS_NUMA), on standard error. */
+void gov_cmd_shape_error(const char *verb, const gov_snapshot *snap);
+
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */
 void gov_fmt_bytes(uint64_t v, char *buf, size_t cap);
 /* "12", "-" for GOV_UNKNOWN. */

@@ -1,4 +1,5 @@
-/* cmd_plan.c - `governor plan [--json] [--workers N]`: ceilings, not promises. */
+/* cmd_plan.c - `governor plan [--json] [--workers N|numa] [--per-core]`:
+ * ceilings, not promises. */
 #include "cmd.h"
 #include "cmd_common.h"
 #include "json/render.h"
@@ -9,35 +10,62 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor plan [--json] [--workers N] [--require-descriptor] [--sysroot DIR]\n"
+    fprintf(f, "usage: governor plan [--json] [--workers N|numa] [--per-core] [--require-descriptor]\n"
+               "                     [--sysroot DIR]\n"
                "  Ceilings for a workload in this allocation: by default one process\n"
                "  whose native threads (OpenMP, BLAS) use every CPU; with --workers N, N\n"
                "  process workers whose threads together stay within capacity.  Memory\n"
                "  per worker is this process's share of the allocation, divided among\n"
-               "  the workers.  Also the CPU-bound worker ceiling and a size for I/O-bound\n"
-               "  pools.  Benchmark the real workload before going higher.\n");
+               "  the workers.  --workers numa: one worker per NUMA node of the task's\n"
+               "  CPUs, each sized to that node's CPUs and local memory.  --per-core: one\n"
+               "  thread per physical core (SMT siblings idle), for BLAS and OpenMP codes\n"
+               "  that lose with SMT.  Also the CPU-bound worker ceiling and a size for\n"
+               "  I/O-bound pools.  Benchmark the real workload before going higher.\n");
 }
 
-static int workers_arg(int argc, char **argv, int *i, void *workers)
+static int shape_arg(int argc, char **argv, int *i, void *shape)
 {
-    return gov_cmd_count_arg(argc, argv, i, "--workers", workers);
+    return gov_cmd_shape_arg(argc, argv, i, shape);
+}
+
+/* The topology the plan covers, and each NUMA worker. */
+static void print_topology(const gov_snapshot *s, const gov_plan *p)
+{
+    char a[32], b[32], list[96];
+
+    gov_fmt_count(p->cores, a, sizeof a);
+    gov_fmt_count(p->numa_nodes, b, sizeof b);
+    printf("cores, NUMA nodes:   %s, %s", a, b);
+    if (p->flags & GOV_PLAN_PER_CORE)
+        printf(" (one thread per core, %llu PUs idle)", (unsigned long long)p->idle_pus);
+    printf("\n");
+    for (uint32_t i = 0; i < p->numa_workers; i++) {
+        gov_fmt_bytes(p->worker[i].memory_limit_bytes, a, sizeof a);
+        if (gov_cpuset_format(&s->topology.numa[i].cpus, list, sizeof list) < 0)
+            snprintf(list, sizeof list, "...");
+        printf("  worker on NUMA %u: %llu threads, %s, CPUs %s\n", s->topology.numa[i].os_index,
+               (unsigned long long)p->worker[i].threads, a, list);
+    }
 }
 
 int gov_cmd_plan(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     int rc;
-    uint64_t workers = 0;
+    gov_cmd_shape shape = { 0 };
     gov_snapshot snap;
     gov_plan plan;
     char mem[96];
 
-    rc = gov_cmd_parse(argc, argv, "plan", usage, &o, workers_arg, &workers);
+    rc = gov_cmd_parse(argc, argv, "plan", usage, &o, shape_arg, &shape);
     if (rc >= 0)
         return rc;
     if ((rc = gov_cmd_capture(&o, &snap)))
         return rc;
-    gov_plan_compute(&snap, workers, &plan);
+    if (gov_plan_compute(&snap, shape.workers, shape.plan_flags, &plan) != 0) {
+        gov_cmd_shape_error("plan", &snap);
+        return GOV_EXIT_FAILED;
+    }
     if (o.json) {
         char *text = NULL;
         return gov_cmd_put_json(gov_plan_json(&snap, &plan, &text, NULL), &text);
@@ -57,6 +85,7 @@ int gov_cmd_plan(int argc, char **argv)
         printf(" (bound by %s)", gov_layer_name(snap.memory.effective.binding));
     printf("\n");
     printf("I/O-bound pool:      about %llu\n", (unsigned long long)plan.io_workers);
+    print_topology(&snap, &plan);
     if (plan.oversubscribed)
         printf("warning: %llu workers exceed the CPU ceiling of %llu: expect throttling\n",
                (unsigned long long)plan.workers, (unsigned long long)plan.cpu_workers);

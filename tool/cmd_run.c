@@ -1,4 +1,4 @@
-/* cmd_run.c - `governor run [--workers N] [--force] [--explain] -- CMD ...`:
+/* cmd_run.c - `governor run [--workers N|numa] [--per-core] [--force] [--explain] -- CMD ...`:
  * give CMD the environment gov_runenv_compute() decides (thread counts,
  * memory hints, pool figures) and, under a CPU quota, the narrowed
  * affinity; then exec it.  The plugin applies the same decisions to a task
@@ -18,10 +18,10 @@ extern char **environ;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor run [--workers N] [--force] [--keep-affinity] [--explain] [--verbose]\n"
-               "                    [--sysroot DIR] -- CMD [ARG...]\n"
-               "       governor run --dry-run [--json] [--workers N] [--force] [--keep-affinity]\n"
-               "                    [--sysroot DIR] [-- CMD [ARG...]]\n"
+    fprintf(f, "usage: governor run [--workers N|numa] [--per-core] [--omp-places] [--force]\n"
+               "                    [--keep-affinity] [--explain] [--verbose] [--sysroot DIR]\n"
+               "                    -- CMD [ARG...]\n"
+               "       governor run --dry-run [--json] [the options above] [-- CMD [ARG...]]\n"
                "  Run CMD with the thread counts and memory hints its runtimes read sized to\n"
                "  this allocation (OpenMP, BLAS, Go, Python 3.13+, Rust, Node.js, Java, Julia,\n"
                "  Polars, .NET, R...; 'governor run --dry-run' lists every variable).  By\n"
@@ -29,6 +29,11 @@ static void usage(FILE *f)
                "  process workers.  Variables you set are kept (--force replaces them);\n"
                "  NODE_OPTIONS and JAVA_TOOL_OPTIONS are appended to.  GOVERNOR_WORKERS,\n"
                "  GOVERNOR_THREADS_PER_WORKER and GOVERNOR_MEMORY_PER_WORKER size a pool.\n"
+               "  --per-core: one thread per physical core (for codes that lose with SMT).\n"
+               "  --workers numa: one worker per NUMA node of the task's CPUs; each one's\n"
+               "  threads, bytes and CPUs in GOVERNOR_WORKER_THREADS, _MEMORY (commas) and\n"
+               "  _CPUS (CPU lists, colons), for a launcher that binds them.  --omp-places\n"
+               "  sets OMP_PLACES and OMP_PROC_BIND=close, never set otherwise.\n"
                "  Under a CPU quota smaller than the affinity mask, CMD runs on as many\n"
                "  CPUs as the quota's ceiling, so that runtimes that count only the mask\n"
                "  (Node.js, Python's sched_getaffinity) see the plan (--keep-affinity: not).\n"
@@ -166,7 +171,7 @@ static int apply(const gov_runenv *env)
 }
 
 struct run_args {
-    uint64_t workers;
+    gov_cmd_shape shape;
     unsigned flags;          /* GOV_RUNENV_* */
     int verbose, explain, dry;
     int cmd;                 /* CMD's index in argv; 0: none given */
@@ -188,12 +193,14 @@ static int run_arg(int argc, char **argv, int *i, void *ctx)
         fprintf(stderr, "governor: run: put the command after '--'\n");
         return -1;
     }
-    if ((r = gov_cmd_count_arg(argc, argv, i, "--workers", &a->workers)))
+    if ((r = gov_cmd_shape_arg(argc, argv, i, &a->shape)))
         return r;
     if (!strcmp(arg, "--force"))
         a->flags |= GOV_RUNENV_FORCE;
     else if (!strcmp(arg, "--keep-affinity"))
         a->flags |= GOV_RUNENV_KEEP_AFFINITY;
+    else if (!strcmp(arg, "--omp-places"))
+        a->flags |= GOV_RUNENV_OMP_PLACES;
     else if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v"))
         a->verbose = 1;
     else if (!strcmp(arg, "--explain"))
@@ -227,7 +234,15 @@ int gov_cmd_run(int argc, char **argv)
     }
     if ((rc = gov_cmd_capture(&o, &snap)))
         return rc;
-    rc = gov_runenv_compute(&snap, a.workers, (const char *const *)environ, a.flags, &env);
+    if (a.shape.plan_flags & GOV_PLAN_PER_CORE)
+        a.flags |= GOV_RUNENV_PER_CORE;
+    if (a.shape.plan_flags & GOV_PLAN_WORKERS_NUMA)
+        a.flags |= GOV_RUNENV_WORKERS_NUMA;
+    rc = gov_runenv_compute(&snap, a.shape.workers, (const char *const *)environ, a.flags, &env);
+    if (rc == GOV_ENOENT) {
+        gov_cmd_shape_error("run", &snap);
+        return GOV_EXIT_FAILED;
+    }
     if (rc) {
         fprintf(stderr, "governor: run: cannot plan the environment: %s\n", gov_strerror(rc));
         return GOV_EXIT_FAILED;

@@ -172,6 +172,19 @@ void gov_jw_double(gov_jw *w, const char *key, double value)
         putf(w, "%.6g", value);
 }
 
+/* A CPU list can reach tens of KiB on large hosts: keep it off the stack. */
+void gov_jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set)
+{
+    size_t cap = GOV_CPUSET_BITS * 6;
+    char *list = malloc(cap);
+
+    if (list && gov_cpuset_format(set, list, cap) >= 0)
+        gov_jw_string(w, key, list);
+    else
+        gov_jw_null(w, key);
+    free(list);
+}
+
 int gov_jw_finish(gov_jw *w, char **out, size_t *len)
 {
     if (!w->err && !w->buf)

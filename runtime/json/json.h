@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "governor.h"
+
 #define GOV_JW_MAX_DEPTH 16
 
 typedef struct gov_jw {
@@ -35,5 +37,7 @@ void gov_jw_int(gov_jw *w, const char *key, int64_t value);
 void gov_jw_u64(gov_jw *w, const char *key, uint64_t value);
 /* NaN or infinity -> null */
 void gov_jw_double(gov_jw *w, const char *key, double value);
+/* A CPU set as a Linux CPU list string (null when it cannot be formatted). */
+void gov_jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set);
 
 #endif

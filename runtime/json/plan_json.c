@@ -15,6 +15,29 @@ static void head(gov_jw *w, const char *schema, const gov_snapshot *s)
     gov_jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
 }
 
+/* The topology the plan covers, and one object per NUMA worker. */
+static void topology_members(gov_jw *w, const gov_snapshot *s, const gov_plan *p)
+{
+    gov_jw_u64(w, "cores", p->cores);
+    gov_jw_u64(w, "numa_nodes", p->numa_nodes);
+    gov_jw_bool(w, "per_core", p->flags & GOV_PLAN_PER_CORE);
+    gov_jw_u64(w, "idle_pus", p->idle_pus);
+    if (!(p->flags & GOV_PLAN_WORKERS_NUMA)) {
+        gov_jw_null(w, "numa_workers");
+        return;
+    }
+    gov_jw_array_begin(w, "numa_workers");
+    for (uint32_t i = 0; i < p->numa_workers; i++) {
+        gov_jw_object_begin(w, NULL);
+        gov_jw_u64(w, "os_index", s->topology.numa[i].os_index);
+        gov_jw_u64(w, "threads", p->worker[i].threads);
+        gov_jw_u64(w, "memory_limit_bytes", p->worker[i].memory_limit_bytes);
+        gov_jw_cpuset(w, "cpus", &s->topology.numa[i].cpus);
+        gov_jw_object_end(w);
+    }
+    gov_jw_array_end(w);
+}
+
 static void plan_members(gov_jw *w, const gov_plan *p)
 {
     gov_jw_u64(w, "cpu_workers", p->cpu_workers);
@@ -32,6 +55,7 @@ int gov_plan_json(const gov_snapshot *s, const gov_plan *p, char **out, size_t *
 
     head(&w, GOV_PLAN_SCHEMA, s);
     plan_members(&w, p);
+    topology_members(&w, s, p);
     gov_jw_object_end(&w);
     return gov_jw_finish(&w, out, len);
 }

@@ -42,19 +42,6 @@ static const char *enter(gov_jw *w, open_path *open, const char *path, char *key
     return p;
 }
 
-/* A CPU list can reach tens of KiB on large hosts: keep it off the stack. */
-static void put_cpuset(gov_jw *w, const char *key, const gov_cpuset *set, bool known)
-{
-    size_t cap = GOV_CPUSET_BITS * 6;
-    char *list = known ? malloc(cap) : NULL;
-
-    if (list && gov_cpuset_format(set, list, cap) >= 0)
-        gov_jw_string(w, key, list);
-    else
-        gov_jw_null(w, key);
-    free(list);
-}
-
 /* One object per NUMA node listed: null while the task part is unknown. */
 static void put_numa(gov_jw *w, const char *key, const gov_field *f, const gov_snapshot *s)
 {
@@ -73,7 +60,7 @@ static void put_numa(gov_jw *w, const char *key, const gov_field *f, const gov_s
         gov_jw_u64(w, "pus", e[i].pus);
         gov_jw_u64(w, "cores", e[i].cores);
         gov_jw_u64(w, "local_memory_bytes", e[i].local_memory_bytes);
-        put_cpuset(w, "cpus", &e[i].cpus, true);
+        gov_jw_cpuset(w, "cpus", &e[i].cpus);
         gov_jw_object_end(w);
     }
     gov_jw_array_end(w);
@@ -133,7 +120,10 @@ static void put_field(gov_jw *w, const char *key, const gov_field *f, const gov_
         break;
     case GOV_FIELD_CPUSET:
         memcpy(&u64, (const char *)s + f->aux, sizeof u64);
-        put_cpuset(w, key, (const gov_cpuset *)(const void *)at, u64 != GOV_UNKNOWN);
+        if (u64 == GOV_UNKNOWN)
+            gov_jw_null(w, key);
+        else
+            gov_jw_cpuset(w, key, (const gov_cpuset *)(const void *)at);
         break;
     case GOV_FIELD_DERIVED:
         gov_jw_string(w, key, f->derive(s, buf, sizeof buf));

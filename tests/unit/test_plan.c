@@ -24,7 +24,7 @@ static void test_default_is_one_process(void **state)
     gov_snapshot s = with_capacity(8.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.workers, 1);
     assert_int_equal(p.threads_per_worker, 8);
     assert_int_equal(p.cpu_workers, 8);
@@ -37,7 +37,7 @@ static void test_pool_at_the_ceiling(void **state)
     gov_snapshot s = with_capacity(8.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 8, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 8, 0, &p), 0);
     assert_int_equal(p.workers, 8);
     assert_int_equal(p.threads_per_worker, 1);
     assert_false(p.oversubscribed);
@@ -48,11 +48,11 @@ static void test_threads_fill_capacity(void **state)
     gov_snapshot s = with_capacity(8.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 3, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 3, 0, &p), 0);
     assert_int_equal(p.workers, 3);
     assert_int_equal(p.threads_per_worker, 2);
     assert_true(p.workers * p.threads_per_worker <= 8);
-    assert_int_equal(gov_plan_compute(&s, 1, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 1, 0, &p), 0);
     assert_int_equal(p.threads_per_worker, 8);
 }
 
@@ -61,11 +61,11 @@ static void test_fractional_capacity(void **state)
     gov_snapshot s = with_capacity(1.5);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.workers, 1);
     assert_int_equal(p.threads_per_worker, 1);
     s = with_capacity(0.5);
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.threads_per_worker, 1);
 }
 
@@ -74,7 +74,7 @@ static void test_oversubscribed(void **state)
     gov_snapshot s = with_capacity(2.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 5, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 5, 0, &p), 0);
     assert_int_equal(p.workers, 5);
     assert_int_equal(p.threads_per_worker, 1);
     assert_true(p.oversubscribed);
@@ -87,7 +87,7 @@ static void test_unknown_capacity_plans_one(void **state)
 
     gov_snapshot_init(&s);
     gov_snapshot_resolve(&s);
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.workers, 1);
     assert_int_equal(p.threads_per_worker, 1);
     assert_int_equal(p.io_workers, 5);
@@ -98,9 +98,9 @@ static void test_io_capped(void **state)
     gov_snapshot s = with_capacity(64.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.io_workers, 32);
-    assert_int_equal(gov_plan_compute(NULL, 0, &p), GOV_EINVAL);
+    assert_int_equal(gov_plan_compute(NULL, 0, 0, &p), GOV_EINVAL);
 }
 
 /* A cgroup limit with its remaining memory, nothing else known. */
@@ -123,10 +123,10 @@ static void test_memory_divided_among_workers(void **state)
     gov_snapshot s = with_memory(8ull << 30, 6ull << 30);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, 8ull << 30);
     assert_int_equal(p.memory_remaining_per_worker, 6ull << 30);
-    assert_int_equal(gov_plan_compute(&s, 4, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 4, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, 2ull << 30);
     assert_int_equal(p.memory_remaining_per_worker, 1536ull << 20);
 }
@@ -143,9 +143,9 @@ static void test_memory_shared_by_tasks(void **state)
     s.scheduler.cpus_per_task = 1;
     s.scheduler.mem_per_node_bytes = 8ull << 30;
     gov_snapshot_resolve(&s);
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, 2ull << 30);
-    assert_int_equal(gov_plan_compute(&s, 2, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 2, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, 1ull << 30);
 
     s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
@@ -153,7 +153,7 @@ static void test_memory_shared_by_tasks(void **state)
     s.scheduler.mem_per_cpu_bytes = 1ull << 30;
     gov_snapshot_resolve(&s);
     assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
-    assert_int_equal(gov_plan_compute(&s, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, 1ull << 30);
 }
 
@@ -162,7 +162,7 @@ static void test_memory_unknown(void **state)
     gov_snapshot s = with_capacity(2.0);
     gov_plan p;
 
-    assert_int_equal(gov_plan_compute(&s, 3, &p), 0);
+    assert_int_equal(gov_plan_compute(&s, 3, 0, &p), 0);
     assert_int_equal(p.memory_limit_per_worker, GOV_UNKNOWN);
     assert_int_equal(p.memory_remaining_per_worker, GOV_UNKNOWN);
 }

@@ -67,7 +67,7 @@ static void test_capture_plan_and_decide(void **state)
     assert_int_equal(gov_snapshot_capture(ctx, h), 0);
     assert_int_equal(h->scheduler.source, GOV_SCHED_ENVIRONMENT);
     assert_int_equal(h->cpu.effective.workers, 2);
-    assert_int_equal(gov_plan_compute(h, 0, &p), 0);
+    assert_int_equal(gov_plan_compute(h, 0, 0, &p), 0);
     assert_int_equal(p.cpu_workers, 2);
     assert_int_equal(p.workers, 1);
     assert_int_equal(p.threads_per_worker, 2);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <hwloc.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,11 +89,146 @@ static void test_unknown_mask_counts_nothing(void **state)
     hwloc_topology_destroy(topo);
 }
 
+/* A task with mask list on the tree, its affinity the only CPU layer, and
+ * mem bytes of cgroup limit; resolved as a capture resolves it. */
+static void task_with(struct hwloc_topology *topo, const char *list, double quota, uint64_t mem,
+                      gov_snapshot *s)
+{
+    task_of(topo, list, s);
+    assert_int_equal(gov_cpuset_parse(list, strlen(list), &s->cpu.affinity.set), 0);
+    s->cpu.affinity.count = gov_cpuset_count(&s->cpu.affinity.set);
+    s->cpu.cgroup.quota_cores = quota;
+    s->memory.cgroup.limit_bytes = s->memory.cgroup.remaining_bytes = mem;
+    s->memory.cgroup.status = GOV_LIMIT_LIMITED;
+    gov_snapshot_resolve(s);
+}
+
+static void test_plan_per_core(void **state)
+{
+    struct hwloc_topology *topo = load_tree(GOV_FIXTURES "/inventory/smt-2s4c2t");
+    gov_snapshot s;
+    gov_plan p;
+
+    /* Four whole cores of socket 0: 8 PUs, one thread per core leaves 4. */
+    task_with(topo, "0-3,8-11", NAN, GOV_UNKNOWN, &s);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
+    assert_int_equal(p.threads_per_worker, 8);
+    assert_int_equal(p.idle_pus, 0);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_PER_CORE, &p), 0);
+    assert_int_equal(p.threads_per_worker, 4);
+    assert_int_equal(p.cores, 4);
+    assert_int_equal(p.cpu_workers, 4);
+    assert_int_equal(p.idle_pus, 4);
+    /* A quota below the cores still binds. */
+    task_with(topo, "0-3,8-11", 3.0, GOV_UNKNOWN, &s);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_PER_CORE, &p), 0);
+    assert_int_equal(p.threads_per_worker, 3);
+    assert_int_equal(p.idle_pus, 5);
+    hwloc_topology_destroy(topo);
+}
+
+static void test_plan_numa_workers(void **state)
+{
+    struct hwloc_topology *topo = load_tree(GOV_FIXTURES "/inventory/smt-2s4c2t");
+    const uint64_t gib = UINT64_C(1) << 30;
+    gov_snapshot s;
+    gov_plan p;
+
+    /* The whole node, 10 GiB: a worker per socket's NUMA node. */
+    task_with(topo, "0-15", NAN, 10 * gib, &s);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_WORKERS_NUMA, &p), 0);
+    assert_int_equal(p.workers, 2);
+    assert_int_equal(p.numa_workers, 2);
+    assert_int_equal(p.worker[0].threads, 8);
+    assert_int_equal(p.worker[1].threads, 8);
+    assert_int_equal(p.worker[0].memory_limit_bytes, 5 * gib);
+    assert_int_equal(p.threads_per_worker, 8);
+    assert_int_equal(p.memory_limit_per_worker, 5 * gib);
+
+    /* Per core under a 6-core quota: the 8 cores scale down together. */
+    task_with(topo, "0-15", 6.0, 10 * gib, &s);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_WORKERS_NUMA | GOV_PLAN_PER_CORE, &p), 0);
+    assert_int_equal(p.worker[0].threads, 3);
+    assert_int_equal(p.worker[1].threads, 3);
+    assert_int_equal(p.idle_pus, 10);
+
+    /* Uneven: 3 PUs on node 0, 1 on node 1. */
+    task_with(topo, "0-1,8,4", NAN, 8 * gib, &s);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_WORKERS_NUMA, &p), 0);
+    assert_int_equal(p.worker[0].threads, 3);
+    assert_int_equal(p.worker[1].threads, 1);
+    assert_int_equal(p.worker[0].memory_limit_bytes, 6 * gib);
+    assert_int_equal(p.worker[1].memory_limit_bytes, 2 * gib);
+    assert_int_equal(p.threads_per_worker, 1);
+
+    /* No topology: refused, planned as without the flag. */
+    gov_snapshot_init(&s);
+    gov_snapshot_resolve(&s);
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_WORKERS_NUMA, &p), GOV_ENOENT);
+    assert_int_equal(p.workers, 1);
+    assert_int_equal(p.numa_workers, 0);
+    assert_int_equal(gov_plan_compute(&s, 0, 0x80, &p), GOV_EINVAL);
+    hwloc_topology_destroy(topo);
+}
+
+static const char *var(const gov_runenv *env, const char *name)
+{
+    for (size_t i = 0; i < env->nvars; i++)
+        if (!strcmp(env->vars[i].name, name))
+            return env->vars[i].value ? env->vars[i].value : "(unset)";
+    return NULL;
+}
+
+/* What a launcher reads: each worker's threads, bytes and CPUs. */
+static void test_runenv_numa_lists(void **state)
+{
+    struct hwloc_topology *topo = load_tree(GOV_FIXTURES "/inventory/smt-2s4c2t");
+    const char *const inherited[] = { "GOVERNOR_WORKER_CPUS=0-1", "OMP_PLACES=sockets", NULL };
+    gov_runenv *env;
+    gov_snapshot s;
+
+    task_with(topo, "0-15", NAN, UINT64_C(4) << 30, &s);
+    assert_int_equal(gov_runenv_compute(&s, 0, NULL, GOV_RUNENV_WORKERS_NUMA | GOV_RUNENV_PER_CORE |
+                                                         GOV_RUNENV_OMP_PLACES, &env), 0);
+    assert_string_equal(var(env, "GOVERNOR_WORKER_CPUS"), "0-3,8-11:4-7,12-15");
+    assert_string_equal(var(env, "GOVERNOR_WORKER_THREADS"), "4,4");
+    assert_string_equal(var(env, "GOVERNOR_WORKER_MEMORY"), "2147483648,2147483648");
+    assert_string_equal(var(env, "GOVERNOR_WORKERS"), "2");
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "4");
+    assert_string_equal(var(env, "OMP_PLACES"), "cores");
+    assert_string_equal(var(env, "OMP_PROC_BIND"), "close");
+    assert_int_equal(env->affinity_count, 0);
+    gov_runenv_free(env);
+
+    /* Not asked: the lists an earlier run left are removed, OpenMP's
+     * placement is the user's and stays. */
+    assert_int_equal(gov_runenv_compute(&s, 0, inherited, 0, &env), 0);
+    assert_string_equal(var(env, "GOVERNOR_WORKER_CPUS"), "(unset)");
+    assert_null(var(env, "OMP_PLACES"));
+    assert_null(var(env, "OMP_PROC_BIND"));
+    assert_string_equal(var(env, "OMP_NUM_THREADS"), "16");
+    gov_runenv_free(env);
+
+    /* Asked, but the user's OMP_PLACES stays. */
+    assert_int_equal(gov_runenv_compute(&s, 0, inherited, GOV_RUNENV_OMP_PLACES, &env), 0);
+    assert_null(var(env, "OMP_PLACES"));
+    assert_string_equal(var(env, "OMP_PROC_BIND"), "close");
+    gov_runenv_free(env);
+
+    /* No topology: NUMA workers cannot be planned. */
+    gov_snapshot_init(&s);
+    assert_int_equal(gov_runenv_compute(&s, 0, NULL, GOV_RUNENV_WORKERS_NUMA, &env), GOV_ENOENT);
+    hwloc_topology_destroy(topo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_and_whole_cores),
         cmocka_unit_test(test_unknown_mask_counts_nothing),
+        cmocka_unit_test(test_plan_per_core),
+        cmocka_unit_test(test_plan_numa_workers),
+        cmocka_unit_test(test_runenv_numa_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

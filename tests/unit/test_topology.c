@@ -223,7 +223,7 @@ static int cache_setup(void **state)
             boot[j++] = boot[i];
     boot[j] = '\0';
     snprintf(c.dir, sizeof c.dir, "%s/cache", c.base);
-    snprintf(c.file, sizeof c.file, "%s/topology-%s.v1", c.dir, boot);
+    snprintf(c.file, sizeof c.file, "%s/topology-%s.v2", c.dir, boot);
     snprintf(c.victim, sizeof c.victim, "%s/victim", c.base);
     if (mkdir(c.dir, 0755) || !(f = fopen(c.victim, "w")))
         return -1;

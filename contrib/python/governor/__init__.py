@@ -21,12 +21,12 @@ from ._lib import LIBRARY_ENV
 from .admission import (Availability, CeilingReason, Decision, Estimate, Governor, Policy,
                         PressureLevel, PressureState, Profile, Reason, Reservation, Verdict)
 from .errors import GovernorError, LibraryNotFoundError
-from .snapshot import SCHEMA, Context, PlanResult, Record, Snapshot, plan, snapshot
+from .snapshot import SCHEMA, Context, NumaWorker, PlanResult, Record, Snapshot, plan, snapshot
 
 __all__ = [
     "LIBRARY_ENV", "SCHEMA",
     "Availability", "CeilingReason", "Context", "Decision", "Estimate", "Governor", "GovernorError",
-    "LibraryNotFoundError", "PlanResult", "Policy", "PressureLevel", "PressureState",
+    "LibraryNotFoundError", "NumaWorker", "PlanResult", "Policy", "PressureLevel", "PressureState",
     "Profile", "Reason", "Record", "Reservation", "Snapshot", "Verdict",
     "error_codes", "plan", "snapshot", "strerror", "version",
 ]

@@ -44,6 +44,22 @@ class Options(Structure):
     ]
 
 
+#: ``GOV_TOPOLOGY_NUMA_MAX``: NUMA nodes a snapshot and a plan list.
+TOPOLOGY_NUMA_MAX = 32
+#: ``GOV_PLAN_PER_CORE``, ``GOV_PLAN_WORKERS_NUMA``.
+PLAN_PER_CORE = 0x1
+PLAN_WORKERS_NUMA = 0x2
+
+
+class PlanWorker(Structure):
+    """One NUMA worker of gov_plan.worker[]."""
+
+    _fields_ = [
+        ("threads", c_uint64),
+        ("memory_limit_bytes", c_uint64),
+    ]
+
+
 class Plan(Structure):
     """gov_plan."""
 
@@ -55,6 +71,12 @@ class Plan(Structure):
         ("oversubscribed", c_int),
         ("memory_limit_per_worker", c_uint64),
         ("memory_remaining_per_worker", c_uint64),
+        ("cores", c_uint64),
+        ("numa_nodes", c_uint64),
+        ("idle_pus", c_uint64),
+        ("flags", c_uint),
+        ("numa_workers", c_uint32),
+        ("worker", PlanWorker * TOPOLOGY_NUMA_MAX),
         ("reserved", c_uint64 * 8),
     ]
 
@@ -193,7 +215,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "gov_snapshot_free": (None, [_P]),
     "gov_snapshot_capture": (c_int, [_P, _P]),
     "gov_snapshot_json": (c_int, [_P, POINTER(c_void_p), POINTER(c_size_t)]),
-    "gov_plan_compute": (c_int, [_P, c_uint64, POINTER(Plan)]),
+    "gov_plan_compute": (c_int, [_P, c_uint64, c_uint, POINTER(Plan)]),
     "gov_governor_create": (c_int, [POINTER(GovernorOptions), POINTER(_P)]),
     "gov_governor_destroy": (None, [_P]),
     "gov_governor_set_policy": (c_int, [_P, POINTER(Policy)]),

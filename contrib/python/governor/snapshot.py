@@ -123,16 +123,28 @@ class Snapshot(Record):
         """The one-line JSON that gov_snapshot_json() rendered."""
         return self._text
 
-    def plan(self, workers: int | None = None) -> PlanResult:
+    def plan(self, workers: int | str | None = None, *, per_core: bool = False) -> PlanResult:
         """Worker and thread ceilings from this snapshot (see plan())."""
         out = _lib.Plan()
+        flags = _lib.PLAN_PER_CORE if per_core else 0
+        if workers == "numa":
+            flags, workers = flags | _lib.PLAN_WORKERS_NUMA, None
         _lib.check(_lib.lib().gov_plan_compute(
-            self._handle.ptr, _workers(workers), byref(out)), "gov_plan_compute")
+            self._handle.ptr, _workers(workers), flags, byref(out)), "gov_plan_compute")
+        numa = self.topology.task.numa or []
         return PlanResult(workers=out.workers, threads_per_worker=out.threads_per_worker,
                           cpu_workers=out.cpu_workers, io_workers=out.io_workers,
                           oversubscribed=bool(out.oversubscribed),
                           memory_limit_per_worker=_known(out.memory_limit_per_worker),
-                          memory_remaining_per_worker=_known(out.memory_remaining_per_worker))
+                          memory_remaining_per_worker=_known(out.memory_remaining_per_worker),
+                          cores=_known(out.cores), numa_nodes=_known(out.numa_nodes),
+                          per_core=per_core, idle_pus=out.idle_pus,
+                          numa_workers=None if not flags & _lib.PLAN_WORKERS_NUMA else [
+                              NumaWorker(os_index=numa[i].os_index, cpus=numa[i].cpus,
+                                         threads=out.worker[i].threads,
+                                         memory_limit_bytes=_known(
+                                             out.worker[i].memory_limit_bytes))
+                              for i in range(out.numa_workers)])
 
 
 def _known(v: int) -> int | None:
@@ -239,6 +251,16 @@ def snapshot(sysroot: PathLike | None = None, env: Env | None = None, **options:
 
 
 @dataclass(frozen=True)
+class NumaWorker:
+    """One worker of ``plan("numa")``: a NUMA node of the task's CPUs."""
+
+    os_index: int                    #: the kernel's node number
+    cpus: str                        #: the worker's CPUs, a Linux CPU list
+    threads: int                     #: its native threads
+    memory_limit_bytes: int | None   #: its bytes; None when memory is unknown
+
+
+@dataclass(frozen=True)
 class PlanResult:
     """Conservative ceilings for a workload (gov_plan): ceilings, not promises."""
 
@@ -252,14 +274,23 @@ class PlanResult:
     memory_limit_per_worker: int | None = None
     #: bytes: the same share of what remains unused; None when unknown
     memory_remaining_per_worker: int | None = None
+    cores: int | None = None         #: physical cores of the process's CPUs
+    numa_nodes: int | None = None    #: NUMA nodes they span
+    per_core: bool = False           #: planned one thread per physical core
+    idle_pus: int = 0                #: per_core: PUs left without a thread
+    #: plan("numa"): one entry per NUMA worker; None otherwise
+    numa_workers: list[NumaWorker] | None = None
 
 
-def plan(workers: int | None = None, *, snapshot: Snapshot | None = None,
-         sysroot: PathLike | None = None, env: Env | None = None) -> PlanResult:
+def plan(workers: int | str | None = None, *, per_core: bool = False,
+         snapshot: Snapshot | None = None, sysroot: PathLike | None = None,
+         env: Env | None = None) -> PlanResult:
     """Plan ``workers`` process workers so that workers x threads_per_worker
     stays within the effective capacity and the workers share this process's
     memory, from ``snapshot`` or a fresh capture.  ``None`` plans one process
     whose threads use every CPU; a pool passes its size (``cpu_workers`` is
-    the largest that does not oversubscribe)."""
+    the largest that does not oversubscribe); ``"numa"`` plans one worker
+    per NUMA node of the task's CPUs (``numa_workers``; GovernorError ENOENT
+    without a topology).  ``per_core`` plans one thread per physical core."""
     snap = snapshot if snapshot is not None else _capture(sysroot, env)
-    return snap.plan(workers)
+    return snap.plan(workers, per_core=per_core)

@@ -19,7 +19,8 @@ def test_plan_of_the_slurm_step(slurm_env: dict[str, str]) -> None:
     assert p == governor.PlanResult(workers=1, threads_per_worker=2, cpu_workers=2,
                                     io_workers=6, oversubscribed=False,
                                     memory_limit_per_worker=200 * MiB,
-                                    memory_remaining_per_worker=140 * MiB)
+                                    memory_remaining_per_worker=140 * MiB,
+                                    cores=2, numa_nodes=1)
     assert governor.plan(snapshot=s) == p
     assert governor.plan(sysroot=SLURM_NODE, env=slurm_env) == p
 
@@ -76,3 +77,22 @@ def test_same_as_the_tool(slurm_env: dict[str, str], tool: Path, workers: int | 
         t["workers"], t["threads_per_worker"], t["cpu_workers"], t["io_workers"],
         t["oversubscribed"], t["memory_limit_per_worker_bytes"],
         t["memory_remaining_per_worker_bytes"])
+
+
+def test_topology_plans_on_fixture(slurm_env: dict[str, str]) -> None:
+    # The mask 4-5: one thread each of two cores of NUMA node 1.
+    s = governor.snapshot(SLURM_NODE, slurm_env)
+    p = s.plan(per_core=True)
+    assert (p.cores, p.numa_nodes, p.per_core, p.idle_pus) == (2, 1, True, 0)
+    assert p.numa_workers is None
+    n = s.plan("numa")
+    assert n.workers == 1
+    assert n.numa_workers == [governor.NumaWorker(os_index=1, cpus="4-5", threads=2,
+                                                  memory_limit_bytes=200 * MiB)]
+
+
+def test_numa_plan_needs_a_topology() -> None:
+    s = governor.snapshot(FIXTURES / "does-not-exist", {})
+    with pytest.raises(governor.GovernorError) as e:
+        s.plan("numa")
+    assert e.value.name == "ENOENT"

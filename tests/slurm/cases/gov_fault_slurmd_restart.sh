@@ -31,7 +31,7 @@ for ((i = 0; i < 50; i++)); do
 	kill -0 "$old" 2>/dev/null || break
 	sleep 0.1
 done
-rm -f /run/slurm-governor/topology-*.v1
+rm -f /run/slurm-governor/topology-*.v2
 mark=$(log_mark)
 env GOV_CLUSTER_MARKER="$GOV_CLUSTER_DIR" SLURM_CONF="$SLURM_CONF" slurmd -f "$SLURM_CONF" -N node1
 for ((i = 0; i < 100; i++)); do
@@ -45,7 +45,7 @@ assert_line 'before verified' "$out" "the task before the restart"
 assert_line 'after verified' "$out" "the same task after slurmd restarted"
 assert_match 'governor: node topology discovered and cached for this boot' "$(log_since "$mark")" \
 	"the restarted slurmd's log"
-[[ -n $(find /run/slurm-governor -maxdepth 1 -name 'topology-*.v1') ]] ||
+[[ -n $(find /run/slurm-governor -maxdepth 1 -name 'topology-*.v2') ]] ||
 	fail "the restarted slurmd wrote no table"
 
 assert_no_drain

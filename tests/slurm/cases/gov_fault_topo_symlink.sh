@@ -31,7 +31,7 @@ as_user python3 -c '
 import os, sys
 cache, victim, boot = sys.argv[1:]
 last = int(open("/proc/sys/kernel/ns_last_pid").read())
-names = ["topology-%s.v1" % boot, "topology-%s.xml" % boot]
+names = ["topology-%s.v2" % boot, "topology-%s.xml" % boot]
 names += ["topology-%s.xml.%d.tmp" % (boot, p) for p in range(last, last + 5000)]
 for n in names:
     os.symlink(victim, os.path.join(cache, n))

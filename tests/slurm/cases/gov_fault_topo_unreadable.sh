@@ -20,7 +20,7 @@ task='echo "$("$GOV_TOOL" verify --json | jq -r .status) $(eval "$GOV_PAYLOAD" |
 mark=$(log_mark)
 out=$(as_user srun --governor -n1 -w node1 bash -c "$task")
 assert_match '^verified topo=1,1,' "$out" "first step"
-file=$(find "$cache" -name 'topology-*.v1')
+file=$(find "$cache" -name 'topology-*.v2')
 [[ -f $file ]] || fail "no table was written in the cache directory"
 assert_match 'governor: node topology discovered and cached' "$(log_since "$mark")" "log"
 
