@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (README's second command):
 #   1. install the Debian packages it needs
 #   2. build and run the unit and tool tests, and the plugin's Slurm-free
-#      parts again in a build without Slurm's headers; hold libgovernor.so.1
+#      parts again in a build without Slurm's headers; every one of hwloc's
+#      own test machines read as a --sysroot; hold libgovernor.so.1
 #      to its ABI baseline (abi/check.sh, docs/abi.md);
 #      real runtimes (OpenMP, OpenBLAS, Go, Rust, Node.js, Java...) alone and
 #      under `governor run` in real allocations (tests/runtimes)
@@ -61,6 +62,12 @@ unit() {
 unit_without_slurm() {
 	build "$out/noslurm" -Dspank=disabled &&
 		meson test -C "$out/noslurm" --print-errorlogs option policy topology seal_bounded run_dir
+}
+
+# Every machine of hwloc's own test suite, read as a --sysroot (the meson
+# suite reads six of them from tests/fixtures/topology/hwloc).
+hwloc_machines() {
+	bash tests/tool/hwloc_machines.sh "$out/plain"
 }
 
 # The ABI promise of include/governor.h: the checker on a small library
@@ -169,6 +176,7 @@ main() {
 	prefetch
 
 	stage "unit and tool tests" unit
+	stage "hwloc's test machines under --sysroot" hwloc_machines
 	stage "the plugin's Slurm-free parts without spank.h" unit_without_slurm
 	stage "ABI of libgovernor.so.1 (abidiff against abi/libgovernor.abi)" abi
 	stage "real runtimes under governor run" runtimes

@@ -32,13 +32,13 @@ int gov_inventory_load_topology(struct hwloc_topology **out)
     /* The host inventory includes CPUs this process may not use.  Only
      * PUs, cores, packages and NUMA nodes are counted: I/O discovery costs
      * tens of milliseconds, caches and the x86 CPUID backend another
-     * millisecond of a short-lived tool's start-up, and none is needed. */
+     * millisecond of a short-lived tool's start-up, and none is needed.
+     * Dies and groups stay: NUMA nodes are attached to them, and without
+     * them every node would hang off one parent (numa_nearest.h). */
     if (hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
         hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
         hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
         hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
-        hwloc_topology_set_type_filter(topo, HWLOC_OBJ_DIE, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
-        hwloc_topology_set_type_filter(topo, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
         hwloc_topology_set_type_filter(topo, HWLOC_OBJ_MISC, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
         hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86") < 0 ||
         hwloc_topology_load(topo) < 0 || !read_by_linux(topo)) {

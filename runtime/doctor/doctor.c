@@ -21,6 +21,12 @@
 #define FIX_GPU \
     "ConstrainDevices=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf " \
     "and every GPU's device file in gres.conf (File=)"
+#define FIX_SPLIT_CORES \
+    "srun --hint=nomultithread (a thread per core, each task its cores whole), or " \
+    "--cpus-per-task a multiple of the threads per core with --cpu-bind=cores"
+#define FIX_NUMA_SPREAD \
+    "srun --cpu-bind=cores --distribution=block:block (each task consecutive cores " \
+    "of one socket), or --ntasks-per-socket; --mem-bind=local keeps its memory near"
 #define FIX_NAMESPACE \
     "run doctor inside the step on the node itself, not in a container with " \
     "its own cgroup namespace"
@@ -30,7 +36,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 11 findings; the bound only guards edits. */
+    /* The rules below add at most 13 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -377,6 +383,35 @@ static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doct
             NULL);
 }
 
+/* How the task's CPUs sit on the node's topology: SMT siblings split
+ * between this task and others, or more NUMA nodes than its CPUs need. */
+static void examine_topology(const gov_snapshot *s, gov_doctor_report *r)
+{
+    const gov_snapshot_topology *t = &s->topology;
+    uint64_t per_node, needed;
+
+    if (t->task.cores == GOV_UNKNOWN || t->task_whole_cores == GOV_UNKNOWN)
+        return;
+    if (t->task_whole_cores < t->task.cores)
+        add(r, "topology.split_cores", GOV_DOCTOR_INFO, "cpu",
+            "this task's CPUs split cores: some of its cores have SMT siblings outside its "
+            "mask (another task's, or idle), and two threads of one core share its units",
+            FIX_SPLIT_CORES);
+    if (t->task.numa_nodes == GOV_UNKNOWN || t->task.numa_nodes < 2 ||
+        s->cpu.host.logical == GOV_UNKNOWN || s->cpu.host.numa_nodes == GOV_UNKNOWN ||
+        s->cpu.host.numa_nodes == 0)
+        return;
+    /* The fewest NUMA nodes that could hold the task's PUs, nodes being
+     * of equal size. */
+    per_node = s->cpu.host.logical / s->cpu.host.numa_nodes;
+    needed = per_node ? (t->task.pus + per_node - 1) / per_node : t->task.numa_nodes;
+    if (t->task.numa_nodes > needed)
+        add(r, "topology.numa_spread", GOV_DOCTOR_INFO, "cpu",
+            "this task's CPUs span more NUMA nodes than they need: the memory it touches "
+            "is remote for some of its threads",
+            FIX_NUMA_SPREAD);
+}
+
 int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
 {
     int missing = 0;
@@ -391,6 +426,7 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
         examine_gpu(snap, out);
         examine_device_filter(snap, out);
     }
+    examine_topology(snap, out);
     examine_kernel(snap, missing, out);
     return 0;
 }

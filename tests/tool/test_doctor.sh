@@ -22,11 +22,15 @@ check "memory enforced by the cgroup" 1 \
   "$(grep -c '"id":"memory.enforced","severity":"ok","resource":"memory","allocation":209715200,"unit":"bytes","enforced_by":"cgroup"' <<<"$out")"
 check "variables only" 1 "$(grep -c '"id":"scheduler.unverified","severity":"warn"' <<<"$out")"
 check "exit field" 1 "$(grep -c '"exit":0}$' <<<"$out")"
+# The mask 4-5 takes one thread each of two cores: their siblings 12-13 are
+# outside it.
+check "split cores" 1 "$(grep -c '"id":"topology.split_cores","severity":"info","resource":"cpu"' <<<"$out")"
+check "one NUMA node: no spread" 0 "$(grep -c 'topology.numa_spread' <<<"$out")"
 
 # One CPU and 100 MiB allocated: the fixture's 2 CPUs and 200 MiB are wider.
 human=$("${step[@]}" SLURM_CPUS_PER_TASK=1 SLURM_MEM_PER_NODE=100 "$gov" doctor --sysroot "$root")
 check "not enforced: exit 1" 1 $?
-check "headline" "governor doctor: 2 errors, 1 warning, 1 note, 0 ok" "$(head -1 <<<"$human")"
+check "headline" "governor doctor: 2 errors, 1 warning, 2 notes, 0 ok" "$(head -1 <<<"$human")"
 check "errors first" "ERROR  cpu         allocation 1 CPU, enforced by none" "$(sed -n 2p <<<"$human")"
 check "cpu fix" 1 "$(grep -c 'fix: TaskPlugin=task/affinity in slurm.conf, or TaskPlugin=task/cgroup with ConstrainCores=yes' <<<"$human")"
 

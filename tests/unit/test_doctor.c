@@ -624,6 +624,61 @@ static void test_swap_activity(void **state)
     assert_int_equal(r.exit_status, 0);
 }
 
+/* ---- topology --------------------------------------------------------- */
+
+/* A task of 4 PUs on a 2-socket SMT node of 32 PUs, 2 NUMA nodes. */
+static gov_snapshot on_topology(uint64_t cores, uint64_t whole, uint64_t numa)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+
+    task_cgroup(&s);
+    s.cpu.host.logical = 32;
+    s.cpu.host.numa_nodes = 2;
+    s.topology.task.pus = 4;
+    s.topology.task.cores = cores;
+    s.topology.task_whole_cores = whole;
+    s.topology.task.numa_nodes = numa;
+    return s;
+}
+
+static void test_topology_split_cores(void **state)
+{
+    gov_snapshot s = on_topology(2, 2, 1);
+    gov_doctor_report r;
+
+    (void)state;
+    r = examine(&s);
+    assert_null(find(&r, "topology.split_cores"));
+    assert_null(find(&r, "topology.numa_spread"));
+    /* One thread each of four cores. */
+    s = on_topology(4, 0, 1);
+    r = examine(&s);
+    expect_fix(expect(&r, "topology.split_cores", GOV_DOCTOR_INFO, "cpu"),
+               "--hint=nomultithread");
+    assert_int_equal(r.exit_status, 0);
+    /* Unknown topology: nothing said. */
+    s = on_topology(GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN);
+    r = examine(&s);
+    assert_null(find(&r, "topology.split_cores"));
+}
+
+static void test_topology_numa_spread(void **state)
+{
+    gov_snapshot s = on_topology(2, 2, 2);
+    gov_doctor_report r;
+
+    (void)state;
+    /* 4 PUs fit one 16-PU NUMA node, and span two. */
+    r = examine(&s);
+    expect_fix(expect(&r, "topology.numa_spread", GOV_DOCTOR_INFO, "cpu"),
+               "--distribution=block:block");
+    /* 20 PUs need two. */
+    s = on_topology(10, 10, 2);
+    s.topology.task.pus = 20;
+    r = examine(&s);
+    assert_null(find(&r, "topology.numa_spread"));
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 
 static void test_json(void **state)
@@ -689,6 +744,8 @@ int main(void)
         cmocka_unit_test(test_cgroup_unknown),
         cmocka_unit_test(test_pressure_unavailable),
         cmocka_unit_test(test_swap_activity),
+        cmocka_unit_test(test_topology_split_cores),
+        cmocka_unit_test(test_topology_numa_spread),
         cmocka_unit_test(test_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,29 @@ static void summarise(const gov_topo_table *t, const char *cores, gov_desc_topol
     gov_topo_summarise(t, &set, out);
 }
 
+/* A node with memory tiers (hwloc's fakeheteromemtiers machine, its XML as
+ * lstopo wrote it): DRAM nodes 0, 1 and 2 have CPUs; HBM and NVM nodes 4-8
+ * do not, and never count as a step's NUMA domain. */
+static void test_memory_only_nodes_left_out(void **state)
+{
+    gov_topo_table *t = malloc(sizeof *t);
+    gov_desc_topology s;
+
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(gov_topo_discover(GOV_FIXTURES "/topology/fakeheteromemtiers.xml", t), 0);
+    assert_int_equal(t->cores, 6);
+    assert_int_equal(t->n_numa, 3);
+    assert_int_equal(t->numa[0].mem_bytes, UINT64_C(3005392) * 1024);
+    summarise(t, "0-5", &s);
+    assert_int_equal(s.numa_nodes, 3);
+    summarise(t, "0-1", &s);
+    assert_int_equal(s.numa_nodes, 1);
+    assert_int_equal(s.numa_count, 1);
+    assert_int_equal(s.numa_mem_bytes[0], UINT64_C(3005392) * 1024);
+    free(t);
+}
+
 static void test_fixture_restricted(void **state)
 {
     gov_topo_table *t = fixture_table();
@@ -441,6 +464,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_restricted),
+        cmocka_unit_test(test_memory_only_nodes_left_out),
         cmocka_unit_test(test_table_text),
         cmocka_unit_test(test_table_strict),
         cmocka_unit_test(test_discovery_leaves_environment),
