@@ -383,6 +383,15 @@ static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doct
             NULL);
 }
 
+/* The sealed step part shows more PUs than its tasks on this node hold. */
+static bool siblings_idle(const gov_snapshot *s)
+{
+    uint64_t step = s->topology.step.pus, tasks = s->scheduler.tasks_on_node;
+
+    return step != GOV_UNKNOWN && tasks != GOV_UNKNOWN && s->topology.task.pus != GOV_UNKNOWN &&
+           tasks * s->topology.task.pus < step;
+}
+
 /* How the task's CPUs sit on the node's topology: SMT siblings split
  * between this task and others, or more NUMA nodes than its CPUs need. */
 static void examine_topology(const gov_snapshot *s, gov_doctor_report *r)
@@ -392,7 +401,9 @@ static void examine_topology(const gov_snapshot *s, gov_doctor_report *r)
 
     if (t->task.cores == GOV_UNKNOWN || t->task_whole_cores == GOV_UNKNOWN)
         return;
-    if (t->task_whole_cores < t->task.cores)
+    /* A step whose tasks leave some of its PUs unused keeps the siblings
+     * idle on purpose (--hint=nomultithread): no other task shares them. */
+    if (t->task_whole_cores < t->task.cores && !siblings_idle(s))
         add(r, "topology.split_cores", GOV_DOCTOR_INFO, "cpu",
             "this task's CPUs split cores: some of its cores have SMT siblings outside its "
             "mask (another task's, or idle), and two threads of one core share its units",

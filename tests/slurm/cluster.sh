@@ -33,6 +33,12 @@ usage: cluster.sh start|stop|status|env [options]
                        no: the device nodes exist but Slurm does not know them
   --cgroup v1|v2       CgroupPlugin=cgroup/v1 (default) or cgroup/v2; v2 needs a
                        unified hierarchy (the QEMU guest, tests/guest/)
+  --node-shape emulated|hardware
+                       each node's CPUs: 2 CPUs on one socket, one thread per core
+                       (emulated, default: every node the same, whatever the
+                       machine), or the machine's own sockets, cores and threads as
+                       slurmd -C reports them (hardware: for a node of real shape,
+                       the QEMU guest's 2 sockets with SMT)
   --systemd yes|no     v2 only: slurmd runs as a systemd service with Delegate=yes
                        and asks systemd over D-Bus for its scope (yes, default), or
                        cgroup.conf says IgnoreSystemd=yes, with EnableControllers=yes
@@ -70,6 +76,7 @@ constrain_devices=no
 declare_gres=yes
 cgroup=v1
 systemd=yes
+node_shape=emulated
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -89,6 +96,7 @@ while [[ $# -gt 0 ]]; do
 	--gres) declare_gres=${2:?--gres needs yes or no}; shift 2 ;;
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
 	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
+	--node-shape) node_shape=${2:?--node-shape needs emulated or hardware}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -107,6 +115,8 @@ done
 [[ $declare_gres == yes || $declare_gres == no ]] || die "--gres takes yes or no, got '$declare_gres'"
 [[ $cgroup == v1 || $cgroup == v2 ]] || die "--cgroup takes v1 or v2, got '$cgroup'"
 [[ $systemd == yes || $systemd == no ]] || die "--systemd takes yes or no, got '$systemd'"
+[[ $node_shape == emulated || $node_shape == hardware ]] ||
+	die "--node-shape takes emulated or hardware, got '$node_shape'"
 [[ $systemd == yes || $cgroup == v2 ]] || die "--systemd no is a cgroup/v2 setting (IgnoreSystemd)"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
@@ -184,8 +194,20 @@ start_munge() {
 	die "munged started but does not answer on $munge_socket"
 }
 
+# The CPU part of a node line: the emulated shape, or the machine's own
+# from slurmd -C (CPUs, Boards, SocketsPerBoard, CoresPerSocket,
+# ThreadsPerCore).
+node_cpus() {
+	if [[ $node_shape == emulated ]]; then
+		printf 'CPUs=2 Boards=1 SocketsPerBoard=1 CoresPerSocket=2 ThreadsPerCore=1'
+		return
+	fi
+	slurmd -C | head -n1 | tr ' ' '\n' |
+		grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | paste -sd' '
+}
+
 write_config() {
-	local host k cpus=2 mem=2000
+	local host k mem=2000
 	host=$(hostname -s)
 	mkdir -p "$etc" "$run" "$logs" "$dir/state" "$dir/spool"
 	chmod 755 "$dir" "$etc" "$run" "$logs"
@@ -238,8 +260,8 @@ EOF
 	fi
 	for ((k = 1; k <= nodes; k++)); do
 		mkdir -p "$dir/spool/slurmd-node$k"
-		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d CPUs=%d Boards=1 SocketsPerBoard=1 CoresPerSocket=%d ThreadsPerCore=1 RealMemory=%d%s State=UNKNOWN\n' \
-			"$k" "$host" $((base_port + k)) "$cpus" "$cpus" "$mem" "$(node_gres "$k")" >>"$conf"
+		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d %s RealMemory=%d%s State=UNKNOWN\n' \
+			"$k" "$host" $((base_port + k)) "$(node_cpus)" "$mem" "$(node_gres "$k")" >>"$conf"
 	done
 	write_gres
 	printf 'PartitionName=debug Nodes=node[1-%d] Default=YES MaxTime=10 State=UP\n' "$nodes" >>"$conf"

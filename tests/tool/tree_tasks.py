@@ -14,45 +14,8 @@ import os
 import subprocess
 import sys
 
-
-def parse(text):
-    cpus = set()
-    for part in text.strip("\0\n ").split(","):
-        if part:
-            a, _, b = part.partition("-")
-            cpus.update(range(int(a), int(b or a) + 1))
-    return cpus
-
-
-def fmt(cpus):
-    out, run = [], []
-    for c in sorted(cpus):
-        if run and c == run[-1] + 1:
-            run.append(c)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-        run = [c]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-    return ",".join(out)
-
-
-def read(tree, path):
-    try:
-        with open(os.path.join(tree, path)) as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def siblings(tree, cpu):
-    """The threads of cpu's core, as the kernel lists them."""
-    for name in ("core_cpus_list", "thread_siblings_list"):
-        text = read(tree, f"sys/devices/system/cpu/cpu{cpu}/topology/{name}")
-        if text is not None:
-            return frozenset(parse(text))
-    return frozenset([cpu])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from sysfs_topology import Topology, fmt  # noqa: E402
 
 
 def snapshot(gov, tree):
@@ -64,19 +27,11 @@ def snapshot(gov, tree):
 
 def main():
     gov, tree = sys.argv[1], sys.argv[2]
-    node_dir = os.path.join(tree, "sys/devices/system/node")
-    nodes = {}
-    for d in sorted(os.listdir(node_dir)) if os.path.isdir(node_dir) else []:
-        if d.startswith("node") and d[4:].isdigit():
-            cpus = parse(read(tree, f"sys/devices/system/node/{d}/cpulist") or "")
-            if cpus:
-                nodes[int(d[4:])] = cpus
-    online = parse(read(tree, "sys/devices/system/cpu/online") or "")
-    nodes = {n: c & online for n, c in nodes.items() if c & online}
+    topo = Topology(tree)
+    nodes, sib = topo.nodes, topo.siblings
     if not nodes:
         return 0
     first, last = min(nodes), max(nodes)
-    sib = {c: siblings(tree, c) & online for c in online}
     one_thread = {min(sib[c] & nodes[first]) for c in nodes[first]}
     cases = [("node %d" % first, nodes[first]), ("one thread per core", one_thread)]
     if last != first:
@@ -88,10 +43,10 @@ def main():
     skip = set()
     if len(set(sib.values())) != snapshot(gov, tree)["cpu"]["host"]["physical"]:
         skip |= {"cores", "whole_cores"}
-        print(f"  note: hwloc counts cores other than the kernel's sibling lists")
+        print("  note: hwloc counts cores other than the kernel's sibling lists")
     if sum(len(c) for c in nodes.values()) != len(set().union(*nodes.values())):
         skip |= {"numa_nodes", "numa"}
-        print(f"  note: the tree's NUMA nodes overlap")
+        print("  note: the tree's NUMA nodes overlap")
     failed = 0
     status = os.path.join(tree, "proc/self/status")
     os.makedirs(os.path.dirname(status), exist_ok=True)
@@ -99,14 +54,7 @@ def main():
         with open(status, "w") as f:
             f.write(f"Name:\ttask\nCpus_allowed_list:\t{fmt(mask)}\n")
         task = snapshot(gov, tree)["topology"]["task"]
-        cores = {sib[c] for c in mask}
-        touched = sorted(n for n, c in nodes.items() if c & mask)
-        want = {
-            "pus": len(mask), "cores": len(cores),
-            "whole_cores": sum(1 for k in cores if k <= mask),
-            "numa_nodes": len(touched),
-            "numa": [(n, fmt(nodes[n] & mask)) for n in touched],
-        }
+        want = topo.covers(mask)
         got = {k: task[k] for k in ("pus", "cores", "whole_cores", "numa_nodes")}
         got["numa"] = [(e["os_index"], e["cpus"]) for e in task["numa"] or []]
         for key, value in want.items():

@@ -656,6 +656,16 @@ static void test_topology_split_cores(void **state)
     expect_fix(expect(&r, "topology.split_cores", GOV_DOCTOR_INFO, "cpu"),
                "--hint=nomultithread");
     assert_int_equal(r.exit_status, 0);
+    /* --hint=nomultithread: the step's 8 PUs, one task holding 4 of them,
+     * the siblings idle by design. */
+    s.topology.step.pus = 8;
+    s.scheduler.tasks_on_node = 1;
+    r = examine(&s);
+    assert_null(find(&r, "topology.split_cores"));
+    /* Two tasks of 4 PUs share the step's 8: the siblings are the other's. */
+    s.scheduler.tasks_on_node = 2;
+    r = examine(&s);
+    assert_non_null(find(&r, "topology.split_cores"));
     /* Unknown topology: nothing said. */
     s = on_topology(GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN);
     r = examine(&s);
