@@ -69,7 +69,11 @@ int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
         int n;
 
         if (!has_bit(set, c)) {
-            c++;
+            /* Straight to the next CPU of the set: a list of a few CPUs
+             * (the topology table holds one per core) costs no more than
+             * the set's 128 words. */
+            uint64_t rest = set->bits[c / 64] >> (c % 64);
+            c = rest ? c + (uint64_t)__builtin_ctzll(rest) : (c / 64 + 1) * 64;
             continue;
         }
         lo = c;
