@@ -34,6 +34,7 @@ struct hwloc_api {
     int (*bitmap_intersects)(hwloc_const_bitmap_t, hwloc_const_bitmap_t);
     int (*bitmap_weight)(hwloc_const_bitmap_t);
     int (*bitmap_first)(hwloc_const_bitmap_t);
+    int (*bitmap_next)(hwloc_const_bitmap_t, int);
 };
 
 static bool api_open(struct hwloc_api *h)
@@ -53,6 +54,7 @@ static bool api_open(struct hwloc_api *h)
         { (void **)&h->bitmap_intersects, "hwloc_bitmap_intersects" },
         { (void **)&h->bitmap_weight, "hwloc_bitmap_weight" },
         { (void **)&h->bitmap_first, "hwloc_bitmap_first" },
+        { (void **)&h->bitmap_next, "hwloc_bitmap_next" },
     };
 
     memset(h, 0, sizeof *h);
@@ -104,7 +106,12 @@ static hwloc_obj_t ancestor_of_type(hwloc_obj_t o, hwloc_obj_type_t type)
     return o;
 }
 
-static void add_core(gov_cpuset *set, unsigned i)
+static bool has_index(const gov_cpuset *set, unsigned i)
+{
+    return (set->bits[i / 64] >> (i % 64)) & 1u;
+}
+
+static void add_index(gov_cpuset *set, unsigned i)
 {
     set->bits[i / 64] |= UINT64_C(1) << (i % 64);
 }
@@ -117,11 +124,26 @@ static void cores_meeting(const struct hwloc_api *h, hwloc_topology_t t, int dep
     for (unsigned i = 0; cpuset && i < n; i++) {
         hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
         if (core && core->cpuset && h->bitmap_intersects(core->cpuset, cpuset))
-            add_core(out, i);
+            add_index(out, i);
     }
 }
 
-/* Cores, by package and PU count. */
+/* Core i's PUs, by OS index: none beyond what a gov_cpuset holds, none
+ * on two cores. */
+static bool core_pus(const struct hwloc_api *h, hwloc_const_bitmap_t cpuset, unsigned i,
+                     gov_topo_table *out)
+{
+    for (int p = h->bitmap_first(cpuset); p >= 0; p = h->bitmap_next(cpuset, p)) {
+        unsigned pu = (unsigned)p;
+        if (pu >= GOV_CPUSET_BITS || has_index(&out->pus, pu))
+            return false;
+        add_index(&out->pus, pu);
+        out->pu_core[pu] = (uint16_t)i;
+    }
+    return true;
+}
+
+/* Cores, by package and PU count, with their PUs. */
 static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth, unsigned n,
                         gov_topo_table *out)
 {
@@ -132,7 +154,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
         hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
         hwloc_obj_t pkg = core ? ancestor_of_type(core, HWLOC_OBJ_PACKAGE) : NULL;
         uint32_t k, pus = core && core->cpuset ? (uint32_t)h->bitmap_weight(core->cpuset) : 0;
-        if (!pus)
+        if (!pus || !core_pus(h, core->cpuset, i, out))
             return false;
         for (k = 0; k < out->n_packages && pkgs[k] != pkg; k++)
             ;
@@ -141,7 +163,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             pkgs[out->n_packages++] = pkg;
         }
-        add_core(&out->package[k], i);
+        add_index(&out->package[k], i);
         for (k = 0; k < out->n_pu_groups && out->pu_group[k].pus != pus; k++)
             ;
         if (k == out->n_pu_groups) {
@@ -149,7 +171,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             out->pu_group[out->n_pu_groups++].pus = pus;
         }
-        add_core(&out->pu_group[k].cores, i);
+        add_index(&out->pu_group[k].cores, i);
     }
     return true;
 }
@@ -186,8 +208,9 @@ static void build_gpus(const struct hwloc_api *h, hwloc_topology_t t, int depth,
 }
 
 /* The CPU NUMA nodes (numa_nearest.h), in the order of their first PUs,
- * each with the cores whose PUs have it as their nearest; memory-only nodes
- * are left out, so a step never counts GPU memory or CXL as a NUMA domain. */
+ * each with its OS index and the PUs that have it as their nearest;
+ * memory-only nodes are left out, so a step never counts GPU memory or CXL
+ * as a NUMA domain. */
 static bool build_numa(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table *out)
 {
     int pu_depth = h->get_type_depth(t, HWLOC_OBJ_PU);
@@ -202,16 +225,19 @@ static bool build_numa(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_t
     for (unsigned i = 0; i < pus; i++) {
         hwloc_obj_t pu = h->get_obj_by_depth(t, pu_depth, i);
         hwloc_obj_t node = pu ? gov_numa_nearest(pu) : NULL;
-        hwloc_obj_t core = pu ? ancestor_of_type(pu, HWLOC_OBJ_CORE) : NULL;
-        if (!node || !core || node->logical_index >= m)
+        /* Every PU object is a PU of a core (build_cores), and the other
+         * way round (the count below). */
+        if (!node || node->logical_index >= m || pu->os_index >= GOV_CPUSET_BITS ||
+            !has_index(&out->pus, pu->os_index))
             return false;
         if (entry[node->logical_index] < 0) {
             entry[node->logical_index] = (int)out->n_numa;
+            out->numa[out->n_numa].os_index = node->os_index;
             out->numa[out->n_numa++].mem_bytes = node->attr->numanode.local_memory;
         }
-        add_core(&out->numa[entry[node->logical_index]].cores, core->logical_index);
+        add_index(&out->numa[entry[node->logical_index]].pus, pu->os_index);
     }
-    return out->n_numa > 0;
+    return out->n_numa > 0 && pus == gov_cpuset_count(&out->pus);
 }
 
 static bool build(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table *out)

@@ -1,19 +1,23 @@
 /* topo_table.c - the node's topology table: its text form, its strict
- * parser, and the summary for a step's cores.
+ * parser and the summary for a step's cores.
  *
  *   governor-topology/1
  *   cores=8
- *   package=0-3            one line per package, hwloc's logical order
+ *   package=0-3                  one line per package, hwloc's logical order
  *   package=4-7
- *   pus=2:0-7              PUs per core, and the cores that have that many
- *   numa=68719476736:0-3   one line per NUMA node: bytes, the cores in it
- *   gpu=1:4-7              one line per GPU: NUMA OS index (-1), close cores
+ *   pus=2:0-7                    PUs per core, and the cores that have that many
+ *   core=0,8                     one line per core, in order: its PUs
+ *   ...
+ *   core=7,15
+ *   numa=0:68719476736:0-3,8-11  one line per CPU NUMA node: OS index, bytes,
+ *                                the PUs it is nearest to (numa_nearest.h)
+ *   gpu=1:4-7                    one line per GPU: NUMA OS index (-1), close cores
  *
- * Every list is a canonical Linux CPU list of core indexes (ascending,
- * ranges merged); numa and gpu lists may be empty; the lines come in the
- * order shown, so that each table has exactly one text.  The file is
- * root's, but it is still outside text: nothing in it is trusted before it
- * parses. */
+ * Package, pus and gpu lines list core indexes; core and numa lines list
+ * PUs by OS index, the CPU numbers of an affinity mask.  Every list is a canonical Linux CPU list (ascending, ranges
+ * merged); only gpu lists may be empty; the lines come in the order shown,
+ * so that each table has exactly one text.  The file is root's, but it is
+ * still outside text: nothing in it is trusted before it parses. */
 #include "topology.h"
 
 #include <stdio.h>
@@ -22,13 +26,37 @@
 
 #define GOV_TOPO_HEADER "governor-topology/1\n"
 
-/* Append "KEY=LIST\n", or "KEY=NUM:LIST\n" when with_num, at *used.
- * Returns false when buf is full. */
-static bool line(char *buf, size_t cap, size_t *used, const char *key, bool with_num,
-                 long long num, const gov_cpuset *set)
+/* pu_core holds core indexes. */
+_Static_assert(GOV_CPUSET_BITS <= UINT16_MAX + 1, "a core index fits in pu_core");
+
+static bool has(const gov_cpuset *s, unsigned i)
 {
-    int n = with_num ? snprintf(buf + *used, cap - *used, "%s=%lld:", key, num)
-                     : snprintf(buf + *used, cap - *used, "%s=", key);
+    return (s->bits[i / 64] >> (i % 64)) & 1u;
+}
+
+static void add(gov_cpuset *s, unsigned i)
+{
+    s->bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* The first index of s at or after i; GOV_CPUSET_BITS when there is none.
+ * Sets of a core's PUs are sparse: skip empty words whole. */
+static unsigned next(const gov_cpuset *s, unsigned i)
+{
+    while (i < GOV_CPUSET_BITS) {
+        uint64_t rest = s->bits[i / 64] >> (i % 64);
+        if (rest)
+            return i + (unsigned)__builtin_ctzll(rest);
+        i = (i / 64 + 1) * 64;
+    }
+    return GOV_CPUSET_BITS;
+}
+
+/* Append head, the list and a newline at *used.  Returns false when buf
+ * is full. */
+static bool line(char *buf, size_t cap, size_t *used, const char *head, const gov_cpuset *set)
+{
+    int n = snprintf(buf + *used, cap - *used, "%s", head);
 
     if (n < 0 || (size_t)n >= cap - *used)
         return false;
@@ -61,54 +89,126 @@ static void set_first(gov_cpuset *s, uint32_t n)
 {
     memset(s, 0, sizeof *s);
     for (uint32_t i = 0; i < n; i++)
-        s->bits[i / 64] |= UINT64_C(1) << (i % 64);
+        add(s, i);
 }
 
-/* Whether the sets are disjoint, inside the cores, and (when exact) cover
- * them all. */
-static bool partition(const gov_cpuset *sets, size_t stride, uint32_t n, uint32_t cores,
+/* Whether the sets are disjoint, inside all, and (when exact) cover it. */
+static bool partition(const gov_cpuset *sets, size_t stride, uint32_t n, const gov_cpuset *all,
                       bool exact)
 {
-    gov_cpuset all, seen;
+    gov_cpuset seen;
 
-    set_first(&all, cores);
     memset(&seen, 0, sizeof seen);
     for (uint32_t k = 0; k < n; k++) {
         const gov_cpuset *s = (const gov_cpuset *)((const char *)sets + k * stride);
         for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++) {
-            if ((s->bits[i] & ~all.bits[i]) || (exact && (s->bits[i] & seen.bits[i])))
+            if ((s->bits[i] & ~all->bits[i]) || (exact && (s->bits[i] & seen.bits[i])))
                 return false;
             seen.bits[i] |= s->bits[i];
         }
     }
-    return !exact || !memcmp(&seen, &all, sizeof all);
+    return !exact || !memcmp(&seen, all, sizeof seen);
+}
+
+/* Every PU on a core of the node (and pu_core 0 elsewhere, so that a text
+ * has one table), each core with as many PUs as its group says. */
+static bool cores_hold_their_pus(const gov_topo_table *t)
+{
+    uint16_t count[GOV_CPUSET_BITS] = { 0 };
+
+    for (unsigned p = 0; p < GOV_CPUSET_BITS; p++) {
+        if (!has(&t->pus, p)) {
+            if (t->pu_core[p])
+                return false;
+            continue;
+        }
+        if (t->pu_core[p] >= t->cores)
+            return false;
+        count[t->pu_core[p]]++;
+    }
+    for (uint32_t k = 0; k < t->n_pu_groups; k++)
+        for (unsigned c = next(&t->pu_group[k].cores, 0); c < GOV_CPUSET_BITS;
+             c = next(&t->pu_group[k].cores, c + 1))
+            if (count[c] != t->pu_group[k].pus)
+                return false;
+    return true;
 }
 
 static bool valid(const gov_topo_table *t)
 {
+    gov_cpuset all;
+
     if (t->cores == 0 || t->cores > GOV_CPUSET_BITS || t->n_packages == 0 ||
         t->n_packages > GOV_TOPO_MAX_PACKAGES || t->n_pu_groups == 0 ||
         t->n_pu_groups > GOV_TOPO_MAX_PU_GROUPS || t->n_numa > GOV_TOPO_MAX_NUMA ||
         t->n_gpus > GOV_DESC_MAX_GPUS)
         return false;
     for (uint32_t k = 0; k < t->n_pu_groups; k++)
-        if (t->pu_group[k].pus == 0)
+        if (t->pu_group[k].pus == 0 || t->pu_group[k].pus > GOV_CPUSET_BITS)
             return false;
+    for (uint32_t k = 0; k < t->n_numa; k++) {
+        if (t->numa[k].os_index > INT32_MAX || t->numa[k].mem_bytes > INT64_MAX)
+            return false;
+        for (uint32_t j = 0; j < k; j++)
+            if (t->numa[j].os_index == t->numa[k].os_index)
+                return false;
+    }
     for (uint32_t k = 0; k < t->n_gpus; k++)
         if (t->gpu[k].numa_os < -1)
             return false;
-    return partition(t->package, sizeof t->package[0], t->n_packages, t->cores, true) &&
-           partition(&t->pu_group[0].cores, sizeof t->pu_group[0], t->n_pu_groups, t->cores,
+    set_first(&all, t->cores);
+    return partition(t->package, sizeof t->package[0], t->n_packages, &all, true) &&
+           partition(&t->pu_group[0].cores, sizeof t->pu_group[0], t->n_pu_groups, &all,
                      true) &&
-           partition(&t->numa[0].cores, sizeof t->numa[0], t->n_numa, t->cores, false) &&
-           partition(&t->gpu[0].cores, sizeof t->gpu[0], t->n_gpus, t->cores, false);
+           partition(&t->gpu[0].cores, sizeof t->gpu[0], t->n_gpus, &all, false) &&
+           partition(&t->numa[0].pus, sizeof t->numa[0], t->n_numa, &t->pus, true) &&
+           cores_hold_their_pus(t);
+}
+
+/* The "core=" lines: each core's PUs, gathered in one pass over the PUs
+ * (ends[c] is where core c's end in order[], its start ends[c - 1]). */
+static int core_lines(const gov_topo_table *t, char *buf, size_t cap, size_t *used)
+{
+    size_t npus = gov_cpuset_count(&t->pus);
+    uint32_t *ends = calloc(t->cores + npus, sizeof *ends), *order;
+    gov_cpuset *one = calloc(1, sizeof *one);
+    int rc = 0;
+
+    if (!ends || !one) {
+        free(ends);
+        free(one);
+        return GOV_ENOMEM;
+    }
+    order = ends + t->cores;
+    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
+        ends[t->pu_core[p]]++;
+    for (uint32_t c = 1; c < t->cores; c++)
+        ends[c] += ends[c - 1];
+    /* Backwards, so that each core's PUs land in ascending order and ends[]
+     * is left holding each core's start. */
+    for (unsigned p = GOV_CPUSET_BITS; p-- > 0;)
+        if (has(&t->pus, p))
+            order[--ends[t->pu_core[p]]] = p;
+    for (uint32_t c = 0; c < t->cores && !rc; c++) {
+        uint32_t end = c + 1 < t->cores ? ends[c + 1] : (uint32_t)npus;
+        for (uint32_t i = ends[c]; i < end; i++)
+            add(one, order[i]);
+        if (!line(buf, cap, used, "core=", one))
+            rc = GOV_ENOSPC;
+        for (uint32_t i = ends[c]; i < end; i++)
+            one->bits[order[i] / 64] = 0;
+    }
+    free(one);
+    free(ends);
+    return rc;
 }
 
 int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 {
+    char head[64];
     size_t used;
     bool ok;
-    int n;
+    int n, rc = 0;
 
     if (!t || !buf || cap == 0 || !valid(t))
         return GOV_EINVAL;
@@ -116,17 +216,25 @@ int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
     ok = n > 0 && (size_t)n < cap;
     used = ok ? (size_t)n : 0;
     for (uint32_t k = 0; ok && k < t->n_packages; k++)
-        ok = line(buf, cap, &used, "package", false, 0, &t->package[k]);
-    for (uint32_t k = 0; ok && k < t->n_pu_groups; k++)
-        ok = line(buf, cap, &used, "pus", true, t->pu_group[k].pus, &t->pu_group[k].cores);
-    for (uint32_t k = 0; ok && k < t->n_numa; k++)
-        ok = line(buf, cap, &used, "numa", true, (long long)t->numa[k].mem_bytes,
-                  &t->numa[k].cores);
-    for (uint32_t k = 0; ok && k < t->n_gpus; k++)
-        ok = line(buf, cap, &used, "gpu", true, t->gpu[k].numa_os, &t->gpu[k].cores);
+        ok = line(buf, cap, &used, "package=", &t->package[k]);
+    for (uint32_t k = 0; ok && k < t->n_pu_groups; k++) {
+        snprintf(head, sizeof head, "pus=%u:", t->pu_group[k].pus);
+        ok = line(buf, cap, &used, head, &t->pu_group[k].cores);
+    }
+    if (ok && (rc = core_lines(t, buf, cap, &used)) != 0)
+        ok = false;
+    for (uint32_t k = 0; ok && k < t->n_numa; k++) {
+        snprintf(head, sizeof head, "numa=%u:%llu:", t->numa[k].os_index,
+                 (unsigned long long)t->numa[k].mem_bytes);
+        ok = line(buf, cap, &used, head, &t->numa[k].pus);
+    }
+    for (uint32_t k = 0; ok && k < t->n_gpus; k++) {
+        snprintf(head, sizeof head, "gpu=%d:", (int)t->gpu[k].numa_os);
+        ok = line(buf, cap, &used, head, &t->gpu[k].cores);
+    }
     if (!ok) {
         buf[0] = '\0';
-        return GOV_ENOSPC;
+        return rc ? rc : GOV_ENOSPC;
     }
     return (int)used;
 }
@@ -137,8 +245,8 @@ static int number(const char *v, size_t n, uint64_t max, uint64_t *out)
     return gov_parse_dec(v, n, GOV_NUM_CANONICAL, max, out) ? GOV_EPARSE : 0;
 }
 
-/* A list of core indexes in the canonical form the encoder writes (so a
- * table has one text); the empty list only where allowed. */
+/* A list in the canonical form the encoder writes (so a table has one
+ * text); the empty list only where allowed. */
 static int list(const char *v, size_t n, bool may_be_empty, gov_cpuset *out)
 {
     char *again;
@@ -157,84 +265,110 @@ static int list(const char *v, size_t n, bool may_be_empty, gov_cpuset *out)
     return rc;
 }
 
-/* "NUMBER:LIST": the number bounded, the list possibly empty. */
-static int pair(const char *v, size_t n, bool may_be_negative, uint64_t max, int64_t *num,
-                gov_cpuset *set, bool may_be_empty)
+/* "NUMBER:" at the start of *v: the number bounded ("-1" too where
+ * allowed); *v and *n move past the colon. */
+static int field(const char **v, size_t *n, bool may_be_negative, uint64_t max, int64_t *num)
 {
-    const char *colon = memchr(v, ':', n);
+    const char *colon = memchr(*v, ':', *n);
     size_t m;
     uint64_t x;
 
     if (!colon)
         return GOV_EPARSE;
-    m = (size_t)(colon - v);
-    if (may_be_negative && m == 2 && v[0] == '-' && v[1] == '1')
+    m = (size_t)(colon - *v);
+    if (may_be_negative && m == 2 && (*v)[0] == '-' && (*v)[1] == '1')
         *num = -1;
-    else if (number(v, m, max, &x))
+    else if (number(*v, m, max, &x))
         return GOV_EPARSE;
     else
         *num = (int64_t)x;
-    return list(colon + 1, n - m - 1, may_be_empty, set);
+    *v += m + 1;
+    *n -= m + 1;
+    return 0;
+}
+
+/* Core number c's PUs: none of them already on another core. */
+static int core_line(const char *v, size_t n, uint32_t c, gov_topo_table *t)
+{
+    gov_cpuset pus;
+
+    if (c >= t->cores || list(v, n, false, &pus))
+        return GOV_EPARSE;
+    if (set_intersects(&pus, &t->pus))
+        return GOV_EPARSE;
+    for (unsigned p = next(&pus, 0); p < GOV_CPUSET_BITS; p = next(&pus, p + 1)) {
+        add(&t->pus, p);
+        t->pu_core[p] = (uint16_t)c;
+    }
+    return 0;
 }
 
 /* The sections in the order the encoder writes them: a text in any other
  * order would parse into a table that encodes differently. */
-static const char *const sections[] = { "cores", "package", "pus", "numa", "gpu" };
+static const char *const sections[] = { "cores", "package", "pus", "core", "numa", "gpu" };
+
+/* What parsing has seen so far. */
+struct parse_state {
+    int section;           /* the last line's, -1 before the first */
+    uint32_t core_lines;
+};
 
 static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_topo_table *t,
-                      int *section)
+                      struct parse_state *st)
 {
     uint64_t x;
-    int64_t num;
+    int64_t num, os;
     int at = -1;
 
     for (int i = 0; i < (int)(sizeof sections / sizeof sections[0]) && at < 0; i++)
         if (gov_token_eq(k, kn, sections[i]))
             at = i;
     /* cores comes first and once; the others in order, each repeatable. */
-    if (at < 0 || at < *section || (at == 0 && *section == 0) || (at > 0 && *section < 0))
+    if (at < 0 || at < st->section || (at == 0 && st->section == 0) ||
+        (at > 0 && st->section < 0))
         return GOV_EPARSE;
-    *section = at;
-    if (at == 0) {
+    st->section = at;
+    switch (at) {
+    case 0:
         if (number(v, vn, GOV_CPUSET_BITS, &x) || x == 0)
             return GOV_EPARSE;
         t->cores = (uint32_t)x;
         return 0;
-    }
-    if (gov_token_eq(k, kn, "package")) {
+    case 1:
         if (t->n_packages == GOV_TOPO_MAX_PACKAGES)
             return GOV_EPARSE;
         return list(v, vn, false, &t->package[t->n_packages++]);
-    }
-    if (gov_token_eq(k, kn, "pus")) {
+    case 2:
         if (t->n_pu_groups == GOV_TOPO_MAX_PU_GROUPS ||
-            pair(v, vn, false, 4096, &num, &t->pu_group[t->n_pu_groups].cores, false) || !num)
+            field(&v, &vn, false, GOV_CPUSET_BITS, &num) || !num ||
+            list(v, vn, false, &t->pu_group[t->n_pu_groups].cores))
             return GOV_EPARSE;
         t->pu_group[t->n_pu_groups++].pus = (uint32_t)num;
         return 0;
-    }
-    if (gov_token_eq(k, kn, "numa")) {
-        if (t->n_numa == GOV_TOPO_MAX_NUMA ||
-            pair(v, vn, false, INT64_MAX, &num, &t->numa[t->n_numa].cores, true))
+    case 3:
+        return core_line(v, vn, st->core_lines++, t);
+    case 4:
+        if (t->n_numa == GOV_TOPO_MAX_NUMA || field(&v, &vn, false, INT32_MAX, &os) ||
+            field(&v, &vn, false, INT64_MAX, &num) ||
+            list(v, vn, false, &t->numa[t->n_numa].pus))
             return GOV_EPARSE;
+        t->numa[t->n_numa].os_index = (uint32_t)os;
         t->numa[t->n_numa++].mem_bytes = (uint64_t)num;
         return 0;
-    }
-    if (gov_token_eq(k, kn, "gpu")) {
-        if (t->n_gpus == GOV_DESC_MAX_GPUS ||
-            pair(v, vn, true, INT32_MAX, &num, &t->gpu[t->n_gpus].cores, true))
+    default:
+        if (t->n_gpus == GOV_DESC_MAX_GPUS || field(&v, &vn, true, INT32_MAX, &num) ||
+            list(v, vn, true, &t->gpu[t->n_gpus].cores))
             return GOV_EPARSE;
         t->gpu[t->n_gpus++].numa_os = (int32_t)num;
         return 0;
     }
-    return GOV_EPARSE;
 }
 
 int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
 {
     size_t hl = strlen(GOV_TOPO_HEADER), kn, vn;
+    struct parse_state st = { .section = -1 };
     const char *k, *v;
-    int section = -1;
     gov_lines it;
     int rc;
 
@@ -245,8 +379,9 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
         return GOV_EPARSE;
     it = gov_lines_of(text + hl, len - hl, true);
     while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
-        if (parse_line(k, kn, v, vn, out, &section))
+        if (parse_line(k, kn, v, vn, out, &st))
             goto bad;
+    /* A core without its line has no PUs, which valid() refuses. */
     if (rc == 0 && valid(out))
         return 0;
 bad:
@@ -275,8 +410,13 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
         set_and(&part, &t->pu_group[k].cores, &step);
         out->pus += t->pu_group[k].pus * gov_cpuset_count(&part);
     }
+    /* The step's PUs: a NUMA node counts when one of them is nearest it. */
+    memset(&part, 0, sizeof part);
+    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
+        if (has(&step, t->pu_core[p]))
+            add(&part, p);
     for (uint32_t k = 0; k < t->n_numa; k++) {
-        if (!set_intersects(&t->numa[k].cores, &step))
+        if (!set_intersects(&t->numa[k].pus, &part))
             continue;
         out->numa_nodes++;
         if (out->numa_count < GOV_DESC_MAX_NUMA)

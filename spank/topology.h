@@ -21,12 +21,18 @@
 #define GOV_TOPO_MAX_PACKAGES 64
 #define GOV_TOPO_MAX_PU_GROUPS 8
 #define GOV_TOPO_MAX_NUMA 64
-/* The table's text never gets near this; a bigger file is not ours. */
-#define GOV_TOPO_MAX_BYTES (256 * 1024)
+/* Every table the encoder accepts fits: a list holds each index below
+ * GOV_CPUSET_BITS at most once, in at most 5 bytes ("8191,"), so about
+ * 40 kB for the lists of a partition.  Four partitions (packages, PU
+ * groups, the cores' PUs, the NUMA nodes' PUs), 8192 "core=" lines and 16
+ * GPU lists of 40 kB each stay under 900 kB; real nodes' ranges take a
+ * few kB.  A bigger file is not ours. */
+#define GOV_TOPO_MAX_BYTES (1024 * 1024)
 
 /* The node's cores in hwloc's logical order (the order in which Slurm
- * numbers them), and which of them each package, NUMA node and GPU
- * covers.  Big (cpusets of 1 KiB each): allocate it. */
+ * numbers them), their PUs by OS index (the CPU numbers an affinity mask
+ * holds), and which of them each package, NUMA node and GPU covers.  Big
+ * (cpusets of 1 KiB each): allocate it. */
 typedef struct gov_topo_table {
     uint32_t cores;                              /* cores 0 .. cores-1 */
     uint32_t n_packages;
@@ -36,11 +42,14 @@ typedef struct gov_topo_table {
         uint32_t pus;                            /* PUs of each of these cores */
         gov_cpuset cores;
     } pu_group[GOV_TOPO_MAX_PU_GROUPS];          /* a partition of the cores */
+    gov_cpuset pus;                              /* every PU of the node */
+    uint16_t pu_core[GOV_CPUSET_BITS];           /* each PU's core; 0 outside pus */
     uint32_t n_numa;
     struct {
+        uint32_t os_index;                       /* the kernel's node number */
         uint64_t mem_bytes;
-        gov_cpuset cores;                        /* cores with PUs in it */
-    } numa[GOV_TOPO_MAX_NUMA];
+        gov_cpuset pus;                          /* the PUs it is nearest to */
+    } numa[GOV_TOPO_MAX_NUMA];                   /* CPU NUMA nodes: a partition of pus */
     uint32_t n_gpus;
     struct {
         int32_t numa_os;                         /* OS index, -1 unknown */
@@ -51,11 +60,13 @@ typedef struct gov_topo_table {
 /* ---- the table (topo_table.c) --------------------------------------------- */
 
 /* Render as "governor-topology/1" text.  Returns the length, GOV_ENOSPC,
- * or GOV_EINVAL for a table that breaks its own rules. */
+ * GOV_ENOMEM, or GOV_EINVAL for a table that breaks its own rules. */
 int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap);
 
 /* Parse strictly: every core in exactly one package and one PU group,
- * every list within the cores.  Returns 0 or GOV_EPARSE. */
+ * with as many PUs as its group says, no PU in two cores or two NUMA
+ * nodes, every PU in one, every list within the cores or PUs.  Returns 0
+ * or GOV_EPARSE. */
 int gov_topo_parse(const char *text, size_t len, gov_topo_table *out);
 
 /* The summary the descriptor carries, restricted to the step's cores;

@@ -7,7 +7,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Static: the table is about 150 KiB and the text buffer 256 KiB, and a
+/* Static: the table is about 170 KiB and the text buffer 1 MiB, and a
  * fresh allocation of each per input (mmap'd under ASan) cost ten times
  * the parse itself. */
 static gov_topo_table table;

@@ -112,7 +112,9 @@ static void test_table_text(void **state)
     n = gov_topo_encode(t, buf, sizeof buf);
     assert_true(n > 0);
     assert_string_equal(buf, "governor-topology/1\ncores=8\npackage=0-3\npackage=4-7\n"
-                             "pus=2:0-7\nnuma=68719476736:0-3\nnuma=68719476736:4-7\n"
+                             "pus=2:0-7\ncore=0-1\ncore=2-3\ncore=4-5\ncore=6-7\n"
+                             "core=8-9\ncore=10-11\ncore=12-13\ncore=14-15\n"
+                             "numa=0:68719476736:0-7\nnuma=1:68719476736:8-15\n"
                              "gpu=1:4-7\n");
     assert_int_equal(gov_topo_parse(buf, (size_t)n, u), 0);
     assert_memory_equal(t, u, sizeof *t);
@@ -121,43 +123,129 @@ static void test_table_text(void **state)
     free(u);
 }
 
-static void test_table_strict(void **state)
+/* The largest table there can be, with every list as long as it gets
+ * (no two neighbours in one list, so no ranges): it fits the size limit,
+ * and reads back. */
+static void test_table_largest(void **state)
 {
-    static const char *const bad[] = {
-        "",
-        "governor-topology/2\ncores=1\npackage=0\npus=1:0\n",
-        "governor-topology/1\npackage=0\ncores=1\npus=1:0\n",      /* cores first */
-        "governor-topology/1\ncores=1\npackage=0\npus=1:0",        /* no last newline */
-        "governor-topology/1\ncores=2\npackage=0\npus=1:0-1\n",    /* core 1 in no package */
-        "governor-topology/1\ncores=2\npackage=0-1\npackage=1\npus=1:0-1\n", /* twice */
-        "governor-topology/1\ncores=2\npackage=0-2\npus=1:0-1\n",  /* beyond the cores */
-        "governor-topology/1\ncores=2\npackage=0,1\npus=1:0-1\n",  /* not canonical */
-        "governor-topology/1\ncores=2\npackage=0-1\npus=0:0-1\n",  /* no PUs */
-        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=01:0\n",
-        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=1: 0\n",
-        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ngpu=-2:0\n",
-        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ncolour=blue\n",
-        "governor-topology/1\ncores=2\ncores=2\npackage=0-1\npus=1:0-1\n",
-        "governor-topology/1\ncores=0\n",
-        /* Out of order (found by fuzz_topo_table: it parsed, and encoded
-         * into another text). */
-        ("governor-topology/1\ncores=8\npackage=0-3\nnuma=619476736:4-7\npackage=4-7\n"
-         "pus=2:0-7\nnuma=68719476736:0-3\n"),
-        "governor-topology/1\ncores=2\npus=1:0-1\npackage=0-1\n",
-        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ngpu=-1:\nnuma=5:\n",
-        "governor-topology/1\ncores=8193\n",
-    };
-    gov_topo_table *t = malloc(sizeof *t);
-    const char *good = "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\nnuma=5:\ngpu=-1:\n";
+    gov_topo_table *t = calloc(1, sizeof *t), *u = malloc(sizeof *u);
+    char *buf = malloc(GOV_TOPO_MAX_BYTES);
+    int n;
 
     (void)state;
     assert_non_null(t);
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(gov_topo_parse(bad[i], strlen(bad[i]), t), GOV_EPARSE);
+    assert_non_null(u);
+    assert_non_null(buf);
+    t->cores = GOV_CPUSET_BITS;
+    t->n_packages = GOV_TOPO_MAX_PACKAGES;
+    t->n_pu_groups = GOV_TOPO_MAX_PU_GROUPS;
+    t->n_numa = GOV_TOPO_MAX_NUMA;
+    t->n_gpus = GOV_DESC_MAX_GPUS;
+    for (unsigned i = 0; i < GOV_CPUSET_BITS; i++) {
+        /* Core i has PU 4099 i mod 8192: a permutation, as odd numbers give. */
+        unsigned pu = (unsigned)((4099ul * i) % GOV_CPUSET_BITS);
+        t->package[i % GOV_TOPO_MAX_PACKAGES].bits[i / 64] |= UINT64_C(1) << (i % 64);
+        t->pu_group[i % GOV_TOPO_MAX_PU_GROUPS].cores.bits[i / 64] |= UINT64_C(1) << (i % 64);
+        t->pus.bits[pu / 64] |= UINT64_C(1) << (pu % 64);
+        t->pu_core[pu] = (uint16_t)i;
+        t->numa[pu % GOV_TOPO_MAX_NUMA].pus.bits[pu / 64] |= UINT64_C(1) << (pu % 64);
+        for (unsigned g = i % 2; g < GOV_DESC_MAX_GPUS; g += 2)
+            t->gpu[g].cores.bits[i / 64] |= UINT64_C(1) << (i % 64);
+    }
+    for (unsigned k = 0; k < GOV_TOPO_MAX_PU_GROUPS; k++)
+        t->pu_group[k].pus = 1;
+    for (unsigned k = 0; k < GOV_TOPO_MAX_NUMA; k++) {
+        t->numa[k].os_index = INT32_MAX - k;
+        t->numa[k].mem_bytes = INT64_MAX;
+    }
+    for (unsigned g = 0; g < GOV_DESC_MAX_GPUS; g++)
+        t->gpu[g].numa_os = INT32_MAX;
+    n = gov_topo_encode(t, buf, GOV_TOPO_MAX_BYTES);
+    assert_true(n > 0);
+    assert_int_equal(gov_topo_parse(buf, (size_t)n, u), 0);
+    assert_memory_equal(t, u, sizeof *t);
+    free(buf);
+    free(u);
+    free(t);
+}
+
+static void test_table_strict(void **state)
+{
+#define TOPO_HEAD "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\n"
+#define TOPO_CORES TOPO_HEAD "core=0\ncore=1\n"
+    static const char *const bad[] = {
+        "",
+        "governor-topology/2\ncores=1\npackage=0\npus=1:0\ncore=0\nnuma=0:0:0\n",
+        "governor-topology/1\npackage=0\ncores=1\npus=1:0\ncore=0\nnuma=0:0:0\n",
+        TOPO_CORES "numa=0:0:0-1",                                 /* no last newline */
+        "governor-topology/1\ncores=2\npackage=0\npus=1:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",                                         /* core 1 in no package */
+        "governor-topology/1\ncores=2\npackage=0-1\npackage=1\npus=1:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",                                         /* twice */
+        "governor-topology/1\ncores=2\npackage=0-2\npus=1:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",                                         /* beyond the cores */
+        "governor-topology/1\ncores=2\npackage=0,1\npus=1:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",                                         /* not canonical */
+        "governor-topology/1\ncores=2\npackage=0-1\npus=0:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",                                         /* no PUs */
+        TOPO_CORES "numa=01:0:0-1\n",
+        TOPO_CORES "numa=0:01:0-1\n",
+        TOPO_CORES "numa=0:0: 0-1\n",
+        TOPO_CORES "numa=0:0-1\n",                                /* no OS index */
+        TOPO_CORES "numa=2147483648:0:0-1\n",
+        TOPO_CORES "numa=0:0:0-1\ngpu=-2:0\n",
+        TOPO_CORES "numa=0:0:0-1\ncolour=blue\n",
+        "governor-topology/1\ncores=2\ncores=2\npackage=0-1\npus=1:0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",
+        "governor-topology/1\ncores=0\n",
+        "governor-topology/1\ncores=8193\n",
+        /* Out of order (found by fuzz_topo_table: it parsed, and encoded
+         * into another text). */
+        ("governor-topology/1\ncores=2\npackage=0\nnuma=0:0:0-1\npackage=1\npus=1:0-1\n"
+         "core=0\ncore=1\n"),
+        "governor-topology/1\ncores=2\npus=1:0-1\npackage=0-1\ncore=0\ncore=1\n"
+        "numa=0:0:0-1\n",
+        "governor-topology/1\ncores=2\npackage=0-1\ncore=0\npus=1:0-1\ncore=1\n"
+        "numa=0:0:0-1\n",
+        TOPO_CORES "gpu=-1:\nnuma=0:0:0-1\n",
+        /* The cores' PUs. */
+        TOPO_HEAD "core=0\nnuma=0:0:0\n",                         /* core 1 has none */
+        TOPO_CORES "core=2\nnuma=0:0:0-2\n",                     /* a third core */
+        TOPO_HEAD "core=0\ncore=0\nnuma=0:0:0\n",                /* a PU on two */
+        TOPO_HEAD "core=0-1\ncore=2\nnuma=0:0:0-2\n",            /* more than its group */
+        ("governor-topology/1\ncores=2\npackage=0-1\npus=2:0-1\ncore=0-1\ncore=2\n"
+         "numa=0:0:0-2\n"),                                       /* fewer */
+        TOPO_HEAD "core=\ncore=1\nnuma=0:0:1\n",
+        TOPO_HEAD "core=1,0\ncore=2\nnuma=0:0:0-2\n",
+        TOPO_HEAD "core=8192\ncore=1\nnuma=0:0:1\n",
+        /* The NUMA nodes' PUs: each PU in exactly one. */
+        TOPO_CORES,
+        TOPO_CORES "numa=0:0:0\n",
+        TOPO_CORES "numa=0:0:0-2\n",
+        TOPO_CORES "numa=0:0:0-1\nnuma=1:0:1\n",
+        TOPO_CORES "numa=0:0:0\nnuma=0:0:1\n",                   /* one OS index twice */
+        TOPO_CORES "numa=0:0:\nnuma=1:0:0-1\n",
+    };
+    gov_topo_table *t = malloc(sizeof *t);
+    const char *good = TOPO_HEAD "core=1\ncore=0\nnuma=5:0:0\nnuma=3:7:1\ngpu=-1:\n";
+
+    (void)state;
+    assert_non_null(t);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (gov_topo_parse(bad[i], strlen(bad[i]), t) != GOV_EPARSE)
+            fail_msg("parsed: %s", bad[i]);
+    }
     assert_int_equal(gov_topo_parse(good, strlen(good), t), 0);
-    assert_int_equal(t->n_numa, 1);
+    assert_int_equal(t->pu_core[0], 1);
+    assert_int_equal(t->pu_core[1], 0);
+    assert_int_equal(t->n_numa, 2);
+    assert_int_equal(t->numa[0].os_index, 5);
+    assert_int_equal(t->numa[1].os_index, 3);
+    assert_int_equal(t->numa[1].mem_bytes, 7);
     assert_int_equal(t->gpu[0].numa_os, -1);
     free(t);
+#undef TOPO_CORES
+#undef TOPO_HEAD
 }
 
 /* The library never sets a variable: slurmd and slurmstepd are
@@ -466,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_fixture_restricted),
         cmocka_unit_test(test_memory_only_nodes_left_out),
         cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_largest),
         cmocka_unit_test(test_table_strict),
         cmocka_unit_test(test_discovery_leaves_environment),
         cmocka_unit_test(test_discovery_components),
