@@ -1,5 +1,6 @@
 /* topo_table.c - the node's topology table: its text form, its strict
- * parser and the summary for a step's cores.
+ * parser, the summary for a step's cores, and what a task's affinity mask
+ * covers.
  *
  *   governor-topology/1
  *   cores=8
@@ -14,7 +15,9 @@
  *   gpu=1:4-7                    one line per GPU: NUMA OS index (-1), close cores
  *
  * Package, pus and gpu lines list core indexes; core and numa lines list
- * PUs by OS index, the CPU numbers of an affinity mask.  Every list is a canonical Linux CPU list (ascending, ranges
+ * PUs by OS index, the CPU numbers of an affinity mask, so that a task's
+ * mask is counted on the table as the library counts it on hwloc's
+ * objects.  Every list is a canonical Linux CPU list (ascending, ranges
  * merged); only gpu lists may be empty; the lines come in the order shown,
  * so that each table has exactly one text.  The file is root's, but it is
  * still outside text: nothing in it is trusted before it parses. */
@@ -428,4 +431,62 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
         out->gpu_local[k] = set_intersects(&t->gpu[k].cores, &step);
     }
     out->present = true;
+}
+
+/* The distinct cores of a set of PUs. */
+static uint64_t cores_of(const gov_topo_table *t, const gov_cpuset *pus, gov_cpuset *cores)
+{
+    memset(cores, 0, sizeof *cores);
+    for (unsigned p = next(pus, 0); p < GOV_CPUSET_BITS; p = next(pus, p + 1))
+        add(cores, t->pu_core[p]);
+    return gov_cpuset_count(cores);
+}
+
+void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
+                   gov_snapshot_topology *out)
+{
+    gov_cpuset pus, cores, split, scratch;
+    uint32_t node[GOV_TOPO_MAX_NUMA], n = 0;
+    uint64_t whole = 0;
+
+    if (!t || !mask || mask_count == GOV_UNKNOWN || mask_count == 0)
+        return;
+    set_and(&pus, mask, &t->pus);
+    if (!gov_cpuset_count(&pus))
+        return;
+    /* A core is whole when none of its PUs is outside the mask. */
+    memset(&split, 0, sizeof split);
+    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
+        if (!has(mask, p))
+            add(&split, t->pu_core[p]);
+    out->source = GOV_TOPOLOGY_SOURCE_LIVE;
+    out->task.pus = gov_cpuset_count(&pus);
+    out->task.cores = cores_of(t, &pus, &cores);
+    for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++)
+        whole += (uint64_t)__builtin_popcountll(cores.bits[i] & ~split.bits[i]);
+    out->task_whole_cores = whole;
+    out->task.packages = 0;
+    for (uint32_t k = 0; k < t->n_packages; k++)
+        out->task.packages += set_intersects(&t->package[k], &cores);
+    /* The NUMA nodes the mask touches, in OS order, as the library lists
+     * them (the table keeps hwloc's order of first PUs). */
+    for (uint32_t k = 0; k < t->n_numa; k++) {
+        uint32_t at;
+        if (!set_intersects(&t->numa[k].pus, &pus))
+            continue;
+        for (at = n++; at > 0 && t->numa[node[at - 1]].os_index > t->numa[k].os_index; at--)
+            node[at] = node[at - 1];
+        node[at] = k;
+    }
+    out->task.numa_nodes = n;
+    out->numa_count = n < GOV_TOPOLOGY_NUMA_MAX ? n : GOV_TOPOLOGY_NUMA_MAX;
+    for (uint32_t i = 0; i < out->numa_count; i++) {
+        gov_topology_numa *e = &out->numa[i];
+        e->os_index = t->numa[node[i]].os_index;
+        set_and(&e->cpus, mask, &t->numa[node[i]].pus);
+        e->pus = (uint32_t)gov_cpuset_count(&e->cpus);
+        e->cores = cores_of(t, &e->cpus, &scratch);
+        e->local_memory_bytes = t->numa[node[i]].mem_bytes ? t->numa[node[i]].mem_bytes
+                                                          : GOV_UNKNOWN;
+    }
 }

@@ -74,6 +74,16 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out);
 void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
                         gov_desc_topology *out);
 
+/* What an affinity mask of mask_count PUs (by OS index) covers, into out's
+ * task part: packages, cores, whole cores, PUs, CPU NUMA nodes and numa[]
+ * (in OS order, at most GOV_TOPOLOGY_NUMA_MAX), with source
+ * GOV_TOPOLOGY_SOURCE_LIVE, counted exactly as the library counts them
+ * with hwloc (gov_topology_collect, runtime/collect/topology.c).  An
+ * unknown or empty mask, or one with no PU of the node, changes nothing.
+ * The memory-only NUMA nodes are not in the table: they stay unknown. */
+void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
+                   gov_snapshot_topology *out);
+
 /* ---- the cache file in the run directory (topo_cache.c, run_dir.h) -------- */
 
 /* Read this boot's table (topology-BOOTID.v2) through dirfd (from

@@ -1,5 +1,6 @@
 /* Fuzz the topology table parser (the cache file slurmstepd reads): never
- * crash; what parses encodes back to the same text, and summarises. */
+ * crash; what parses encodes back to the same text, summarises, and
+ * counts a mask of every PU as the whole node. */
 #include "topology.h"
 
 #include <stdlib.h>
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = encoded;
     gov_cpuset all;
     gov_desc_topology s;
+    gov_snapshot_topology task;
     int n;
 
     if (gov_topo_parse((const char *)data, size, t) == 0) {
@@ -28,6 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&all, 0xff, sizeof all);
         gov_topo_summarise(t, &all, &s);
         if (!s.present || s.cores != t->cores || s.pus < s.cores)
+            abort();
+        memset(&task, 0, sizeof task);
+        gov_topo_task(t, &all, GOV_CPUSET_BITS, &task);
+        if (task.task.pus != gov_cpuset_count(&t->pus) || task.task.cores != t->cores ||
+            task.task_whole_cores != t->cores || task.task.packages != t->n_packages ||
+            task.task.numa_nodes != t->n_numa || task.task.pus != s.pus)
             abort();
     }
     return 0;
