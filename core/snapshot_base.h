@@ -25,11 +25,20 @@
 struct gov_descriptor;
 void gov_descriptor_apply(const struct gov_descriptor *d, gov_snapshot *out);
 
+/* Counts an affinity mask of mask_count CPUs on the node's topology into
+ * the task part of out, as gov_topology_collect counts it with hwloc; arg
+ * is the caller's (the plugin's node table: gov_topo_task). */
+typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint64_t mask_count,
+                                  gov_snapshot_topology *out);
+
 /* What the live process (a task about to exec) may use, from the sealed
  * descriptor d and its own affinity, cgroups and /proc/meminfo, resolved:
  * the library's snapshot without host inventory, pressure, accelerators
- * and disk.  No hwloc, no MUNGE. */
-void gov_task_snapshot(const struct gov_descriptor *d, gov_snapshot *out);
+ * and disk.  topology (NULL: none, the task part stays unknown) counts the
+ * affinity mask with arg, before the descriptor applies, in the library's
+ * order.  No hwloc, no MUNGE. */
+void gov_task_snapshot(const struct gov_descriptor *d, gov_task_topology_fn *topology,
+                       const void *arg, gov_snapshot *out);
 
 /* ---- affinity (affinity.c) ----------------------------------------------- */
 

@@ -83,14 +83,19 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
     apply_topology(&d->topo, out);
 }
 
-void gov_task_snapshot(const gov_descriptor *d, gov_snapshot *out)
+void gov_task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
+                       const void *arg, gov_snapshot *out)
 {
     gov_cgroup_evidence cg;
 
     gov_snapshot_init(out);
-    gov_descriptor_apply(d, out);
     if (gov_affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
         out->cpu.affinity.count = GOV_UNKNOWN;
+    /* The task part first: the descriptor's GPUs count as local against
+     * the task's NUMA nodes. */
+    if (topology)
+        topology(arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
+    gov_descriptor_apply(d, out);
     gov_cgroup_collect(NULL, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;

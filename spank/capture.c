@@ -62,7 +62,8 @@ static bool binding_item(spank_t sp, spank_item_t item, const char *name, void *
     return rc == ESPANK_SUCCESS;
 }
 
-int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d)
+int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d,
+                     gov_topo_table **table)
 {
     uint32_t step_id = 0, job_id = 0, node = 0;
     uint16_t ncpus = 0;
@@ -71,6 +72,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     uint64_t per_cpu;
     int rc;
 
+    *table = NULL;
     gov_descriptor_init(d);
     if (!binding_item(sp, S_JOB_ID, "S_JOB_ID", &job_id) ||
         !binding_item(sp, S_JOB_STEPID, "S_JOB_STEPID", &step_id) ||
@@ -119,7 +121,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
         per_cpu * d->cpus_on_node == d->step_mem_mib)
         d->mem_per_cpu_mib = per_cpu;
     if (d->step_cores != GOV_UNKNOWN)
-        gov_node_topology_step(site, &step_cores, &d->topo);
+        *table = gov_node_topology_step(site, &step_cores, &d->topo);
     return 0;
 }
 

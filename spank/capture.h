@@ -8,8 +8,11 @@
 #include "plugin.h"
 
 /* The step's facts from the job credential (remote context,
- * once per step and node).  Returns 0 or a GOV_E* code. */
-int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out);
+ * once per step and node), and in *table the node's topology table for the
+ * tasks' own counts (NULL without one; the caller frees it).  Returns 0 or
+ * a GOV_E* code. */
+int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out,
+                     gov_topo_table **table);
 
 /* The task's GPU facts: the grant slurmstepd wrote, checked
  * against the device nodes the task's cgroup lets root open; nodes_absent

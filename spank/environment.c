@@ -2,7 +2,9 @@
  * cgroups and affinity in place, just before exec): the environment the
  * step's mode asks for, decided by core/runenv.c exactly as `governor run`
  * decides it in that task, from the sealed step facts and what the task's
- * own kernel view shows (affinity, cgroups, /proc/meminfo).
+ * own kernel view shows (affinity, cgroups, /proc/meminfo), its affinity
+ * counted on the node's table (the step's capture kept it) where the
+ * library would count it with hwloc.
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
  *   neither, or no governor: what an earlier step exported is removed. */
@@ -55,6 +57,13 @@ static void free_inputs(char **envp)
         free(envp[i]);
 }
 
+/* gov_task_snapshot's topology: the task's mask on the node's table. */
+static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
+                           gov_snapshot_topology *out)
+{
+    gov_topo_task(table, mask, mask_count, out);
+}
+
 void gov_environment_task(spank_t sp, const gov_plugin *pl)
 {
     char *envp[GOV_INPUTS_MAX + 1] = { NULL };
@@ -70,7 +79,7 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
     if (flags == GOV_RUNENV_CLEAR)
         gov_snapshot_init(&snap);
     else
-        gov_task_snapshot(&pl->step, &snap);
+        gov_task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, &snap);
     rc = read_inputs(sp, envp);
     if (!rc)
         rc = gov_runenv_compute(&snap, 0, (const char *const *)envp, flags, &env);

@@ -3,6 +3,8 @@
  * path: the administrator finds it on the plugstack.conf line. */
 #include "node_topology.h"
 
+#include <string.h>
+
 static const char *cache_dir(const gov_spank_policy *site)
 {
     if (site->topology_cache_off)
@@ -52,13 +54,18 @@ void gov_node_topology_prepare(const gov_spank_policy *site)
     log_report(&rep, true);
 }
 
-void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
-                            gov_desc_topology *out)
+gov_topo_table *gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
+                                       gov_desc_topology *out)
 {
     gov_topo_report rep;
     const char *dir = cache_dir(site);
+    gov_topo_table *t = gov_topology_load(dir, &rep);
 
-    gov_topology_summarise(dir, cores, out, &rep);
+    memset(out, 0, sizeof *out);
+    out->packages = out->cores = out->pus = out->numa_nodes = GOV_UNKNOWN;
+    if (t)
+        gov_topo_summarise(t, cores, out);
     if (dir || rep.outcome == GOV_TOPO_FAILED)
         log_report(&rep, false);
+    return t;
 }

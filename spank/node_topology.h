@@ -11,9 +11,11 @@
  * the site's cache directory (topology.h), logging what went wrong. */
 void gov_node_topology_prepare(const gov_spank_policy *site);
 
-/* Slurmstepd: the topology summary for the step's cores
- * (a Slurm core index list), from the cache or a discovery, logged. */
-void gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
-                            gov_desc_topology *out);
+/* Slurmstepd: the node's table, from the cache or a discovery, logged,
+ * and its summary for the step's cores (a Slurm core index list).
+ * Returns the table, which the caller keeps for its tasks' own counts and
+ * frees; NULL when there is none. */
+gov_topo_table *gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
+                                       gov_desc_topology *out);
 
 #endif /* GOV_SPANK_NODE_TOPOLOGY_H */

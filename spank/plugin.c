@@ -5,7 +5,9 @@
  *     and --governor, fail fast with a message, otherwise stay silent.
  *   remote (slurmstepd): capture once per step and node (init_post_opt),
  *     seal once per task (task_init_privileged, euid 0), then set the
- *     runtimes' variables (task_init, as the user, affinity in place).
+ *     runtimes' variables (task_init, as the user, affinity in place,
+ *     counted on the node's table that the capture kept); free that table
+ *     at the step's end (exit).
  *     Errors here are logged and degrade: a non-zero return from init or
  *     init_post_opt would abort the step and can drain the node.
  */
@@ -14,6 +16,7 @@
 #include "handoff.h"
 #include "node_topology.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 SPANK_PLUGIN(governor, 1);
@@ -120,7 +123,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
                    "every runtime (runtimes=always); the runtimes' variables are set");
     if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
-    rc = gov_capture_step(sp, &gov_state.site, &gov_state.step);
+    rc = gov_capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
     if (rc == GOV_ENOENT)
         return 0;      /* the extern step: no tasks, nothing to hand off */
     if (rc) {
@@ -166,5 +169,15 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     (void)av;
     if (spank_remote(sp))
         gov_environment_task(sp, &gov_state);
+    return 0;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+    (void)sp;
+    (void)ac;
+    (void)av;
+    free(gov_state.node);
+    gov_state.node = NULL;
     return 0;
 }

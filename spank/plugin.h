@@ -25,6 +25,7 @@ typedef struct gov_plugin {
     bool capture_failed;   /* on for the step, but its facts were unreadable */
     bool gpu_nodes_absent; /* the node has no GPU device node at all */
     gov_descriptor step;   /* step-level facts from capture.c */
+    gov_topo_table *node;  /* the node's table, for each task's own topology */
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

@@ -32,9 +32,7 @@ static gov_topo_table *discover_and_store(int dirfd, gov_topo_outcome cached,
     return t;
 }
 
-/* The table for this boot, from cache_dir or discovered; NULL when there is
- * none.  The caller frees it. */
-static gov_topo_table *node_table(const char *cache_dir, gov_topo_report *rep)
+gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep)
 {
     gov_topo_table *t;
     const char *why = NULL;
@@ -73,17 +71,5 @@ static gov_topo_table *node_table(const char *cache_dir, gov_topo_report *rep)
 
 void gov_topology_prepare(const char *cache_dir, gov_topo_report *rep)
 {
-    free(node_table(cache_dir, rep));
-}
-
-void gov_topology_summarise(const char *cache_dir, const gov_cpuset *cores,
-                            gov_desc_topology *out, gov_topo_report *rep)
-{
-    gov_topo_table *t = node_table(cache_dir, rep);
-
-    memset(out, 0, sizeof *out);
-    out->packages = out->cores = out->pus = out->numa_nodes = GOV_UNKNOWN;
-    if (t)
-        gov_topo_summarise(t, cores, out);
-    free(t);
+    free(gov_topology_load(cache_dir, rep));
 }

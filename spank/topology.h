@@ -6,8 +6,9 @@
  * loading hwloc at all makes it dlopen its plugins (GL, OpenCL, vendor GPU
  * libraries).  So slurmd discovers the node once per boot (the plugin's
  * slurmd context) and writes a small table into the plugin's run
- * directory (run_dir.h); slurmstepd reads the table and summarises it for the step's
- * cores without loading hwloc.  hwloc runs in slurmstepd only when the table
+ * directory (run_dir.h); slurmstepd reads the table, summarises it for the
+ * step's cores and counts each task's affinity mask on it, without loading
+ * hwloc.  hwloc runs in slurmstepd only when the table
  * is missing or unusable, and then rewrites it.
  */
 #ifndef GOV_SPANK_TOPOLOGY_H
@@ -125,11 +126,10 @@ typedef struct gov_topo_report {
  * (creating the directory if needed). */
 void gov_topology_prepare(const char *cache_dir, gov_topo_report *rep);
 
-/* slurmstepd, once per step: the summary for the step's cores (a Slurm
- * core index list, parsed), from the table in cache_dir when it holds
- * this boot's, else from a discovery that then fills the cache.  cache_dir
- * NULL: no cache, discover. */
-void gov_topology_summarise(const char *cache_dir, const gov_cpuset *cores,
-                            gov_desc_topology *out, gov_topo_report *rep);
+/* slurmstepd, once per step: the table in cache_dir when it holds this
+ * boot's, else a discovery that then fills the cache.  cache_dir NULL: no
+ * cache, discover.  The caller frees the table; NULL when there is none
+ * (rep says why). */
+gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep);
 
 #endif /* GOV_SPANK_TOPOLOGY_H */

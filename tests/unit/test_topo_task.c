@@ -5,7 +5,8 @@
  * (tests/fixtures/inventory, and hwloc's own test machines, extracted),
  * both read through HWLOC_FSROOT; the masks are whole packages and NUMA
  * nodes, split cores, pairs across packages and pseudo-random sets.  Then
- * fixed values on the XML fixtures and on a table in text. */
+ * fixed values on the XML fixtures and on a table in text, and the task
+ * snapshot the plugin plans a task's environment from. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "descriptor.h"
+#include "snapshot_base.h"
 #include "topology.h"
 
 /* One machine, as the library and the plugin each read it. */
@@ -298,6 +301,40 @@ static void test_os_order(void **state)
     free(t);
 }
 
+static void on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
+                     gov_snapshot_topology *out)
+{
+    gov_topo_task(table, mask, mask_count, out);
+}
+
+/* The plugin's task snapshot (in task_init): this process's mask counted
+ * on this machine's table, before the descriptor applies, so that the
+ * GPUs local to the task (none on a node without GPUs) are counted. */
+static void test_task_snapshot(void **state)
+{
+    gov_topo_table *t = malloc(sizeof *t);
+    static gov_snapshot s;
+    gov_descriptor d;
+
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(gov_topo_discover(NULL, t), 0);
+    gov_descriptor_init(&d);
+    d.topo.present = true;
+    d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = 1;
+    gov_task_snapshot(&d, on_table, t, &s);
+    assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
+    assert_int_equal(s.topology.task.pus, s.cpu.affinity.count);
+    assert_true(s.topology.task.cores >= 1 && s.topology.task.cores != GOV_UNKNOWN);
+    assert_int_equal(s.topology.numa_count, s.topology.task.numa_nodes);
+    assert_int_equal(s.topology.task_gpus_local, 0);
+    /* Without a table the task part is unknown, and so are its GPUs. */
+    gov_task_snapshot(&d, NULL, NULL, &s);
+    assert_true(s.topology.task.cores == GOV_UNKNOWN);
+    assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
+    free(t);
+}
+
 /* ---- the machines --------------------------------------------------------- */
 
 #define MAX_MACHINES 16
@@ -350,7 +387,7 @@ static void extract_trees(const char *tmp)
 
 int main(void)
 {
-    static struct CMUnitTest tests[MAX_MACHINES + 3];
+    static struct CMUnitTest tests[MAX_MACHINES + 4];
     char tmp[] = "/tmp/gov-topo-task-XXXXXX", cmd[64];
     size_t n = 0;
     int rc;
@@ -368,6 +405,8 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "two packages (XML)", test_two_packages, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "memory tiers (XML)", test_memory_tiers, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "NUMA nodes in OS order", test_os_order, NULL, NULL, NULL };
+    tests[n++] = (struct CMUnitTest){ "the plugin's task snapshot", test_task_snapshot, NULL, NULL,
+                                      NULL };
     rc = _cmocka_run_group_tests("topo_task", tests, n, NULL, NULL);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     return system(cmd) == 0 ? rc : 1;

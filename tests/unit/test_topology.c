@@ -367,12 +367,25 @@ static bool victim_intact(const struct cache *c)
            !strcmp(buf, "root's secret\n");
 }
 
+/* What slurmstepd makes of the table in dir for a step on cores. */
+static gov_topo_report step_of(const char *dir, const gov_cpuset *cores, gov_desc_topology *out)
+{
+    gov_topo_report rep;
+    gov_topo_table *t = gov_topology_load(dir, &rep);
+
+    memset(out, 0, sizeof *out);
+    if (t)
+        gov_topo_summarise(t, cores, out);
+    free(t);
+    return rep;
+}
+
 static gov_topo_report step(const struct cache *c, gov_desc_topology *out)
 {
     gov_topo_report rep;
     gov_cpuset core0 = { .bits = { 1 } };
 
-    gov_topology_summarise(c->dir, &core0, out, &rep);
+    rep = step_of(c->dir, &core0, out);
     assert_true(out->present);
     return rep;
 }
@@ -471,7 +484,7 @@ static void test_cache_unsafe_dirs(void **state)
     snprintf(link, sizeof link, "%s/link", c->base);
     assert_int_equal(mkdir(other, 0755), 0);
     assert_int_equal(symlink(other, link), 0);
-    gov_topology_summarise(link, &core0, &t, &rep);
+    rep = step_of(link, &core0, &t);
     assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     assert_non_null(strstr(rep.why, "link"));
 
@@ -481,14 +494,14 @@ static void test_cache_unsafe_dirs(void **state)
     assert_int_equal(mkdir(open_parent, 0777), 0);
     assert_int_equal(chmod(open_parent, 0777), 0);
     assert_int_equal(mkdir(under, 0755), 0);
-    gov_topology_summarise(under, &core0, &t, &rep);
+    rep = step_of(under, &core0, &t);
     assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     assert_non_null(strstr(rep.why, "on its path"));
     /* Relative paths and dot components are not plain names. */
-    gov_topology_summarise("relative/dir", &core0, &t, &rep);
+    rep = step_of("relative/dir", &core0, &t);
     assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     snprintf(under, sizeof under, "%s/../cache", c->dir);
-    gov_topology_summarise(under, &core0, &t, &rep);
+    rep = step_of(under, &core0, &t);
     assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     assert_true(victim_intact(c));
 }
@@ -539,7 +552,7 @@ static void test_no_cache(void **state)
 
     (void)state;
     /* This machine, discovered directly: core 0 always exists. */
-    gov_topology_summarise(NULL, &core0, &t, &rep);
+    rep = step_of(NULL, &core0, &t);
     assert_int_equal(rep.outcome, GOV_TOPO_NO_CACHE);
     assert_true(t.present);
     assert_int_equal(t.cores, 1);
