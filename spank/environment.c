@@ -7,6 +7,7 @@
  * library would count it with hwloc.
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
+ *   either, with the site's per_core=yes: a thread per physical core;
  *   neither, or no governor: what an earlier step exported is removed. */
 #include "environment.h"
 
@@ -76,10 +77,15 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
         flags = 0;
     else if (pl->active && pl->step.policy.threads)
         flags = GOV_RUNENV_CPU_ONLY;
-    if (flags == GOV_RUNENV_CLEAR)
+    if (flags == GOV_RUNENV_CLEAR) {
         gov_snapshot_init(&snap);
-    else
+    } else {
         gov_task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, &snap);
+        /* Without the table the plan counts PUs, as governor run
+         * --per-core does without a topology. */
+        if (pl->site.per_core)
+            flags |= GOV_RUNENV_PER_CORE;
+    }
     rc = read_inputs(sp, envp);
     if (!rc)
         rc = gov_runenv_compute(&snap, 0, (const char *const *)envp, flags, &env);

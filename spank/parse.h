@@ -59,11 +59,13 @@ typedef struct gov_spank_policy {
     char run_dir[GOV_SPANK_POLICY_PATH_MAX]; /* where the plugin writes (run_dir.h) */
     bool topology_cache_off;       /* topology_cache=off */
     gov_runtimes_policy runtimes;
+    bool per_core;                 /* per_core=yes: runtimes and threads plan
+                                    * one thread per physical core */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
  * optional, GOV_MUNGE_TIMEOUT_S, GOV_RUN_DIR_DEFAULT with the topology
- * cache on. */
+ * cache on, a thread per PU. */
 void gov_spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a

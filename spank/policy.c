@@ -182,6 +182,11 @@ static int set_runtimes(const char *v, struct policy_build *b)
     return 0;
 }
 
+static int set_per_core(const char *v, struct policy_build *b)
+{
+    return parse_choice(v, "yes", "no", &b->p.per_core);
+}
+
 /* Every key: its name, what a bad value's message says it needs, and its
  * parser.  The only list of them: the "known keys" message comes from it,
  * and tests/tool/test_plugstack_keys.sh holds the documentation to it. */
@@ -204,6 +209,7 @@ static const struct policy_key {
     { "run_dir", "an absolute directory path (the same as topology_cache's, if that names one)",
       set_run_dir },
     { "runtimes", "off, on or always", set_runtimes },
+    { "per_core", "yes or no", set_per_core },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 

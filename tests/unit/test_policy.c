@@ -31,6 +31,7 @@ static void test_defaults(void **state)
     assert_false(p.topology_cache_off);
     assert_true(p.allow_off);
     assert_int_equal(p.munge_timeout_s, GOV_MUNGE_TIMEOUT_S);
+    assert_false(p.per_core);
 }
 
 static void test_every_key(void **state)
@@ -39,12 +40,13 @@ static void test_every_key(void **state)
         "default=on", "profile=interactive", "mem_reserve=2G", "cpu_reserve=10%",
         "seal=required", "ttl=3600", "munge_socket=/run/munge/munge.socket.2",
         "topology_cache=off", "allow_off=no", "munge_timeout=5",
-        "run_dir=/var/lib/slurm-governor",
+        "run_dir=/var/lib/slurm-governor", "per_core=yes",
     };
     gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_spank_policy_parse(11, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov_spank_policy_parse(12, argv, &p, err, sizeof err), 0);
+    assert_true(p.per_core);
     assert_false(p.allow_off);
     assert_int_equal(p.munge_timeout_s, 5);
     assert_true(p.default_on);
@@ -95,6 +97,28 @@ static void test_values(void **state)
     assert_string_equal(p.run_dir, "/var/cache/gov");
 }
 
+/* per_core=yes|no: a thread per physical core for runtimes and threads;
+ * no is the default, and may be said. */
+static void test_per_core(void **state)
+{
+    gov_spank_policy p;
+    char err[256];
+
+    assert_int_equal(parse("per_core=yes", "runtimes=on", &p, err), 0);
+    assert_true(p.per_core);
+    assert_int_equal(p.runtimes, GOV_RUNTIMES_ON);
+    assert_int_equal(parse("per_core=no", NULL, &p, err), 0);
+    assert_false(p.per_core);
+    assert_int_equal(parse("per_core=yes", "per_core=no", &p, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "'per_core' is given twice"));
+    assert_false(p.per_core);
+    assert_int_equal(parse("per_core=YES", NULL, &p, err), GOV_EPARSE);
+    assert_false(p.per_core);
+    /* The unknown-key message lists it with the others. */
+    assert_int_equal(parse("percore=yes", NULL, &p, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "runtimes, per_core"));
+}
+
 static void test_errors_name_the_key(void **state)
 {
     const char *bad[][2] = {
@@ -119,6 +143,9 @@ static void test_errors_name_the_key(void **state)
         { "allow_off=off", "allow_off" },
         { "munge_timeout=0", "munge_timeout" },
         { "munge_timeout=61", "munge_timeout" },
+        { "per_core=on", "per_core' needs yes or no" },
+        { "per_core=", "per_core" },
+        { "per_core", "per_core" },
         { "seal", "seal" },
         { "", "''" },
     };
@@ -231,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_the_key),
         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_resolve_runtimes),
+        cmocka_unit_test(test_per_core),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

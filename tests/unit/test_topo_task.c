@@ -5,8 +5,9 @@
  * (tests/fixtures/inventory, and hwloc's own test machines, extracted),
  * both read through HWLOC_FSROOT; the masks are whole packages and NUMA
  * nodes, split cores, pairs across packages and pseudo-random sets.  Then
- * fixed values on the XML fixtures and on a table in text, and the task
- * snapshot the plugin plans a task's environment from. */
+ * fixed values on the XML fixtures and on a table in text, the task
+ * snapshot the plugin plans a task's environment from, and per_core=yes
+ * planned on it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -335,6 +336,47 @@ static void test_task_snapshot(void **state)
     free(t);
 }
 
+static const char *var(const gov_runenv *env, const char *name)
+{
+    for (size_t i = 0; i < env->nvars; i++)
+        if (!strcmp(env->vars[i].name, name))
+            return env->vars[i].value;
+    return NULL;
+}
+
+/* What the plugin's flags give a task of four whole cores (8 PUs) of
+ * smt-2s4c2t's table, its mask the only CPU layer: per_core=yes plans a
+ * thread per core for runtimes and threads alike. */
+static void test_per_core_plan(void **state)
+{
+    const char *text = "governor-topology/1\ncores=8\npackage=0-3\npackage=4-7\npus=2:0-7\n"
+                       "core=0,8\ncore=1,9\ncore=2,10\ncore=3,11\ncore=4,12\ncore=5,13\n"
+                       "core=6,14\ncore=7,15\nnuma=0:0:0-3,8-11\nnuma=1:0:4-7,12-15\n";
+    static const unsigned modes[] = { 0, GOV_RUNENV_CPU_ONLY };
+    gov_topo_table *t = malloc(sizeof *t);
+    static gov_snapshot s;
+    gov_runenv *env;
+
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(gov_topo_parse(text, strlen(text), t), 0);
+    gov_snapshot_init(&s);
+    assert_int_equal(gov_cpuset_parse("0-3,8-11", 8, &s.cpu.affinity.set), 0);
+    s.cpu.affinity.count = 8;
+    gov_topo_task(t, &s.cpu.affinity.set, s.cpu.affinity.count, &s.topology);
+    gov_snapshot_resolve(&s);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        assert_int_equal(gov_runenv_compute(&s, 0, NULL, modes[i], &env), 0);
+        assert_string_equal(var(env, "OMP_NUM_THREADS"), "8");
+        gov_runenv_free(env);
+        assert_int_equal(gov_runenv_compute(&s, 0, NULL, modes[i] | GOV_RUNENV_PER_CORE, &env), 0);
+        assert_string_equal(var(env, "OMP_NUM_THREADS"), "4");
+        assert_string_equal(var(env, "GOVERNOR_THREADS"), "4");
+        gov_runenv_free(env);
+    }
+    free(t);
+}
+
 /* ---- the machines --------------------------------------------------------- */
 
 #define MAX_MACHINES 16
@@ -387,7 +429,7 @@ static void extract_trees(const char *tmp)
 
 int main(void)
 {
-    static struct CMUnitTest tests[MAX_MACHINES + 4];
+    static struct CMUnitTest tests[MAX_MACHINES + 5];
     char tmp[] = "/tmp/gov-topo-task-XXXXXX", cmd[64];
     size_t n = 0;
     int rc;
@@ -406,6 +448,8 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "memory tiers (XML)", test_memory_tiers, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "NUMA nodes in OS order", test_os_order, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "the plugin's task snapshot", test_task_snapshot, NULL, NULL,
+                                      NULL };
+    tests[n++] = (struct CMUnitTest){ "per_core=yes on the table", test_per_core_plan, NULL, NULL,
                                       NULL };
     rc = _cmocka_run_group_tests("topo_task", tests, n, NULL, NULL);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
