@@ -168,8 +168,8 @@ static bool valid(const gov_topo_table *t)
            cores_hold_their_pus(t);
 }
 
-/* The "core=" lines: each core's PUs, gathered in one pass over the PUs
- * (ends[c] is where core c's end in order[], its start ends[c - 1]). */
+/* The "core=" lines: each core's PUs, sorted by core into order[] (a
+ * counting sort: ends[c] first counts core c's PUs, then where they end). */
 static int core_lines(const gov_topo_table *t, char *buf, size_t cap, size_t *used)
 {
     size_t npus = gov_cpuset_count(&t->pus);
