@@ -80,3 +80,8 @@ assert_eq null "$(field "$out" .step.pus)" "no descriptor: no step part"
 
 out=$(shape "runtimes" --governor=runtimes -n1 -c4)
 assert_eq 4 "$(field "$out" .omp_num_threads)" "--governor=runtimes: a thread per PU, not per core, by default"
+
+# The site makes --per-core the default of --governor=runtimes.
+gov_plugstack per_core=yes
+out=$(shape "runtimes, a thread per core" --governor=runtimes -n1 -c4)
+assert_eq 2 "$(field "$out" .omp_num_threads)" "per_core=yes: a thread per physical core"
