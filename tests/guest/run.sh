@@ -2,7 +2,8 @@
 # The end-to-end suite on Slurm's cgroup/v2 under systemd, in a QEMU guest
 # (this machine's own hierarchy is hybrid, so v2 cannot run on it):
 #   run.sh --build DIR [--suite trixie|bookworm] [--out DIR] [--timeout S]
-#          [--capture DEST] [--] [run.sh OPTION or CASE...]
+#          [--shape flat|smt-numa] [--cpu MODEL] [--capture DEST | --probe]
+#          [--] [run.sh OPTION or CASE...]
 # 1. the guest (image.sh: cached Debian root, ext4 image, kernel, initramfs);
 # 2. the project built natively in a chroot of that same root, into DIR
 #    (tests/slurm/build.sh; compiling under emulation would be slow);
@@ -15,6 +16,12 @@
 #    --out (default DIR/guest-out): run.log, the cluster's logs, console.log.
 # --capture DEST runs capture.sh alone instead of the cases and puts the
 # fixture trees it takes from real steps under DEST (tests/fixtures/cgroup).
+# --shape: the machine QEMU makes. flat (default): 2 vCPUs, 4 GiB, no NUMA.
+# smt-numa: 2 sockets x 2 cores x 2 threads (8 vCPUs), 2 NUMA nodes of
+# 2 GiB, node 0 = CPUs 0-3 (socket 0), node 1 = CPUs 4-7 (socket 1).
+# --cpu MODEL: QEMU's CPU model (default max under TCG, host under KVM).
+# --probe runs probe.sh alone instead of the cases: what the guest's kernel,
+# hwloc and slurmd -C see of that machine, and what a trivial step costs.
 # KVM when the CPU offers hardware virtualisation and a stock kernel boots
 # under it, else TCG (GOV_GUEST_ACCEL=kvm|tcg forces one); the choice is
 # printed. Exit status is the guest's run.sh's; its last line is
@@ -28,6 +35,9 @@ suite=trixie
 res=
 timeout=1200
 capture=
+probe=
+shape=flat
+cpu=
 # Under emulation a step costs 5-10 s and the longest case (gpu_whole_node:
 # two cluster restarts and two steps) took 59 s on an idle machine; bounds
 # four times what was measured, for a machine that builds beside it.
@@ -40,7 +50,10 @@ while [[ $# -gt 0 ]]; do
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--) shift; pass+=("$@"); break ;;
 	--capture) capture=$(realpath -m "${2:?--capture needs a directory}"); shift 2 ;;
-	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+	--probe) probe=1; shift ;;
+	--shape) shape=${2:?--shape needs flat or smt-numa}; shift 2 ;;
+	--cpu) cpu=${2:?--cpu needs a QEMU CPU model}; shift 2 ;;
+	-h | --help) sed -n '2,28p' "$0"; exit 0 ;;
 	*) pass+=("$1"); shift ;;
 	esac
 done
@@ -50,6 +63,8 @@ die() {
 }
 [[ -n $build ]] || die "--build DIR is required (a build directory for the guest's Slurm)"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, got '$timeout'"
+[[ $shape == flat || $shape == smt-numa ]] || die "--shape takes flat or smt-numa, got '$shape'"
+[[ -z $capture || -z $probe ]] || die "--capture and --probe each run alone: give one"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 for tool in qemu-system-x86_64 mkfs.ext4 debugfs; do
 	command -v "$tool" >/dev/null ||
@@ -95,6 +110,7 @@ if [[ -n $capture ]]; then
 	pass+=(tests/guest/capture.sh)
 	: >"$data/capture"
 fi
+[[ -z $probe ]] || pass+=(tests/guest/probe.sh)
 printf '%s\n' ${pass[@]+"${pass[@]}"} >"$data/args"
 truncate -s "$(($(du -sm "$data" | cut -f1) + 512))M" "$work/data.img"
 mkfs.ext4 -q -L govdata -d "$data" "$work/data.img"
@@ -116,16 +132,44 @@ else
 fi
 [[ $accel == kvm || $accel == tcg ]] || die "GOV_GUEST_ACCEL takes kvm or tcg, got '$accel'"
 
+# machine_argv ACCEL SHAPE CONSOLE DATA: sets the array argv to the whole
+# QEMU command line of one guest: the accelerator and CPU model, the
+# machine's shape, the serial console into the file CONSOLE, the cached
+# root read-only underneath and the second disk DATA. Every guest is made
+# here, so a second machine of another shape is one more call.
+machine_argv() {
+	argv=(qemu-system-x86_64)
+	if [[ $1 == kvm ]]; then
+		argv+=(-accel kvm -cpu "${cpu:-host}")
+	else
+		argv+=(-accel "tcg,thread=multi" -cpu "${cpu:-max}")
+	fi
+	case $2 in
+	flat) argv+=(-smp 2 -m 4096) ;;
+	# Each socket is one NUMA node with half the memory. QEMU 7.2 (Debian
+	# 12) still takes cpus= on -numa node (later ones prefer -numa cpu).
+	smt-numa)
+		argv+=(-smp "8,sockets=2,cores=2,threads=2" -m 4096
+			-object "memory-backend-ram,id=m0,size=2048M"
+			-object "memory-backend-ram,id=m1,size=2048M"
+			-numa "node,nodeid=0,cpus=0-3,memdev=m0"
+			-numa "node,nodeid=1,cpus=4-7,memdev=m1")
+		;;
+	*) die "no machine of shape '$2'" ;;
+	esac
+	argv+=(-display none -monitor none -no-reboot
+		-nic none -serial "file:$3"
+		-kernel "$image/vmlinuz" -initrd "$image/initrd.img"
+		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=2 systemd.show_status=0"
+		-drive "file=$image/root.img,if=virtio,format=raw,snapshot=on"
+		-drive "file=$4,if=virtio,format=raw")
+}
+
 boot() { # ACCEL: runs the guest to its end; returns QEMU's status
-	local a=(-accel "tcg,thread=multi" -cpu max)
-	[[ $1 == kvm ]] && a=(-accel kvm -cpu host)
+	local argv
+	machine_argv "$1" "$shape" "$work/console.log" "$work/data.img"
 	: >"$work/console.log"
-	qemu-system-x86_64 "${a[@]}" -smp 2 -m 4096 -display none -monitor none -no-reboot \
-		-nic none -serial "file:$work/console.log" \
-		-kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=2 systemd.show_status=0" \
-		-drive "file=$image/root.img,if=virtio,format=raw,snapshot=on" \
-		-drive "file=$work/data.img,if=virtio,format=raw" </dev/null &
+	"${argv[@]}" </dev/null &
 	qemu_pid=$!
 	# The console as it comes, without blank lines and the escape sequences
 	# systemd sends when it hands the serial line to the unit.
@@ -167,6 +211,8 @@ keep_console() {
 }
 
 mark "booting with $accel ($why)"
+[[ $shape == flat && -z $cpu ]] ||
+	mark "machine: shape $shape, CPU model ${cpu:-max under TCG, host under KVM}"
 rc=0
 boot "$accel" || rc=$?
 if ((rc != 0)) && [[ $accel == kvm ]] && ! grep -q 'guest: up after' "$work/console.log"; then
@@ -193,6 +239,9 @@ if [[ -n $capture && $status == 0 ]]; then
 		cp -a "$res/fixtures/$layout" "$capture/$layout"
 		mark "captured $capture/$layout"
 	done
+fi
+if [[ -n $probe ]]; then
+	cat "$res/logs/cases/probe.log" 2>/dev/null || echo "guest/run.sh: the probe left no log"
 fi
 tail -n 1 "$res/run.log"
 exit "$status"
