@@ -19,7 +19,8 @@
 #   8. the same for Slurm 26.05, in a cached Debian unstable root
 #   9. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
 #      a cached Debian trixie image (tests/guest/run.sh): the cases that
-#      cover v2
+#      cover v2; then the guest booted as a 2-socket SMT NUMA node, for the
+#      topology cases
 #  10. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
@@ -154,6 +155,13 @@ e2e_v2() {
 	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out"
 }
 
+# The same guest booted as a node of real shape (2 sockets x 2 cores x 2
+# threads, a NUMA node per socket), the build reused: the topology cases.
+e2e_shape() {
+	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-shape-out" \
+		--shape smt-numa -- tests/slurm/cases/topo_shapes.sh
+}
+
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
 		bash tests/bench/launch.sh --build "$out/plain" --runs 20
@@ -195,6 +203,7 @@ main() {
 	stage "Slurm 26.05 root: Debian packages" root_debs 26.05
 	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
 	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
+	stage "topology on a 2-socket SMT NUMA node (QEMU guest, Slurm 24.11)" e2e_shape
 	stage "benchmarks" bench
 
 	if ((failed)); then

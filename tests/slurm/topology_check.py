@@ -49,14 +49,24 @@ def main():
     if t["source"] == "descriptor" and step_cpus:
         want_step = topo.covers(parse(step_cpus))
         compare("step", {k: want_step[k] for k in ("pus", "cores", "numa_nodes")}, t["step"])
+    # The plans stay within the capacity (a quota, or the task's share of
+    # a step whose tasks share their CPUs): at most that many threads.
+    cap = snap["cpu"]["effective"]["capacity_cores"] or want_task["pus"]
     per_core = tool(gov, "plan", "--json", "--per-core")
-    compare("plan --per-core", {"threads_per_worker": want_task["cores"],
-                                "idle_pus": want_task["pus"] - want_task["cores"],
+    threads = max(1, min(want_task["cores"], int(cap)))
+    compare("plan --per-core", {"threads_per_worker": threads,
+                                "idle_pus": want_task["pus"] - threads,
                                 "cores": want_task["cores"]}, per_core)
     numa = tool(gov, "plan", "--json", "--workers", "numa")
+
+    def worker_threads(pus):
+        if cap >= want_task["pus"]:
+            return pus
+        return max(1, int(pus * cap / want_task["pus"]))
+
     compare("plan --workers numa", {
         "workers": want_task["numa_nodes"],
-        "numa_workers": [{"os_index": n, "cpus": c, "threads": len(parse(c))}
+        "numa_workers": [{"os_index": n, "cpus": c, "threads": worker_threads(len(parse(c)))}
                          for n, c in want_task["numa"]],
     }, {"workers": numa["workers"],
         "numa_workers": [{k: w[k] for k in ("os_index", "cpus", "threads")}

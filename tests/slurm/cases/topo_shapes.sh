@@ -19,6 +19,8 @@ if [[ $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list) != *[-,]
 fi
 restart_cluster --nodes 1 --node-shape hardware
 grep -E '^NodeName=node1 ' "$SLURM_CONF"
+# The restart made a new cluster directory: copy the tools again.
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 check=$(user_copy "$GOV_SLURM_TESTS/topology_check.py")
 user_copy "$GOV_SLURM_TESTS/../lib/sysfs_topology.py" >/dev/null
 gov_plugstack
@@ -28,7 +30,9 @@ gov_plugstack
 shape() {
 	local name=$1 out
 	shift
-	out=$(as_user srun "$@" python3 "$check" "$GOV_TOOL")
+	# Memory per step, not per CPU: DefMemPerCPU times 8 CPUs is more than
+	# the node's RealMemory.
+	out=$(as_user srun --mem=500M "$@" python3 "$check" "$GOV_TOOL") || fail "$name: srun $* failed"
 	printf '%s: srun %s\n%s\n' "$name" "$*" "$out" >&2
 	[[ $(jq -s 'map(.diffs | length) | add' <<<"$out") == 0 ]] ||
 		fail "$name: governor and sysfs disagree: $(jq -c 'select(.diffs != []) | .diffs' <<<"$out")"
@@ -79,9 +83,10 @@ assert_eq live "$(field "$out" .source)" "no descriptor: only the task part"
 assert_eq null "$(field "$out" .step.pus)" "no descriptor: no step part"
 
 out=$(shape "runtimes" --governor=runtimes -n1 -c4)
-assert_eq 4 "$(field "$out" .omp_num_threads)" "--governor=runtimes: a thread per PU, not per core, by default"
+assert_eq "$(field "$out" .sysfs.pus)" "$(field "$out" .omp_num_threads)" "--governor=runtimes: a thread per PU (sysfs), not per core, by default"
 
 # The site makes --per-core the default of --governor=runtimes.
 gov_plugstack per_core=yes
 out=$(shape "runtimes, a thread per core" --governor=runtimes -n1 -c4)
-assert_eq 2 "$(field "$out" .omp_num_threads)" "per_core=yes: a thread per physical core"
+assert_eq "$(field "$out" .sysfs.cores)" "$(field "$out" .omp_num_threads)" "per_core=yes: a thread per physical core (sysfs)"
+assert_eq 2 "$(field "$out" .omp_num_threads)" "per_core=yes: the -c4 step's 2 cores"
