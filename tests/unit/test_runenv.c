@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "snapshot_base.h"
+#include "runenv_var.h"
 
 #define MIB (1ull << 20)
 
@@ -51,15 +52,6 @@ static const gov_runenv_entry *find(const gov_runenv *env, const char *name, con
             return e;
     }
     fail_msg("no entry %s %s", name, option ? option : "");
-    return NULL;
-}
-
-/* The value the command gets: "(unset)" for an unset, NULL for no change. */
-static const char *var(const gov_runenv *env, const char *name)
-{
-    for (size_t i = 0; i < env->nvars; i++)
-        if (!strcmp(env->vars[i].name, name))
-            return env->vars[i].value ? env->vars[i].value : "(unset)";
     return NULL;
 }
 

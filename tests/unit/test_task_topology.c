@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "runenv_var.h"
 
 static struct hwloc_topology *load_tree(const char *dir)
 {
@@ -169,14 +170,6 @@ static void test_plan_numa_workers(void **state)
     assert_int_equal(p.numa_workers, 0);
     assert_int_equal(gov_plan_compute(&s, 0, 0x80, &p), GOV_EINVAL);
     hwloc_topology_destroy(topo);
-}
-
-static const char *var(const gov_runenv *env, const char *name)
-{
-    for (size_t i = 0; i < env->nvars; i++)
-        if (!strcmp(env->vars[i].name, name))
-            return env->vars[i].value ? env->vars[i].value : "(unset)";
-    return NULL;
 }
 
 /* What a launcher reads: each worker's threads, bytes and CPUs. */
