@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "descriptor.h"
 #include "runenv_var.h"
 
 static struct hwloc_topology *load_tree(const char *dir)
@@ -214,6 +215,45 @@ static void test_runenv_numa_lists(void **state)
     hwloc_topology_destroy(topo);
 }
 
+/* The sealed step part, and the GPUs local to the task's NUMA nodes: the
+ * descriptor lists every GPU of the node with its NUMA node. */
+static void test_descriptor_step_part(void **state)
+{
+    struct hwloc_topology *topo = load_tree(GOV_FIXTURES "/inventory/smt-2s4c2t");
+    gov_descriptor d;
+    gov_snapshot s;
+
+    gov_descriptor_init(&d);
+    d.topo.present = true;
+    d.topo.packages = 1, d.topo.cores = 4, d.topo.pus = 8, d.topo.numa_nodes = 1;
+    d.topo.gpu_count = 2;
+    d.topo.gpu_numa[0] = 0, d.topo.gpu_numa[1] = 1;
+    d.gpus_on_node = 2;
+    d.gpus_verified = true;
+    /* A task on NUMA node 1 holding both GPUs: one is local. */
+    task_of(topo, "4-7,12-15", &s);
+    gov_descriptor_apply(&d, &s);
+    assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
+    assert_int_equal(s.topology.step.pus, 8);
+    assert_int_equal(s.topology.step.numa_nodes, 1);
+    assert_int_equal(s.topology.task_gpus_local, 1);
+    /* Across both nodes: both. */
+    task_of(topo, "0-15", &s);
+    gov_descriptor_apply(&d, &s);
+    assert_int_equal(s.topology.task_gpus_local, 2);
+    /* One GPU of two, unverified: which one the task holds is unknown. */
+    d.gpus_on_node = 1;
+    d.gpus_verified = false;
+    task_of(topo, "4-7,12-15", &s);
+    gov_descriptor_apply(&d, &s);
+    assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
+    /* No GPU on the node: none local. */
+    d.topo.gpu_count = 0;
+    gov_descriptor_apply(&d, &s);
+    assert_int_equal(s.topology.task_gpus_local, 0);
+    hwloc_topology_destroy(topo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_plan_per_core),
         cmocka_unit_test(test_plan_numa_workers),
         cmocka_unit_test(test_runenv_numa_lists),
+        cmocka_unit_test(test_descriptor_step_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
