@@ -30,7 +30,7 @@
 #
 # Prints `ok TREE` or `FAIL TREE field ours=X hwloc=Y ...` per tree, then
 # `N passed, N failed`.  Exit status: 0 all passed, 1 a failure, 2 usage.
-# Needs jq, hwloc-calc and hwloc-info (Debian: jq, hwloc).
+# Needs python3, hwloc-calc and hwloc-info (Debian: python3, hwloc).
 set -euo pipefail
 
 usage() { sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit "${1:-2}"; }
@@ -64,7 +64,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ -z "$gov" ] || [ ${#trees[@]} -eq 0 ]; then usage; fi
-for tool in jq hwloc-calc hwloc-info python3 tar; do
+for tool in hwloc-calc hwloc-info python3 tar; do
     command -v "$tool" >/dev/null || { echo "test_hwloc_trees.sh: needs $tool" >&2; exit 2; }
 done
 
@@ -112,9 +112,13 @@ for tree in "${trees[@]}"; do
             json=$(env -u HWLOC_FSROOT "$gov" snapshot --json --sysroot "$tree") ||
                 { echo "FAIL $tree snapshot exit=$?"; exit 1; }
         fi
-        read -r -a ours <<<"$(jq -r '[.cpu.host.logical, .cpu.host.physical, .cpu.host.packages,
-                                      .cpu.host.numa_nodes, .topology.host.memory_only_numa_nodes]
-                                     | map(tostring) | join(" ")' <<<"$json")"
+        read -r -a ours <<<"$(python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+h, t = s["cpu"]["host"], s["topology"]["host"]
+print(" ".join("null" if v is None else str(v) for v in
+               (h["logical"], h["physical"], h["packages"], h["numa_nodes"], t["memory_only_numa_nodes"])))
+' <<<"$json")"
         fields=(logical physical packages numa_nodes memory_only_numa_nodes) msg=""
         for i in 0 1 2 3 4; do
             o=${ours[$i]}; [ "$o" = null ] && [ "${want[$i]}" = 0 ] && continue
