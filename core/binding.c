@@ -208,16 +208,28 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
      * rather than that the descriptor is someone else's. */
     if (ns_differs(d->pid_ns, c->pid_ns) || ns_differs(d->user_ns, c->user_ns))
         return GOV_ENAMESPACE;
-    if (d->uid != c->uid || d->boot_hash == GOV_UNKNOWN || d->boot_hash != c->boot_hash)
+    /* Another user's descriptor is theirs, wherever it was sealed. */
+    if (d->uid != c->uid)
         return GOV_EBINDING;
+    /* Carried to another node or kept across a reboot: name that, so the
+     * user looks for a copied variable, not for another job.  A process
+     * that cannot read its own boot id can tell neither. */
+    if (d->boot_hash == GOV_UNKNOWN || d->boot_hash != c->boot_hash)
+        return c->boot_hash == GOV_UNKNOWN ? GOV_EBINDING : GOV_ENODE;
     if (c->job_id == GOV_UNKNOWN ||
         !id_matches(d->step_id, c->step_id, batch, GOV_STEP_BATCH_ID))
         return GOV_EBINDING;
     if (het_component(d, c)) {
+        /* Below the sealed index the claim is outside this component: a
+         * job-component mismatch, not evidence of another node. */
         if (c->node_index == GOV_UNKNOWN || c->node_index < d->node_index)
             return GOV_EBINDING;
-    } else if (d->job_id != c->job_id || !id_matches(d->node_index, c->node_index, batch, 0)) {
+    } else if (d->job_id != c->job_id) {
         return GOV_EBINDING;
+    } else if (!id_matches(d->node_index, c->node_index, batch, 0)) {
+        /* Emulated nodes share one kernel and boot id: the index tells
+         * them apart.  An absent claim names no other node. */
+        return c->node_index == GOV_UNKNOWN ? GOV_EBINDING : GOV_ENODE;
     }
     return gov_proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
 }

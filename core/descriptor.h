@@ -126,15 +126,23 @@ void gov_proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns);
  * getuid(), the boot id, getpid() and its namespaces. */
 void gov_claim_collect(const char *const *envp, gov_desc_claim *out);
 
-/* 0 when d is bound to the claiming process, else GOV_EBINDING, or
+/* 0 when d is bound to the claiming process, else the first of:
  * GOV_ENAMESPACE when the process is in another PID or user namespace than
- * the sealed task (a container), where its pid and uid cannot be compared.  In a
- * heterogeneous step slurmstepd gives every task the leader's job id and a
- * node index counted across the step's components, while the seal carries
- * the component's own job id and node index: a component's descriptor
- * matches when its job is one of the claimed components and the claimed
- * index is not below the sealed one (the offset, the nodes of the step's
- * earlier components, is in no variable). */
+ * the sealed task (a container), where its pid and uid cannot be compared;
+ * GOV_EBINDING when the uid differs (another user's descriptor, wherever it
+ * was sealed); GOV_ENODE when the boot id's hash differs or the descriptor
+ * has none (sealed on another node or before this node's last boot); then
+ * GOV_EBINDING for another job or step; GOV_ENODE for a claimed node index
+ * other than the sealed one (emulated nodes share a boot id); GOV_EBINDING
+ * when the process does not descend from the sealed task.  A process that
+ * cannot read its own boot id or claims no node index gets GOV_EBINDING:
+ * it names no other node.  In a heterogeneous step slurmstepd gives every
+ * task the leader's job id and a node index counted across the step's
+ * components, while the seal carries the component's own job id and node
+ * index: a component's descriptor matches when its job is one of the
+ * claimed components and the claimed index is not below the sealed one
+ * (the offset, the nodes of the step's earlier components, is in no
+ * variable); a lower one is GOV_EBINDING. */
 int gov_descriptor_check_binding(const gov_descriptor *d,
                                  const gov_desc_claim *c);
 

@@ -104,7 +104,9 @@ const char *gov_version_string(void);
     XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")                           \
     XX(ENAMESPACE, -4007, "the process runs in another PID or user namespace than its " \
                           "Slurm task (a container's own), where the seal's binding to " \
-                          "the task cannot be checked")
+                          "the task cannot be checked")                                \
+    XX(ENODE, -4008, "the descriptor was sealed on another node, or on this node before " \
+                     "it last booted")
 
 enum {
 #define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
@@ -567,10 +569,11 @@ typedef struct gov_options {
  * .scheduler.source null; .descriptor.status and .reason say what was
  * wrong) but returns an error: GOV_ENOENT when the descriptor is absent,
  * else the verification's reason (GOV_ESEAL, GOV_EUNTRUSTED, GOV_EBINDING,
- * GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use it where a budget that users
- * could have edited is worse than none: accounting, admission that must
- * match the allocation.  Incompatible with GOV_OPT_NO_DESCRIPTOR and with
- * a sysroot (gov_context_create() returns GOV_EINVAL).
+ * GOV_ENODE, GOV_ENAMESPACE, GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use
+ * it where a budget that users could have edited is worse than none:
+ * accounting, admission that must match the allocation.  Incompatible
+ * with GOV_OPT_NO_DESCRIPTOR and with a sysroot (gov_context_create()
+ * returns GOV_EINVAL).
  */
 #define GOV_OPT_REQUIRE_DESCRIPTOR 0x2u
 

@@ -97,6 +97,13 @@ static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
               "governor.so must be in plugstack.conf on every node so that ungoverned "
               "steps drop a stale one";
         break;
+    case GOV_ENODE:
+        summary = "the descriptor was sealed on another node, or on this node before "
+                  "it last booted (copied or kept)";
+        fix = "let every process read the descriptor of its own task: do not copy "
+              "GOVERNOR_DESCRIPTOR between nodes or keep it across reboots; "
+              "the task's own step seals a new one (srun --governor)";
+        break;
     case GOV_EVERSION:
     case GOV_EPARSE:
         summary = "the descriptor's format is not understood by this runtime";

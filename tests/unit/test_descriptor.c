@@ -292,14 +292,38 @@ static void test_binding(void **state)
     bound_to_self(&d, &c);
     d.uid++;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    /* Another user's descriptor from another node: the user decides. */
+    d.boot_hash ^= 1;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    /* Another node or an earlier boot: named as such, whatever the ids. */
     bound_to_self(&d, &c);
     d.boot_hash ^= 1;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    d.step_id = 1;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    bound_to_self(&d, &c);
+    d.boot_hash = GOV_UNKNOWN;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    /* A process that cannot read its boot id names no other node. */
+    bound_to_self(&d, &c);
+    c.boot_hash = GOV_UNKNOWN;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
     bound_to_self(&d, &c);
     d.step_id = 1;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    /* Emulated nodes share the boot: the same job and step on another
+     * node index is another node. */
     bound_to_self(&d, &c);
     d.node_index = 0;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    d.node_index = 2;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    /* Another job's first: its node indexes are its own. */
+    d.job_id++;
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    /* No SLURM_NODEID outside the batch script: no node claimed. */
+    bound_to_self(&d, &c);
+    c.node_index = GOV_UNKNOWN;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
 
     /* Claims absent: only the batch script's environment lacks them. */
@@ -427,11 +451,12 @@ static void test_binding_het(void **state)
     assert_int_equal(c.het_count, 3);
     d.job_id = 1240;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
-    /* Only a claim of the leader's job id makes the index relative. */
+    /* Only a claim of the leader's job id makes the index relative; taken
+     * as absolute, it names another node of that job. */
     gov_claim_collect(forged_leader, &c);
     d.job_id = 1235;
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
     d.node_index = 2;
     assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
 }

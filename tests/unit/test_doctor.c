@@ -177,6 +177,7 @@ static void test_descriptor_invalid_reasons(void **state)
         { GOV_ESEAL, "clocks agree" },
         { GOV_EUNTRUSTED, "srun --governor" },
         { GOV_EBINDING, "srun --governor" },
+        { GOV_ENODE, "do not copy GOVERNOR_DESCRIPTOR between nodes" },
         { GOV_EVERSION, "same slurm-governor version" },
         { GOV_EPARSE, "same slurm-governor version" },
         { GOV_EIO, "governor verify" },
