@@ -19,8 +19,9 @@
 #   8. the same for Slurm 26.05, in a cached Debian unstable root
 #   9. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
 #      a cached Debian trixie image (tests/guest/run.sh): the cases that
-#      cover v2; then the guest booted as a 2-socket SMT NUMA node, for the
-#      topology cases
+#      cover v2; then two guests of different shapes joined by a network,
+#      one cluster of two real machines (tests/guest/pair.sh), the first a
+#      2-socket SMT NUMA node that also runs the topology cases
 #  10. benchmarks (figures only, never pass/fail on speed)
 # Ends with a line "stages: N passed, N failed" and exits non-zero on failure.
 set -uo pipefail
@@ -155,11 +156,13 @@ e2e_v2() {
 	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out"
 }
 
-# The same guest booted as a node of real shape (2 sockets x 2 cores x 2
-# threads, a NUMA node per socket), the build reused: the topology cases.
-e2e_shape() {
-	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-shape-out" \
-		--shape smt-numa -- tests/slurm/cases/topo_shapes.sh
+# Two machines, one cluster: node1 a node of real shape (2 sockets x 2
+# cores x 2 threads, a NUMA node per socket), where the topology cases run
+# too, node2 a flat 4-core node with GPUs, each its own kernel, boot id,
+# /dev and munged; the build of the cgroup v2 stage reused.
+e2e_pair() {
+	bash tests/guest/pair.sh --build "$out/guest-24.11" --out "$out/pair-out" \
+		-- tests/slurm/pair/pair_*.sh tests/slurm/cases/topo_shapes.sh
 }
 
 bench() {
@@ -203,7 +206,7 @@ main() {
 	stage "Slurm 26.05 root: Debian packages" root_debs 26.05
 	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
 	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
-	stage "topology on a 2-socket SMT NUMA node (QEMU guest, Slurm 24.11)" e2e_shape
+	stage "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
 	stage "benchmarks" bench
 
 	if ((failed)); then

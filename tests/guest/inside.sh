@@ -8,6 +8,10 @@
 # run.sh argument a line), out/ (what the host reads back: run.log, the
 # cluster's logs, status). Lines starting "guest: " are the host's readiness
 # and progress marks; the unit powers the guest off when this ends.
+# With DISK/pair (tests/guest/pair.sh: this machine's name, address and
+# MAC, and its peer's), the guest first takes its name and its address on
+# the network card with that MAC; the first machine then runs the cases
+# as usual, the second tests/guest/pair_node.sh (its slurmd) instead.
 set -uo pipefail
 
 disk=${1:?usage: inside.sh DISK}
@@ -18,18 +22,43 @@ say() {
 }
 say "up after $(cut -d' ' -f1 /proc/uptime) s: kernel $(uname -r), $(systemctl --version | head -n1), /sys/fs/cgroup is $(stat -f -c %T /sys/fs/cgroup)"
 
+pair() { # the network of two guests: name, /etc/hosts, the card's address
+	local i card=
+	# shellcheck source=/dev/null # written by pair.sh
+	source "$disk/pair"
+	hostname "$name"
+	printf '%s %s\n' "$addr" "$name" "$peer_addr" "$peer_name" >>/etc/hosts
+	# The card's final name: udev renames it (enp0sN) as it comes.
+	udevadm settle --timeout=20 2>/dev/null || true
+	for ((i = 0; i < 100; i++)); do
+		card=$(grep -lx "$mac" /sys/class/net/*/address 2>/dev/null | head -n1)
+		[[ -n $card ]] && break
+		sleep 0.1
+	done
+	[[ -n $card ]] || { say "no network card with MAC $mac"; return 1; }
+	card=$(basename "$(dirname "$card")")
+	ip addr add "$addr/16" dev "$card" && ip link set "$card" up
+	say "$name: $addr on $card"
+}
 # Slurm's daemons look up their wildcard listening address with
 # AI_ADDRCONFIG, which finds nothing when loopback is the only interface
 # with an address ("Unable to bind listen port ... Address family not
 # supported"). A dummy interface with a link-local address of its own (no
-# route beyond it) gives them one; the guest has no network card at all.
-if ! { ip link add gov0 type dummy && ip addr add 169.254.0.1/32 dev gov0 && ip link set gov0 up; }; then
+# route beyond it) gives them one; the guest has no network card at all
+# (but two guests' cards).
+if [[ -f $disk/pair ]]; then
+	pair || { printf '1\n' >"$out/status"; exit 1; }
+elif ! { ip link add gov0 type dummy && ip addr add 169.254.0.1/32 dev gov0 && ip link set gov0 up; }; then
 	say "could not set up the dummy interface; Slurm's daemons may not listen"
 fi
 for ((i = 0; i < 100; i++)); do
 	[[ -S /run/dbus/system_bus_socket ]] && break
 	sleep 0.1
 done
+
+if [[ -f $disk/pair && ${role:-} == node ]]; then
+	exec bash "$disk/src/tests/guest/pair_node.sh" "$disk"
+fi
 
 # tests/guest/run.sh --capture: capture.sh puts its trees here.
 [[ -f $disk/capture ]] && export GOV_CAPTURE_DIR=$out/fixtures

@@ -57,10 +57,9 @@ while [[ $# -gt 0 ]]; do
 	*) pass+=("$1"); shift ;;
 	esac
 done
-die() {
-	printf 'guest/run.sh: %s\n' "$*" >&2
-	exit 1
-}
+prog=guest/run.sh
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 [[ -n $build ]] || die "--build DIR is required (a build directory for the guest's Slurm)"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, got '$timeout'"
 [[ $shape == flat || $shape == smt-numa ]] || die "--shape takes flat or smt-numa, got '$shape'"
@@ -73,17 +72,10 @@ done
 build=$(realpath -m "$build")
 res=$(realpath -m "${res:-$build/../guest-out}")
 
-t0=$SECONDS
-mark() { # STEP: prints how long the stage has run so far
-	printf 'guest/run.sh: %s (%s s)\n' "$1" $((SECONDS - t0))
-}
-
 image=$(bash "$here/image.sh" --suite "$suite")
 series=$(sed -n 's/^series=//p' "$image/.complete")
 mark "guest image ready: Debian $suite, Slurm $(sed -n 's/^slurm=//p' "$image/.complete"), kernel $(sed -n 's/^kernel=//p' "$image/.complete"), systemd $(sed -n 's/^systemd=//p' "$image/.complete")"
 
-# The build, in a chroot view of the very root the guest boots.
-view=guest-build-$$
 work=$(mktemp -d /var/tmp/gov-guest.XXXXXX)
 qemu_pid=
 # shellcheck disable=SC2317 # run by the EXIT trap
@@ -94,117 +86,26 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-mkdir -p "$(dirname "$build")"
-bash "$src/tests/slurm/chroot.sh" start --name "$view" --root "$image/root" --bind "$(dirname "$build")"
-bash "$src/tests/slurm/chroot.sh" exec --name "$view" bash "$src/tests/slurm/build.sh" "$build"
-bash "$src/tests/slurm/chroot.sh" stop --name "$view"
+guest_build "$build"
 mark "built against Slurm $series in a chroot of the guest's root"
 
 # The second disk: what the guest needs of this tree, the build, the
 # arguments, and room for the results.
 data=$work/data
-mkdir -p "$data/src" "$data/out"
-cp -a "$src/tests" "$src/contrib" "$data/src/"
-cp -a "$build" "$data/build"
 if [[ -n $capture ]]; then
 	pass+=(tests/guest/capture.sh)
-	: >"$data/capture"
 fi
 [[ -z $probe ]] || pass+=(tests/guest/probe.sh)
-printf '%s\n' ${pass[@]+"${pass[@]}"} >"$data/args"
-truncate -s "$(($(du -sm "$data" | cut -f1) + 512))M" "$work/data.img"
-mkfs.ext4 -q -L govdata -d "$data" "$work/data.img"
-
-# The accelerator: KVM only where the CPU shows hardware virtualisation
-# (here /dev/kvm can be PVM, under which a stock kernel does not boot).
-accel=${GOV_GUEST_ACCEL:-}
-if [[ -z $accel ]]; then
-	if [[ -w /dev/kvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
-		accel=kvm
-		why="/dev/kvm and the CPU's vmx/svm flag"
-	else
-		accel=tcg
-		why=$([[ -e /dev/kvm ]] && echo "/dev/kvm is there but the CPU shows no vmx/svm (not hardware virtualisation: a stock kernel does not boot under it)" ||
-			echo "no /dev/kvm")
-	fi
-else
-	why="GOV_GUEST_ACCEL"
-fi
-[[ $accel == kvm || $accel == tcg ]] || die "GOV_GUEST_ACCEL takes kvm or tcg, got '$accel'"
-
-# machine_argv ACCEL SHAPE CONSOLE DATA: sets the array argv to the whole
-# QEMU command line of one guest: the accelerator and CPU model, the
-# machine's shape, the serial console into the file CONSOLE, the cached
-# root read-only underneath and the second disk DATA. Every guest is made
-# here, so a second machine of another shape is one more call.
-machine_argv() {
-	argv=(qemu-system-x86_64)
-	if [[ $1 == kvm ]]; then
-		argv+=(-accel kvm -cpu "${cpu:-host}")
-	elif [[ $2 == smt-numa ]]; then
-		# One host thread for all 8 vCPUs: with a thread each (MTTCG) the
-		# guest's kernel crashed in the CI stage ("Oops: int3" in
-		# __alloc_pages, 1 boot of about 40) and once never came up, where
-		# it patches its own code while other vCPUs run it.
-		argv+=(-accel "tcg,thread=single" -cpu "${cpu:-max}")
-	else
-		argv+=(-accel "tcg,thread=multi" -cpu "${cpu:-max}")
-	fi
-	case $2 in
-	flat) argv+=(-smp 2 -m 4096) ;;
-	# Each socket is one NUMA node with half the memory. QEMU 7.2 (Debian
-	# 12) still takes cpus= on -numa node (later ones prefer -numa cpu).
-	smt-numa)
-		argv+=(-smp "8,sockets=2,cores=2,threads=2" -m 4096
-			-object "memory-backend-ram,id=m0,size=2048M"
-			-object "memory-backend-ram,id=m1,size=2048M"
-			-numa "node,nodeid=0,cpus=0-3,memdev=m0"
-			-numa "node,nodeid=1,cpus=4-7,memdev=m1")
-		;;
-	*) die "no machine of shape '$2'" ;;
-	esac
-	argv+=(-display none -monitor none -no-reboot
-		-nic none -serial "file:$3"
-		-kernel "$image/vmlinuz" -initrd "$image/initrd.img"
-		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=2 systemd.show_status=0 panic=1"
-		-drive "file=$image/root.img,if=virtio,format=raw,snapshot=on"
-		-drive "file=$4,if=virtio,format=raw")
-}
+guest_data "$data" "$build" ${pass[@]+"${pass[@]}"}
+[[ -z $capture ]] || : >"$data/capture"
+guest_disk "$data" "$work/data.img"
+guest_accel
 
 boot() { # ACCEL: runs the guest to its end; returns QEMU's status
-	local argv
-	machine_argv "$1" "$shape" "$work/console.log" "$work/data.img"
-	: >"$work/console.log"
-	"${argv[@]}" </dev/null &
-	qemu_pid=$!
-	# The console as it comes, without blank lines and the escape sequences
-	# systemd sends when it hands the serial line to the unit.
-	tail -n +1 -f --pid="$qemu_pid" "$work/console.log" |
-		sed -u -E 's/\x1b\[[0-9;?!]*[A-Za-z]//g; s/\x1b\][0-9]*(\x1b\\)?//g; /^[[:space:]]*$/d' &
-	# Readiness: the guest says "guest: up" when its unit starts. Under TCG
-	# that took 24 to 52 s here; a kernel that cannot run under KVM does not
-	# always make QEMU exit ("KVM internal error. Suberror: 1" stops the
-	# vCPU), so a guest that stays silent past the bound is stopped.
-	local rc=0 st=0 limit=240 up deadline=$((SECONDS + timeout))
-	[[ $1 == kvm ]] && limit=60
-	up=$((SECONDS + limit))
-	while kill -0 "$qemu_pid" 2>/dev/null; do
-		if ((SECONDS > up)) && ! grep -q 'guest: up after' "$work/console.log"; then
-			printf 'guest/run.sh: the guest did not come up within %s s; stopping it\n' "$limit" >&2
-			kill "$qemu_pid"
-			rc=124
-			break
-		fi
-		if ((SECONDS > deadline)); then
-			printf 'guest/run.sh: the guest is still running after %s s; stopping it\n' "$timeout" >&2
-			kill "$qemu_pid"
-			rc=124
-			break
-		fi
-		sleep 1
-	done
-	wait "$qemu_pid" || st=$?
-	((rc)) || rc=$st
+	local argv rc=0
+	machine_argv "$1" "$shape" "$work/console.log" "$work/data.img" no
+	guest_start "$work/console.log" ""
+	guest_wait "$qemu_pid" "$work/console.log" "$1" $((SECONDS + timeout)) || rc=$?
 	qemu_pid=
 	wait
 	return "$rc"
@@ -231,9 +132,7 @@ keep_console
 ((rc == 0)) || die "QEMU ended with status $rc (console: $res/console.log)"
 mark "the guest has powered off"
 
-debugfs -R "rdump /out $res" "$work/data.img" >/dev/null 2>&1 ||
-	die "could not read the results from the second disk"
-mv "$res/out"/* "$res/" 2>/dev/null && rmdir "$res/out"
+guest_results "$work/data.img" "$res" || die "could not read the results from the second disk"
 [[ -f $res/status ]] || die "the guest wrote no result (it did not finish); console: $res/console.log"
 status=$(<"$res/status")
 mark "results in $res"

@@ -6,7 +6,7 @@ set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-usage: cluster.sh start|stop|status|env [options]
+usage: cluster.sh start|stop|status|env|restart-slurmd [options]
   --dir DIR            state directory (default: $GOV_CLUSTER_DIR or /tmp/gov-cluster)
   --nodes N            emulated nodes (default 3)
   --plugin PATH        load this SPANK plugin (plugstack.conf: required PATH ARGS)
@@ -39,6 +39,19 @@ usage: cluster.sh start|stop|status|env [options]
                        machine), or the machine's own sockets, cores and threads as
                        slurmd -C reports them (hardware: for a node of real shape,
                        the QEMU guest's 2 sockets with SMT)
+  --machines NAME=ADDR,...
+                       separate machines, one node each (node K on the K-th):
+                       each runs this script with the same options and starts
+                       its own munged and slurmd, the first slurmctld too; the
+                       node's line names its host and address, and its fake GPUs
+                       are its own (no decoy gres: each has its own /dev)
+  --node-line K=SPEC   nodeK's hardware part of the node line instead of the
+                       shape's ("CPUs=4 ... RealMemory=2800"), for a machine
+                       other than this one (repeatable)
+  --munge-key FILE     use this MUNGE key (every machine of a cluster the same)
+                       instead of a new random one
+  --node K             restart-slurmd: the node whose slurmd restarts (only a
+                       node this machine runs); its steps run on
   --systemd yes|no     v2 only: slurmd runs as a systemd service with Delegate=yes
                        and asks systemd over D-Bus for its scope (yes, default), or
                        cgroup.conf says IgnoreSystemd=yes, with EnableControllers=yes
@@ -77,6 +90,10 @@ declare_gres=yes
 cgroup=v1
 systemd=yes
 node_shape=emulated
+machines=()
+node_lines=()
+munge_key=
+node=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
@@ -97,6 +114,10 @@ while [[ $# -gt 0 ]]; do
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
 	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
 	--node-shape) node_shape=${2:?--node-shape needs emulated or hardware}; shift 2 ;;
+	--machines) IFS=, read -ra machines <<<"${2:?--machines needs NAME=ADDR,...}"; shift 2 ;;
+	--node-line) node_lines+=("${2:?--node-line needs K=SPEC}"); shift 2 ;;
+	--munge-key) munge_key=${2:?--munge-key needs a file}; shift 2 ;;
+	--node) node=${2:?--node needs a node number}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
 	esac
@@ -118,6 +139,17 @@ done
 [[ $node_shape == emulated || $node_shape == hardware ]] ||
 	die "--node-shape takes emulated or hardware, got '$node_shape'"
 [[ $systemd == yes || $cgroup == v2 ]] || die "--systemd no is a cgroup/v2 setting (IgnoreSystemd)"
+for m in ${machines[@]+"${machines[@]}"}; do
+	[[ $m =~ ^[a-z][a-z0-9-]*=[0-9a-f.:]+$ ]] || die "--machines takes NAME=ADDR,... such as gova=169.254.10.1, got '$m'"
+done
+for line in ${node_lines[@]+"${node_lines[@]}"}; do
+	[[ $line =~ ^[1-9][0-9]?=[A-Za-z]+=[^[:cntrl:]]+$ ]] ||
+		die "--node-line takes K=SPEC such as 2=CPUs=4 RealMemory=2800, got '$line'"
+done
+[[ -z $munge_key || -f $munge_key ]] || die "--munge-key: no file '$munge_key'"
+if [[ ${#machines[@]} -gt 0 ]]; then
+	nodes=${#machines[@]}
+fi
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
 [[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
@@ -141,6 +173,22 @@ client_marker="GOV_CLUSTER_CLIENT=$dir"
 cgroup_root=/sys/fs/cgroup
 cgroup_controllers=(freezer cpuset memory devices cpuacct cpu pids blkio)
 
+# With --machines: nodeK's machine's host name and address.
+machine_name() {
+	local m=${machines[$1 - 1]}
+	printf '%s\n' "${m%%=*}"
+}
+machine_addr() {
+	local m=${machines[$1 - 1]}
+	printf '%s\n' "${m#*=}"
+}
+
+# local_node K: this machine runs nodeK's slurmd (every node, without
+# --machines); the one that runs node1's also runs slurmctld.
+local_node() {
+	[[ ${#machines[@]} -eq 0 || $(machine_name "$1") == "$(hostname -s)" ]]
+}
+
 need_root() {
 	[[ $(id -u) -eq 0 ]] || die "must run as root (daemons, cgroups); try: sudo $0 $cmd"
 }
@@ -162,7 +210,7 @@ munge_works() {
 }
 
 start_munge() {
-	if munge_works "$munge_socket"; then
+	if [[ -z $munge_key ]] && munge_works "$munge_socket"; then
 		log "using the MUNGE daemon already listening on $munge_socket"
 		return 0
 	fi
@@ -172,7 +220,11 @@ start_munge() {
 	mkdir -p "$dir/munge"
 	chmod 700 "$dir/munge"
 	local key=$dir/munge/munge.key sockdir
-	dd if=/dev/urandom of="$key" bs=1 count=1024 status=none
+	if [[ -n $munge_key ]]; then
+		install -m 600 "$munge_key" "$key"
+	else
+		dd if=/dev/urandom of="$key" bs=1 count=1024 status=none
+	fi
 	chmod 600 "$key"
 	sockdir=$(dirname "$munge_socket")
 	mkdir -p "$sockdir"
@@ -194,6 +246,16 @@ start_munge() {
 	die "munged started but does not answer on $munge_socket"
 }
 
+# node_hardware K: the hardware part of nodeK's line: --node-line K=SPEC,
+# else the shape's CPUs and the default memory.
+node_hardware() {
+	local line
+	for line in ${node_lines[@]+"${node_lines[@]}"}; do
+		[[ ${line%%=*} == "$1" ]] && { printf '%s\n' "${line#*=}"; return; }
+	done
+	printf '%s RealMemory=%d\n' "$(node_cpus)" 2000
+}
+
 # The CPU part of a node line: the emulated shape, or the machine's own
 # from slurmd -C (CPUs, Boards, SocketsPerBoard, CoresPerSocket,
 # ThreadsPerCore).
@@ -207,14 +269,18 @@ node_cpus() {
 }
 
 write_config() {
-	local host k mem=2000
+	local host k ctl_addr=127.0.0.1
 	host=$(hostname -s)
+	if [[ ${#machines[@]} -gt 0 ]]; then
+		host=$(machine_name 1)
+		ctl_addr=$(machine_addr 1)
+	fi
 	mkdir -p "$etc" "$run" "$logs" "$dir/state" "$dir/spool"
 	chmod 755 "$dir" "$etc" "$run" "$logs"
 	cat >"$conf" <<EOF
 # Generated by tests/slurm/cluster.sh; thrown away by 'cluster.sh stop'.
 ClusterName=govtest
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$host($ctl_addr)
 SlurmctldPort=$base_port
 SlurmUser=root
 SlurmdUser=root
@@ -260,8 +326,12 @@ EOF
 	fi
 	for ((k = 1; k <= nodes; k++)); do
 		mkdir -p "$dir/spool/slurmd-node$k"
-		printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1 Port=%d %s RealMemory=%d%s State=UNKNOWN\n' \
-			"$k" "$host" $((base_port + k)) "$(node_cpus)" "$mem" "$(node_gres "$k")" >>"$conf"
+		if [[ ${#machines[@]} -gt 0 ]]; then
+			printf 'NodeName=node%d NodeHostname=%s NodeAddr=%s' "$k" "$(machine_name "$k")" "$(machine_addr "$k")"
+		else
+			printf 'NodeName=node%d NodeHostname=%s NodeAddr=127.0.0.1' "$k" "$host"
+		fi >>"$conf"
+		printf ' Port=%d %s%s State=UNKNOWN\n' $((base_port + k)) "$(node_hardware "$k")" "$(node_gres "$k")" >>"$conf"
 	done
 	write_gres
 	printf 'PartitionName=debug Nodes=node[1-%d] Default=YES MaxTime=10 State=UP\n' "$nodes" >>"$conf"
@@ -297,6 +367,8 @@ EOF
 	chmod 644 "$conf" "$etc/cgroup.conf" "$etc/plugstack.conf"
 	printf '%s\n' "$nodes" >"$run/nodes"
 	printf '%s\n' "$munge_socket" >"$run/munge_socket"
+	# What restart-slurmd needs to start a node's slurmd the same way.
+	printf 'cgroup=%s\nsystemd=%s\n' "$cgroup" "$systemd" >"$run/settings"
 }
 
 # ---- emulated GPUs (--gpus) ------------------------------------------------
@@ -325,15 +397,18 @@ gpu_path() {
 	fi
 }
 
-# node_gres K: the Gres= of nodeK's line. Every node also lists the other
-# nodes' GPU files as "nic", a gres nobody requests: the nodes share one
+# node_gres K: the Gres= of nodeK's line. Emulated nodes also list the
+# other nodes' GPU files as "nic", a gres nobody requests: they share one
 # /dev, and slurmd denies only the gres files its node knows about.
+# Separate machines (--machines) each have their own /dev.
 node_gres() {
 	local own total
 	own=$(gpu_count "$1")
 	total=$(gpu_total)
 	((total > 0)) && [[ $declare_gres == yes ]] || return 0
-	if ((own == 0)); then
+	if [[ ${#machines[@]} -gt 0 ]]; then
+		((own == 0)) || printf ' Gres=gpu:%d' "$own"
+	elif ((own == 0)); then
 		printf ' Gres=nic:%d' "$total"
 	elif ((own == total)); then
 		printf ' Gres=gpu:%d' "$own"
@@ -346,6 +421,16 @@ write_gres() {
 	local k i first own
 	: >"$etc/gres.conf"
 	[[ -n $gpus && $(gpu_total) -gt 0 && $declare_gres == yes ]] || return 0
+	if [[ ${#machines[@]} -gt 0 ]]; then
+		printf 'GresTypes=gpu\n' >>"$conf"
+		for ((k = 1; k <= nodes; k++)); do
+			for ((i = 0; i < $(gpu_count "$k"); i++)); do
+				printf 'NodeName=node%d Name=gpu File=%s\n' "$k" "$(gpu_path "$i")"
+			done
+		done >>"$etc/gres.conf"
+		chmod 644 "$etc/gres.conf"
+		return 0
+	fi
 	printf 'GresTypes=gpu,nic\n' >>"$conf"
 	first=0
 	for ((k = 1; k <= nodes; k++)); do
@@ -369,6 +454,13 @@ make_fake_devices() {
 	local i total paths=() p
 	remove_fake_devices
 	total=$(gpu_total)
+	# Separate machines: this one's own GPUs, numbered from 0.
+	if [[ ${#machines[@]} -gt 0 ]]; then
+		total=0
+		for ((i = 1; i <= nodes; i++)); do
+			local_node "$i" && total=$((total + $(gpu_count "$i")))
+		done
+	fi
 	[[ -n $gpus ]] && ((total > 0)) || return 0
 	for ((i = 0; i < total; i++)); do
 		paths+=("$(gpu_path "$i")")
@@ -448,6 +540,7 @@ show_logs() {
 daemons_alive() {
 	local f k pid
 	for ((k = 0; k <= nodes; k++)); do
+		local_node "$((k > 0 ? k : 1))" || continue
 		f=$run/slurmd-node$k.pid
 		((k == 0)) && f=$run/slurmctld.pid
 		pid=$(cat "$f" 2>/dev/null) || return 1
@@ -529,6 +622,7 @@ claim_machine() {
 check_ports() {
 	local p
 	for ((p = base_port; p <= base_port + nodes; p++)); do
+		local_node "$((p > base_port ? p - base_port : 1))" || continue
 		if ss -Hltn "sport = :$p" 2>/dev/null | grep -q .; then
 			die "port $p is in use (another Slurm?); pick other ports with --base-port P"
 		fi
@@ -556,9 +650,12 @@ start() {
 	make_fake_devices
 	start_munge
 	local k
-	env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
-		{ show_logs; die "slurmctld did not start"; }
+	if local_node 1; then
+		env "$marker" SLURM_CONF="$conf" slurmctld -f "$conf" -c -i 9>&- ||
+			{ show_logs; die "slurmctld did not start"; }
+	fi
 	for ((k = 1; k <= nodes; k++)); do
+		local_node "$k" || continue
 		start_slurmd "$k" 9>&- || { show_logs; die "slurmd node$k did not start"; }
 	done
 	wait_idle || die "the cluster did not come up (logs above)"
@@ -661,6 +758,31 @@ stop_cluster() {
 	return 0
 }
 
+# Restarts nodeK's slurmd as start started it; its running steps go on
+# (slurmstepd outlives slurmd, in its own scope or cgroup).
+restart_slurmd() {
+	need_root
+	[[ $node =~ ^[1-9][0-9]?$ && -f $run/settings ]] ||
+		die "restart-slurmd needs --node K of a started cluster (--dir)"
+	nodes=$(<"$run/nodes")
+	local_node "$node" || die "node$node does not run on this machine"
+	cgroup=$(sed -n 's/^cgroup=//p' "$run/settings")
+	systemd=$(sed -n 's/^systemd=//p' "$run/settings")
+	local pid i
+	if [[ $cgroup == v2 && $systemd == yes ]]; then
+		systemctl stop "$(slurmd_unit "$node")"
+	else
+		pid=$(cat "$run/slurmd-node$node.pid")
+		kill "$pid"
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	start_slurmd "$node" || die "slurmd node$node did not start again"
+	log "slurmd of node$node restarted"
+}
+
 stop() {
 	need_root
 	stop_cluster
@@ -696,6 +818,7 @@ start) start ;;
 stop) stop ;;
 status) status ;;
 env) print_env ;;
+restart-slurmd) restart_slurmd ;;
 -h | --help | help) usage ;;
 *) usage >&2; die "unknown command '$cmd'" ;;
 esac

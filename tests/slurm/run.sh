@@ -3,11 +3,13 @@
 # local Slurm cluster, which it starts and always stops.
 #   run.sh [--slurm SERIES] [--build DIR] [--plugin-args ARGS] [--nodes N]
 #          [--dir DIR] [--debug LEVEL] [--case-timeout S] [--timeout S]
-#          [--cgroup v1|v2] [CASE...]
+#          [--cgroup v1|v2] [--cluster-arg ARG]... [CASE...]
 # Without --slurm it uses the host's Slurm and builds nothing. With --slurm
 # 24.11 or 26.05 (series the host lacks) the whole run happens inside a cached
 # Debian root of that series (root.sh, chroot.sh); with --slurm, DIR is first
 # built against that series (build.sh: a directory of its own per series).
+# --cluster-arg passes one more option to cluster.sh start (repeatable; two
+# machines, tests/guest/pair.sh: --cluster-arg --machines --cluster-arg ...).
 # Each case declares the cgroup modes it covers ('# covers: v1 v2', on every
 # series the harness runs in that mode) and, for a mode it leaves out, why
 # ('# v2: REASON'); a case that does not cover --cgroup (default v1) is
@@ -29,6 +31,7 @@ case_timeout=60
 total_timeout=600
 debug=info
 cgroup=v1
+extra=()
 cases=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -41,7 +44,8 @@ while [[ $# -gt 0 ]]; do
 	--case-timeout) case_timeout=${2:?--case-timeout needs seconds}; shift 2 ;;
 	--timeout) total_timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
-	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+	--cluster-arg) extra+=("${2:?--cluster-arg needs a value}"); shift 2 ;;
+	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) cases+=("$1"); shift ;;
 	esac
@@ -81,7 +85,7 @@ if [[ -n $series ]]; then
 fi
 
 # Another engineer's cluster may be running: wait for it rather than fail.
-cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300 --cgroup "$cgroup")
+cluster_args=(--dir "$dir" --nodes "$nodes" --debug "$debug" --wait 300 --cgroup "$cgroup" ${extra[@]+"${extra[@]}"})
 plugin=
 if [[ -n $build ]]; then
 	[[ -d $build ]] || { echo "run.sh: build directory '$build' does not exist" >&2; exit 2; }

@@ -7,7 +7,10 @@
 # stay in one socket and span both, bind and do not bind, with and without
 # --hint, and without --governor, every task's topology, plans and
 # variables agree with the kernel's own sysfs in that task
-# (topology_check.py), and the doctor says what each shape does.
+# (topology_check.py), and the doctor says what each shape does. Every step
+# runs on node1: this machine, as one node of slurmd -C's shape, or the
+# first of the two machines of tests/guest/pair.sh, declared as its QEMU
+# shape makes it (then the cluster stays as it is).
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -17,10 +20,12 @@ numa=$(grep -lv '^$' /sys/devices/system/node/node*/cpulist 2>/dev/null | wc -l)
 if [[ $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list) != *[-,]* ]] || ((numa < 2)); then
 	skip "this node has no SMT or a single NUMA node (threads per core: $threads, NUMA nodes: $numa)"
 fi
-restart_cluster --nodes 1 --node-shape hardware
+if ! grep -Eq "^NodeName=node1 .*ThreadsPerCore=$threads " "$SLURM_CONF"; then
+	restart_cluster --nodes 1 --node-shape hardware
+	# The restart made a new cluster directory: copy the tools again.
+	GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
+fi
 grep -E '^NodeName=node1 ' "$SLURM_CONF"
-# The restart made a new cluster directory: copy the tools again.
-GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 check=$(user_copy "$GOV_SLURM_TESTS/topology_check.py")
 user_copy "$GOV_SLURM_TESTS/../lib/sysfs_topology.py" >/dev/null
 gov_plugstack
@@ -32,7 +37,7 @@ shape() {
 	shift
 	# Memory per step, not per CPU: DefMemPerCPU times 8 CPUs is more than
 	# the node's RealMemory.
-	out=$(as_user srun --mem=500M "$@" python3 "$check" "$GOV_TOOL") || fail "$name: srun $* failed"
+	out=$(as_user srun -w node1 --mem=500M "$@" python3 "$check" "$GOV_TOOL") || fail "$name: srun $* failed"
 	printf '%s: srun %s\n%s\n' "$name" "$*" "$out" >&2
 	[[ $(jq -s 'map(.diffs | length) | add' <<<"$out") == 0 ]] ||
 		fail "$name: governor and sysfs disagree: $(jq -c 'select(.diffs != []) | .diffs' <<<"$out")"
