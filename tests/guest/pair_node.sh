@@ -45,7 +45,8 @@ else
 	seen=0 misses=0
 	export SLURM_CONF=$dir/etc/slurm.conf
 	while ((misses < 3)); do
-		if sinfo -h -o %t >/dev/null 2>&1; then
+		# Bounded: once the first machine is off, a connection hangs.
+		if timeout 5 sinfo -h -o %t >/dev/null 2>&1; then
 			seen=1 misses=0
 		elif ((seen)); then
 			misses=$((misses + 1))
