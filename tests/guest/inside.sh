@@ -22,9 +22,10 @@ say() {
 }
 say "up after $(cut -d' ' -f1 /proc/uptime) s: kernel $(uname -r), $(systemctl --version | head -n1), /sys/fs/cgroup is $(stat -f -c %T /sys/fs/cgroup)"
 
+# shellcheck disable=SC2154 # name, addr, mac, peer_*: DISK/pair's
 pair() { # the network of two guests: name, /etc/hosts, the card's address
 	local i card=
-	# shellcheck source=/dev/null # written by pair.sh
+	# shellcheck source=/dev/null # written by pair.sh: name, addr, mac, role, peer_*
 	source "$disk/pair"
 	hostname "$name"
 	printf '%s %s\n' "$addr" "$name" "$peer_addr" "$peer_name" >>/etc/hosts

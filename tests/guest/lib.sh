@@ -2,9 +2,9 @@
 # What the guest runners share (run.sh: one guest; pair.sh: two guests on a
 # network): the build in a chroot of the guest's root, the second disk, the
 # accelerator, the QEMU command line of one machine, and booting it. The
-# runner sets src (this tree), image (image.sh's directory), work (its
-# scratch directory), prog (its name, for messages) and cpu (--cpu, or
-# empty) before calling these.
+# runner sets src (this tree), image (image.sh's directory), prog (its
+# name, for messages) and cpu (--cpu, or empty) before calling these.
+# shellcheck disable=SC2154,SC2034 # the runner's variables, both ways
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2

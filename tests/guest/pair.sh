@@ -23,6 +23,7 @@ src=$(cd "$here/../.." && pwd)
 build=
 res=
 timeout=2400
+# shellcheck disable=SC2034 # read by lib.sh (QEMU's default CPU model)
 cpu=
 cases=()
 while [[ $# -gt 0 ]]; do
@@ -36,6 +37,7 @@ while [[ $# -gt 0 ]]; do
 	*) cases+=("$1"); shift ;;
 	esac
 done
+# shellcheck disable=SC2034 # read by lib.sh
 prog=guest/pair.sh
 # shellcheck source=lib.sh
 source "$here/lib.sh"
@@ -77,6 +79,7 @@ mark "built against Slurm $(<"$build/slurm-series") in a chroot of the guests' r
 # Both machines' cluster.sh take the same options: the machines, each
 # node's line as its QEMU shape makes it (RealMemory below what the guest's
 # kernel leaves), one MUNGE key, node2's GPUs, and Slurm's way to reboot.
+# shellcheck disable=SC2054 # a comma list is one argument
 cluster=(--machines gova=169.254.10.1,govb=169.254.10.2
 	--node-line "1=CPUs=8 Boards=1 SocketsPerBoard=2 CoresPerSocket=2 ThreadsPerCore=2 RealMemory=3500"
 	--node-line "2=CPUs=4 Boards=1 SocketsPerBoard=1 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=2600"

@@ -57,6 +57,7 @@ while [[ $# -gt 0 ]]; do
 	*) pass+=("$1"); shift ;;
 	esac
 done
+# shellcheck disable=SC2034 # read by lib.sh
 prog=guest/run.sh
 # shellcheck source=lib.sh
 source "$here/lib.sh"
@@ -102,7 +103,7 @@ guest_disk "$data" "$work/data.img"
 guest_accel
 
 boot() { # ACCEL: runs the guest to its end; returns QEMU's status
-	local argv rc=0
+	local argv rc=0 # argv: machine_argv sets it
 	machine_argv "$1" "$shape" "$work/console.log" "$work/data.img" no
 	guest_start "$work/console.log" ""
 	guest_wait "$qemu_pid" "$work/console.log" "$1" $((SECONDS + timeout)) || rc=$?
