@@ -112,8 +112,20 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 
     (void)ac;
     (void)av;
-    if (local_side() || !spank_remote(sp) || !gov_state.site_ok || !gov_state.mode_ok)
+    if (local_side() || !spank_remote(sp) || !gov_state.site_ok)
         return 0;
+    /* A value srun never checked (the job's environment carries one too):
+     * under seal=required the task is refused (task_init_privileged);
+     * otherwise it counts as no value, so the site's default, allow_off=no
+     * and runtimes=always hold. */
+    if (!gov_state.mode_ok) {
+        if (gov_state.site.seal_required)
+            return 0;
+        slurm_info("governor: the --governor value that reached this step is not valid; "
+                   "the site's default applies");
+        memset(&gov_state.mode, 0, sizeof gov_state.mode);
+        gov_state.mode_ok = true;
+    }
     if (gov_state.mode.given && gov_state.mode.off && !gov_state.site.allow_off)
         slurm_info("governor: --governor=off reached this step although the site does not "
                    "allow it (allow_off=no); the site's default applies");
