@@ -8,7 +8,10 @@
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
  *   either, with the site's per_core=yes: a thread per physical core;
- *   neither, or no governor: what an earlier step exported is removed. */
+ *   neither, or no governor: what an earlier step exported is removed.
+ * A variable slurmstepd refuses (a value past its length limit) is logged
+ * and named in GOVERNOR_ENV_REFUSED: the task starts with its own value,
+ * and both it and the admin can tell. */
 #include "environment.h"
 
 #include "knobs.h"
@@ -21,6 +24,7 @@
 /* An environment string never exceeds the kernel's MAX_ARG_STRLEN. */
 #define GOV_ENV_VALUE_MAX (128 * 1024)
 #define GOV_INPUTS_MAX 32
+#define GOV_ENV_REFUSED "GOVERNOR_ENV_REFUSED"
 
 /* The task's values of the variables runenv reads, as "NAME=value"; NULL
  * ends the array.  Returns 0 or GOV_ENOMEM. */
@@ -58,6 +62,37 @@ static void free_inputs(char **envp)
         free(envp[i]);
 }
 
+/* Sets NAME=VALUE in the task; false when slurmstepd did not take it.
+ * slurmstepd refuses a value past its length limit ("environment variable
+ * NAME is too long" on the task's stderr) and still reports success, so
+ * the value is read back. */
+static bool set_checked(spank_t sp, const char *name, const char *value)
+{
+    size_t len = strlen(value);
+    char *back;
+    bool ok;
+
+    if (spank_setenv(sp, name, value, 1) != ESPANK_SUCCESS)
+        return false;
+    back = malloc(len + 2);
+    if (!back)
+        return true;       /* cannot tell: the value was accepted as far as we know */
+    ok = spank_getenv(sp, name, back, (int)len + 2) == ESPANK_SUCCESS && !strcmp(back, value);
+    free(back);
+    return ok;
+}
+
+/* The names of the refused variables, comma-separated, for
+ * GOVERNOR_ENV_REFUSED; unset when none (an earlier step's value must not
+ * linger). */
+static void report_refused(spank_t sp, const char *names)
+{
+    if (*names)
+        spank_setenv(sp, GOV_ENV_REFUSED, names, 1);
+    else
+        spank_unsetenv(sp, GOV_ENV_REFUSED);
+}
+
 /* gov_task_snapshot's topology: the task's mask on the node's table. */
 static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
                            gov_snapshot_topology *out)
@@ -70,6 +105,7 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
     char *envp[GOV_INPUTS_MAX + 1] = { NULL };
     gov_snapshot snap;
     gov_runenv *env = NULL;
+    char refused[512] = "";
     unsigned flags = GOV_RUNENV_CLEAR;
     int rc;
 
@@ -97,11 +133,22 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
     }
     for (size_t i = 0; i < env->nvars; i++) {
         const gov_runenv_var *v = &env->vars[i];
-        if (v->value)
-            spank_setenv(sp, v->name, v->value, 1);
-        else
+
+        if (!v->value) {
             spank_unsetenv(sp, v->name);
+            continue;
+        }
+        if (set_checked(sp, v->name, v->value))
+            continue;
+        slurm_error("governor: slurmstepd refused %s (past its length limit?); the task "
+                    "starts with its own value", v->name);
+        if (strlen(refused) + strlen(v->name) + 2 <= sizeof refused) {
+            if (*refused)
+                strcat(refused, ",");
+            strcat(refused, v->name);
+        }
     }
+    report_refused(sp, refused);
     if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0)
         slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
                     (unsigned long long)env->affinity_count, gov_strerror(rc));
