@@ -24,16 +24,11 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.1
 done
 
-pidfile=$GOV_CLUSTER_DIR/run/slurmd-node1.pid
-old=$(cat "$pidfile")
-kill "$old"
-for ((i = 0; i < 50; i++)); do
-	kill -0 "$old" 2>/dev/null || break
-	sleep 0.1
-done
+# The running slurmd has its table already; the restarted one must make it.
 rm -f /run/slurm-governor/topology-*.v2
 mark=$(log_mark)
-env GOV_CLUSTER_MARKER="$GOV_CLUSTER_DIR" SLURM_CONF="$SLURM_CONF" slurmd -f "$SLURM_CONF" -N node1
+"$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 ||
+	fail "slurmd of node1 did not restart"
 for ((i = 0; i < 100; i++)); do
 	[[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]] && break
 	sleep 0.2
