@@ -161,11 +161,11 @@ bool gov_cg_up(const gov_cg_loc *loc, size_t *len)
 }
 
 /* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
-bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t)
+bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t)
 {
     size_t cap = 65536;
 
-    if (gov_read_file(root, "/proc/self/cgroup", t->proc, sizeof t->proc, &t->proc_len))
+    if (gov_read_file(root, proc_cgroup, t->proc, sizeof t->proc, &t->proc_len))
         return false;
     for (;;) {
         int rc;
@@ -180,6 +180,11 @@ bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t)
             return false;
         cap *= 2;
     }
+}
+
+bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t)
+{
+    return gov_cg_read_texts_of(root, "/proc/self/cgroup", t);
 }
 
 void gov_cg_pressure_dir(const gov_root *root, const gov_cg_text *t,

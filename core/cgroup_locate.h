@@ -31,6 +31,8 @@ typedef struct gov_cg_text {
 /* Read /proc/self/cgroup and the whole /proc/self/mountinfo under root;
  * false when either cannot be read.  The caller frees t->mountinfo. */
 bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t);
+/* The same with another process's cgroup file ("/proc/PID/cgroup"). */
+bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t);
 
 /* The cgroup of `controller`: v1 when a v1 mount carries it and
  * /proc/self/cgroup names it; else v2 when the v2 hierarchy carries it

@@ -4,7 +4,6 @@
 #include "descriptor.h"
 #include "names.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,40 +77,17 @@ void gov_descriptor_init(gov_descriptor *d)
 
 /* ---- encoding -------------------------------------------------------------- */
 
-struct out {
-    char *buf;
-    size_t cap, used;
-    bool full;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (o->full)
-        return;
-    va_start(ap, fmt);
-    n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= o->cap - o->used)
-        o->full = true;
-    else
-        o->used += (size_t)n;
-}
-
-static void put_reserve(struct out *o, const char *key, uint64_t abs, uint32_t pct)
+static void put_reserve(gov_text_buf *o, const char *key, uint64_t abs, uint32_t pct)
 {
     if (pct)
-        put(o, "%s=%u%%\n", key, pct);
+        gov_text_put(o, "%s=%u%%\n", key, pct);
     else if (abs != GOV_UNKNOWN)
-        put(o, "%s=%llu\n", key, (unsigned long long)abs);
+        gov_text_put(o, "%s=%llu\n", key, (unsigned long long)abs);
 }
 
 int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 {
-    struct out o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
+    gov_text_buf o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
     const gov_desc_topology *t;
     const gov_desc_policy *p;
 
@@ -126,40 +102,40 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         if (u64_fields[i].required && u64_get(d, i) == GOV_UNKNOWN)
             return GOV_EINVAL;
     buf[0] = '\0';
-    put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
+    gov_text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
     for (size_t i = 0; i < N_U64; i++)
         if (u64_get(d, i) != GOV_UNKNOWN)
-            put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
-    put(&o, "boot=%016llx\n", (unsigned long long)d->boot_hash);
-    put(&o, "kind=%s\n", gov_step_kind_name(d->step_kind) ? gov_step_kind_name(d->step_kind)
+            gov_text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
+    gov_text_put(&o, "boot=%016llx\n", (unsigned long long)d->boot_hash);
+    gov_text_put(&o, "kind=%s\n", gov_step_kind_name(d->step_kind) ? gov_step_kind_name(d->step_kind)
                                                            : KIND_UNKNOWN);
-    put(&o, "gpus_verified=%d\n", d->gpus_verified ? 1 : 0);
+    gov_text_put(&o, "gpus_verified=%d\n", d->gpus_verified ? 1 : 0);
     if (t->present) {
-        put(&o, "topo=%llu,%llu,%llu,%llu\n", (unsigned long long)t->packages,
+        gov_text_put(&o, "topo=%llu,%llu,%llu,%llu\n", (unsigned long long)t->packages,
             (unsigned long long)t->cores, (unsigned long long)t->pus,
             (unsigned long long)t->numa_nodes);
         if (t->numa_count) {
-            put(&o, "numa_mem=");
+            gov_text_put(&o, "numa_mem=");
             for (uint32_t i = 0; i < t->numa_count; i++)
-                put(&o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
-            put(&o, "\n");
+                gov_text_put(&o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
+            gov_text_put(&o, "\n");
         }
         if (t->gpu_count) {
-            put(&o, "gpus=");
+            gov_text_put(&o, "gpus=");
             for (uint32_t i = 0; i < t->gpu_count; i++)
-                put(&o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
-            put(&o, "\n");
+                gov_text_put(&o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
+            gov_text_put(&o, "\n");
         }
     }
-    put(&o, "profile=%s\n", gov_profile_name(p->site.profile));
-    put(&o, "imposed=%d\n", p->site.profile_imposed ? 1 : 0);
+    gov_text_put(&o, "profile=%s\n", gov_profile_name(p->site.profile));
+    gov_text_put(&o, "imposed=%d\n", p->site.profile_imposed ? 1 : 0);
     put_reserve(&o, "mem_reserve", p->site.mem_reserve_bytes, p->site.mem_reserve_pct);
     put_reserve(&o, "cpu_reserve", p->site.cpu_reserve_threads, p->site.cpu_reserve_pct);
-    put(&o, "seal=%s\n", p->seal_required ? "required" : "optional");
+    gov_text_put(&o, "seal=%s\n", p->seal_required ? "required" : "optional");
     if (p->ttl_s)
-        put(&o, "ttl=%u\n", p->ttl_s);
-    put(&o, "threads=%d\n", p->threads ? 1 : 0);
-    put(&o, "runtimes=%d\n", p->runtimes ? 1 : 0);
+        gov_text_put(&o, "ttl=%u\n", p->ttl_s);
+    gov_text_put(&o, "threads=%d\n", p->threads ? 1 : 0);
+    gov_text_put(&o, "runtimes=%d\n", p->runtimes ? 1 : 0);
     if (o.full) {
         buf[0] = '\0';
         return GOV_ENOSPC;

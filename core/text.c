@@ -3,6 +3,8 @@
 
 #include "governor.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 gov_lines gov_lines_of(const char *text, size_t len, bool complete)
@@ -184,4 +186,20 @@ bool gov_name_number(const char *name, const char *prefix, uint64_t *num)
     if (strncmp(name, prefix, n) != 0)
         return false;
     return gov_parse_dec(name + n, strlen(name + n), 0, UINT64_MAX, num) == 0;
+}
+
+void gov_text_put(gov_text_buf *o, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (o->full)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= o->cap - o->used)
+        o->full = true;
+    else
+        o->used += (size_t)n;
 }

@@ -85,4 +85,17 @@ static inline int gov_parse_u64(const char *text, size_t len, uint64_t *out)
     return gov_parse_dec(text, len, GOV_NUM_SPACE, UINT64_MAX, out);
 }
 
+/* ---- writing ------------------------------------------------------------ */
+
+/* Text written into a fixed buffer by gov_text_put(); full once a piece did
+ * not fit (the text is then cut and must not be used). */
+typedef struct gov_text_buf {
+    char *buf;
+    size_t cap, used;
+    bool full;
+} gov_text_buf;
+
+/* Append printf-style; nothing more once full. */
+void gov_text_put(gov_text_buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif /* GOV_TEXT_H */

@@ -12,6 +12,8 @@
 #   slurm-v2             srun --mem=200M -c1, right after the task starts
 #   slurm-v2-page-cache  srun --mem=300M -c1, after writing, fsyncing and
 #                        reading back 450 MiB on the guest's ext4 disk
+#   slurm-v2-report      srun --mem=200M -c1, after burning a second of CPU
+#                        and holding 64 MiB (the step report's figures)
 set -euo pipefail
 # shellcheck source=tests/slurm/lib.sh
 source "$(dirname "$0")/../slurm/lib.sh"
@@ -25,8 +27,9 @@ copy='
 set -eu
 out=$1
 files="cgroup.controllers cgroup.subtree_control cgroup.type cpu.max cpu.pressure
-cpuset.cpus.effective cpuset.mems.effective io.pressure memory.current memory.high
-memory.max memory.pressure memory.stat memory.swap.max"
+cpu.stat cpuset.cpus.effective cpuset.mems.effective io.pressure memory.current
+memory.events memory.high memory.max memory.peak memory.pressure memory.stat
+memory.swap.max"
 level() { # DIR: the files of one cgroup directory
 	mkdir -p "$out$1"
 	for f in $files; do
@@ -71,3 +74,8 @@ cat "$f" >/dev/null
 # The file stays until the copy is done: removing it drops its cache.
 # shellcheck disable=SC2016 # expanded in the task
 take slurm-v2-page-cache -c1 --mem=300M bash -c "$io$copy"'rm -f "$f"' _
+# shellcheck disable=SC2016 # expanded in the task
+busy='python3 -c "import time; b = b\"x\" * (64 << 20); t = time.process_time()
+while time.process_time() - t < 1: pass"
+'
+take slurm-v2-report -c1 --mem=200M bash -c "$busy$copy" _

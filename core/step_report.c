@@ -1,0 +1,357 @@
+/* step_report.c - the step report's record: its findings by their rules,
+ * and the one line it is written as, both ways.  The fields are a table
+ * (where each figure sits in the record, and its kind), so the encoder and
+ * the decoder cannot disagree on a name. */
+#include "step_report.h"
+
+#include "json_read.h"
+#include "text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name, *text;
+} findings[] = {
+#define GOV_FINDING_ROW_(id, name, text) { name, text },
+    GOV_FINDINGS(GOV_FINDING_ROW_)
+#undef GOV_FINDING_ROW_
+};
+_Static_assert(sizeof findings / sizeof findings[0] == GOV_FINDING_COUNT,
+               "one row per finding");
+
+const char *gov_finding_name(gov_finding f)
+{
+    return (unsigned)f < GOV_FINDING_COUNT ? findings[f].name : NULL;
+}
+
+const char *gov_finding_text(gov_finding f)
+{
+    return (unsigned)f < GOV_FINDING_COUNT ? findings[f].text : NULL;
+}
+
+gov_finding gov_finding_from_name(const char *name, size_t len)
+{
+    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
+        if (strlen(findings[f].name) == len && !memcmp(findings[f].name, name, len))
+            return (gov_finding)f;
+    return GOV_FINDING_COUNT;
+}
+
+void gov_step_record_init(gov_step_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->job = r->uid = r->start = r->tasks = GOV_UNKNOWN;
+    r->budget_cpus = r->budget_memory_bytes = r->budget_gpus = GOV_UNKNOWN;
+    r->told_threads = r->told_memory_bytes = GOV_UNKNOWN;
+    r->memory_peak_bytes = r->oom_kills = GOV_UNKNOWN;
+    r->elapsed_s = r->cpu_s = r->cpu_efficiency = NAN;
+    r->cpu_throttled_s = r->cpu_some_s = r->memory_some_s = r->memory_full_s = NAN;
+}
+
+/* Thresholds: docs/admin-guide.md, "Findings". */
+#define NEAR_LIMIT 0.90
+#define UNDERUSED 0.25
+#define HELD_BACK 0.10
+
+void gov_step_record_judge(gov_step_record *r, uint64_t min_s)
+{
+    bool long_enough = r->elapsed_s >= (double)min_s;
+
+    r->cpu_efficiency = NAN;
+    if (!isnan(r->cpu_s) && r->elapsed_s > 0 && r->budget_cpus != GOV_UNKNOWN && r->budget_cpus)
+        r->cpu_efficiency = r->cpu_s / (r->elapsed_s * (double)r->budget_cpus);
+    r->findings = 0;
+    if (r->oom_kills != GOV_UNKNOWN && r->oom_kills > 0)
+        r->findings |= 1u << GOV_FINDING_OOM_KILLED;
+    if (r->memory_peak_bytes != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN &&
+        r->budget_memory_bytes &&
+        (double)r->memory_peak_bytes >= NEAR_LIMIT * (double)r->budget_memory_bytes)
+        r->findings |= 1u << GOV_FINDING_MEMORY_NEAR_LIMIT;
+    if (!long_enough)
+        return;
+    if (!isnan(r->cpu_efficiency) && r->cpu_efficiency < UNDERUSED)
+        r->findings |= 1u << GOV_FINDING_CPU_UNDERUSED;
+    if (!isnan(r->cpu_throttled_s) && r->cpu_throttled_s >= HELD_BACK * r->elapsed_s)
+        r->findings |= 1u << GOV_FINDING_THROTTLED;
+    if (!isnan(r->memory_some_s) && r->memory_some_s >= HELD_BACK * r->elapsed_s)
+        r->findings |= 1u << GOV_FINDING_STALLED;
+}
+
+/* ---- the fields ---------------------------------------------------------- */
+
+typedef enum kind { K_U64, K_SECONDS, K_RATIO, K_NAME, K_SOURCE } kind;
+
+/* Every field but schema, told and findings, in the line's order.  A path
+ * with a '.' opens its object on the first member (the table keeps the
+ * members of one object together). */
+static const struct field {
+    const char *path;
+    kind kind;
+    size_t off;
+} fields[] = {
+#define U(path, member) { path, K_U64, offsetof(gov_step_record, member) }
+#define S(path, member) { path, K_SECONDS, offsetof(gov_step_record, member) }
+    U("job", job),
+    { "step", K_NAME, offsetof(gov_step_record, step) },
+    { "node", K_NAME, offsetof(gov_step_record, node) },
+    U("uid", uid),
+    U("start", start),
+    S("elapsed_s", elapsed_s),
+    U("tasks", tasks),
+    U("budget.cpus", budget_cpus),
+    U("budget.memory_bytes", budget_memory_bytes),
+    U("budget.gpus", budget_gpus),
+    S("used.cpu_s", cpu_s),
+    { "used.cpu_efficiency", K_RATIO, offsetof(gov_step_record, cpu_efficiency) },
+    { "used.cpu_source", K_SOURCE, offsetof(gov_step_record, cpu_from_cgroup) },
+    U("used.memory_peak_bytes", memory_peak_bytes),
+    U("used.oom_kills", oom_kills),
+    S("used.cpu_throttled_s", cpu_throttled_s),
+    S("used.pressure.cpu_some_s", cpu_some_s),
+    S("used.pressure.memory_some_s", memory_some_s),
+    S("used.pressure.memory_full_s", memory_full_s),
+#undef U
+#undef S
+};
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+static bool name_ok(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+            return false;
+    return true;
+}
+
+static void put_u64(gov_text_buf *o, uint64_t v)
+{
+    if (v == GOV_UNKNOWN)
+        gov_text_put(o, "null");
+    else
+        gov_text_put(o, "%" PRIu64, v);
+}
+
+/* Seconds to the millisecond, ratios to four places. */
+static void put_double(gov_text_buf *o, double v, int places)
+{
+    if (isnan(v) || isinf(v))
+        gov_text_put(o, "null");
+    else
+        gov_text_put(o, "%.*f", places, v);
+}
+
+/* Close the objects of prev's path that path leaves, open path's new ones,
+ * and write its member name; depth is what is open now. */
+static void member(gov_text_buf *o, const char *prev, const char *path)
+{
+    size_t common = 0, i;
+
+    /* The longest shared run of whole objects ("used.pressure."). */
+    for (i = 0; prev && prev[i] && prev[i] == path[i]; i++)
+        if (prev[i] == '.')
+            common = i + 1;
+    for (i = prev ? common : 0; prev && prev[i]; i++)
+        if (prev[i] == '.')
+            gov_text_put(o, "}");
+    gov_text_put(o, ",");
+    for (const char *p = path + common, *dot; (dot = strchr(p, '.')); p = dot + 1)
+        gov_text_put(o, "\"%.*s\":{", (int)(dot - p), p);
+    gov_text_put(o, "\"%s\":", strrchr(path, '.') ? strrchr(path, '.') + 1 : path);
+}
+
+static int closing(const char *path)
+{
+    int n = 0;
+
+    for (; *path; path++)
+        n += *path == '.';
+    return n;
+}
+
+int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap)
+{
+    gov_text_buf o = { buf, cap, 0, false };
+    const char *prev = NULL;
+
+    if (!name_ok(r->step) || !name_ok(r->node))
+        return GOV_EINVAL;
+    gov_text_put(&o, "{\"schema\":\"%s\"", GOV_REPORT_SCHEMA);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        const void *at = (const char *)r + fields[i].off;
+        member(&o, prev, fields[i].path);
+        prev = fields[i].path;
+        switch (fields[i].kind) {
+        case K_U64:
+            put_u64(&o, *(const uint64_t *)at);
+            break;
+        case K_SECONDS:
+            put_double(&o, *(const double *)at, 3);
+            break;
+        case K_RATIO:
+            put_double(&o, *(const double *)at, 4);
+            break;
+        case K_NAME:
+            gov_text_put(&o, "\"%s\"", (const char *)at);
+            break;
+        case K_SOURCE:
+            gov_text_put(&o, isnan(r->cpu_s) ? "null" : *(const bool *)at ? "\"cgroup\"" : "\"rusage\"");
+            break;
+        }
+    }
+    for (int k = closing(prev); k > 0; k--)
+        gov_text_put(&o, "}");
+    if (r->told_tasks) {
+        gov_text_put(&o, ",\"told\":{\"tasks\":%" PRIu64 ",\"threads\":", r->told_tasks);
+        put_u64(&o, r->told_threads);
+        gov_text_put(&o, ",\"memory_bytes\":");
+        put_u64(&o, r->told_memory_bytes);
+        gov_text_put(&o, "}");
+    } else {
+        gov_text_put(&o, ",\"told\":null");
+    }
+    gov_text_put(&o, ",\"findings\":[");
+    for (unsigned f = 0, n = 0; f < GOV_FINDING_COUNT; f++)
+        if (r->findings & (1u << f))
+            gov_text_put(&o, "%s\"%s\"", n++ ? "," : "", findings[f].name);
+    gov_text_put(&o, "]}\n");
+    if (o.full || o.used >= GOV_REPORT_LINE_MAX)
+        return GOV_ENOSPC;
+    return (int)o.used;
+}
+
+/* ---- decoding -------------------------------------------------------------- */
+
+static int get_u64(const gov_json_leaf *l, uint64_t *v)
+{
+    if (l->type == GOV_JSON_NULL) {
+        *v = GOV_UNKNOWN;
+        return 0;
+    }
+    return l->type == GOV_JSON_NUMBER && !gov_parse_dec(l->text, l->len, 0, GOV_UNKNOWN - 1, v)
+               ? 0
+               : GOV_EPARSE;
+}
+
+static int get_double(const gov_json_leaf *l, double *v)
+{
+    char tmp[64], *end;
+
+    if (l->type == GOV_JSON_NULL) {
+        *v = NAN;
+        return 0;
+    }
+    if (l->type != GOV_JSON_NUMBER || l->len >= sizeof tmp)
+        return GOV_EPARSE;
+    memcpy(tmp, l->text, l->len);
+    tmp[l->len] = '\0';
+    *v = strtod(tmp, &end);
+    return *end || isinf(*v) || *v < 0 ? GOV_EPARSE : 0;
+}
+
+static int get_name(const gov_json_leaf *l, char *dst, size_t cap)
+{
+    if (l->type != GOV_JSON_STRING || !l->plain || l->len == 0 || l->len >= cap)
+        return GOV_EPARSE;
+    memcpy(dst, l->text, l->len);
+    dst[l->len] = '\0';
+    return name_ok(dst) ? 0 : GOV_EPARSE;
+}
+
+static int get_field(const struct field *f, const gov_json_leaf *l, gov_step_record *r)
+{
+    void *at = (char *)r + f->off;
+
+    switch (f->kind) {
+    case K_U64:
+        return get_u64(l, at);
+    case K_SECONDS:
+    case K_RATIO:
+        return get_double(l, at);
+    case K_NAME:
+        return get_name(l, at, f->off == offsetof(gov_step_record, step) ? sizeof r->step
+                                                                        : sizeof r->node);
+    case K_SOURCE:
+        if (l->type == GOV_JSON_NULL)
+            return 0;
+        if (l->type == GOV_JSON_STRING && gov_token_eq(l->text, l->len, "cgroup"))
+            *(bool *)at = true;
+        else if (!(l->type == GOV_JSON_STRING && gov_token_eq(l->text, l->len, "rusage")))
+            return GOV_EPARSE;
+        return 0;
+    }
+    return GOV_EPARSE;
+}
+
+static int get_told(const gov_json_leaf *l, gov_step_record *r)
+{
+    if (!strcmp(l->path, "told"))
+        return l->type == GOV_JSON_NULL ? 0 : GOV_EPARSE;
+    if (!strcmp(l->path, "told.tasks"))
+        return get_u64(l, &r->told_tasks) || r->told_tasks == GOV_UNKNOWN ? GOV_EPARSE : 0;
+    if (!strcmp(l->path, "told.threads"))
+        return get_u64(l, &r->told_threads);
+    if (!strcmp(l->path, "told.memory_bytes"))
+        return get_u64(l, &r->told_memory_bytes);
+    return 0;   /* a later version's member */
+}
+
+#define LEAVES_MAX 64
+
+int gov_step_record_decode(const char *text, size_t len, gov_step_record *r)
+{
+    gov_json_leaf leaves[LEAVES_MAX];
+    bool seen[N_FIELDS] = { false }, schema = false;
+    int n = gov_json_leaves(text, len, leaves, LEAVES_MAX);
+
+    gov_step_record_init(r);
+    if (n < 0 || len == 0 || text[strspn(text, " \t")] != '{')
+        return GOV_EPARSE;
+    for (int i = 0; i < n; i++) {
+        const gov_json_leaf *l = &leaves[i];
+        size_t k;
+
+        if (!strcmp(l->path, "schema")) {
+            if (l->type != GOV_JSON_STRING)
+                return GOV_EPARSE;
+            if (!gov_token_eq(l->text, l->len, GOV_REPORT_SCHEMA))
+                return GOV_EVERSION;
+            schema = true;
+            continue;
+        }
+        if (!strncmp(l->path, "told", 4)) {
+            if (get_told(l, r))
+                return GOV_EPARSE;
+            continue;
+        }
+        if (!strcmp(l->path, "findings[]")) {
+            gov_finding f;
+            if (l->type != GOV_JSON_STRING)
+                return GOV_EPARSE;
+            /* A later version's finding is kept out, not refused. */
+            if ((f = gov_finding_from_name(l->text, l->len)) != GOV_FINDING_COUNT)
+                r->findings |= 1u << f;
+            continue;
+        }
+        for (k = 0; k < N_FIELDS && strcmp(fields[k].path, l->path); k++)
+            ;
+        if (k == N_FIELDS)
+            continue;
+        if (seen[k] || get_field(&fields[k], l, r))
+            return GOV_EPARSE;
+        seen[k] = true;
+    }
+    if (!schema)
+        return GOV_EPARSE;
+    /* The record's identity must be there; the figures may be unknown. */
+    if (!seen[0] || !seen[1] || !seen[2] || r->job == GOV_UNKNOWN)
+        return GOV_EPARSE;
+    return 0;
+}

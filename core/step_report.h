@@ -1,0 +1,114 @@
+/*
+ * step_report.h - the step report (docs/admin-guide.md, "The step report"):
+ * one record per governed step and node, written by the plugin at the
+ * step's end and read by `governor report`.  The record (encode, decode),
+ * the findings and their rules (step_report.c), the figures of a step's
+ * cgroups (step_usage.c) and the JSON reader the tool uses (json_read.c).
+ */
+#ifndef GOV_STEP_REPORT_H
+#define GOV_STEP_REPORT_H
+
+#include "governor.h"
+#include "sysroot.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GOV_REPORT_SCHEMA "governor.step-report/1"
+#define GOV_REPORT_FILE "steps.jsonl"
+/* A record is one line of at most this many bytes, newline included. */
+#define GOV_REPORT_LINE_MAX 2048
+/* Steps shorter than this get no rate finding (cpu_underused, throttled,
+ * stalled): too short to judge.  The plugstack key report_min_s. */
+#define GOV_REPORT_MIN_S_DEFAULT 60
+
+/* Every finding: enumerator, name in the record, what it means.  The one
+ * list: the enum, the names both ways and the texts come from it. */
+#define GOV_FINDINGS(X)                                                                    \
+    X(OOM_KILLED, "oom_killed", "the kernel killed a process of the step for memory")       \
+    X(MEMORY_NEAR_LIMIT, "memory_near_limit",                                               \
+      "memory peaked at 90 % or more of the step's sealed memory")                          \
+    X(CPU_UNDERUSED, "cpu_underused",                                                       \
+      "the step used less than a quarter of its sealed CPUs over its run")                  \
+    X(THROTTLED, "throttled", "a CPU quota held the step back for 10 % or more of its run") \
+    X(STALLED, "stalled", "tasks waited for memory (PSI some) for 10 % or more of the run")
+
+typedef enum gov_finding {
+#define GOV_FINDING_ENUM_(id, name, text) GOV_FINDING_##id,
+    GOV_FINDINGS(GOV_FINDING_ENUM_)
+#undef GOV_FINDING_ENUM_
+    GOV_FINDING_COUNT
+} gov_finding;
+
+/* The finding's name in records, its text; NULL out of range. */
+const char *gov_finding_name(gov_finding f);
+const char *gov_finding_text(gov_finding f);
+/* The finding named name[0..len); GOV_FINDING_COUNT when none is. */
+gov_finding gov_finding_from_name(const char *name, size_t len);
+
+/* Unknown figures: GOV_UNKNOWN for counts, NAN for seconds and ratios. */
+typedef struct gov_step_record {
+    uint64_t job, uid;
+    char step[16];           /* "0", "batch", "interactive" */
+    char node[64];           /* Slurm's node name: [A-Za-z0-9._-] only */
+    uint64_t start;          /* Unix seconds at the step's start here */
+    double elapsed_s;
+    uint64_t tasks;          /* the step's tasks on this node */
+    uint64_t budget_cpus, budget_memory_bytes, budget_gpus;
+    /* What the plugin told the tasks (--governor=runtimes, threads):
+     * told_tasks of them; threads and memory_bytes the largest any was
+     * told.  told_tasks 0: the plugin told nothing. */
+    uint64_t told_tasks, told_threads, told_memory_bytes;
+    double cpu_s, cpu_efficiency;
+    bool cpu_from_cgroup;    /* else from the tasks' rusage */
+    uint64_t memory_peak_bytes, oom_kills;
+    double cpu_throttled_s, cpu_some_s, memory_some_s, memory_full_s;
+    uint32_t findings;       /* bit (1u << gov_finding) */
+} gov_step_record;
+
+/* Every figure unknown, no finding. */
+void gov_step_record_init(gov_step_record *r);
+
+/* Set cpu_efficiency and findings from the figures, by the rules of
+ * docs/admin-guide.md; min_s is report_min_s. */
+void gov_step_record_judge(gov_step_record *r, uint64_t min_s);
+
+/* One line (newline included, NUL-terminated) into buf.  Returns its
+ * length, or GOV_ENOSPC, GOV_EINVAL (a name with another character). */
+int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap);
+
+/* Parse one line (without its newline).  Returns 0, GOV_EVERSION (another
+ * schema) or GOV_EPARSE (not JSON, or not a record). */
+int gov_step_record_decode(const char *text, size_t len, gov_step_record *r);
+
+/* ---- a step's cgroups (step_usage.c) ----------------------------------- */
+
+/* A step's cgroup directories (absolute, under the root), from one of its
+ * tasks: the parent of the task's own cgroup ("task_N") in each hierarchy.
+ * "" where there is none. */
+typedef struct gov_step_cgroups {
+    int version;             /* 2, 1, or 0: none found */
+    char dir[1024];          /* v2: the step's directory; v1: memory */
+    char cpuacct[1024];      /* v1 cpuacct ("cpu,cpuacct"), "" if none */
+} gov_step_cgroups;
+
+/* From a task's /proc/PID/cgroup and the mount table, as
+ * gov_cg_read_texts_of() reads them (cgroup_locate.h).  Returns 0 or
+ * GOV_ENOENT (the task is not in a task_N cgroup of a mounted hierarchy
+ * that carries memory). */
+struct gov_cg_text;
+int gov_step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
+                          gov_step_cgroups *out);
+
+/* Read the step's CPU time, memory peak, OOM kills, throttling and PSI
+ * totals into r (unknown where a file is missing); the tasks must have
+ * exited for the figures to be final. */
+void gov_step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r);
+
+/* A PSI file's "total=" figures, in microseconds: some, and full (GOV_UNKNOWN
+ * when the file has no full line, as cpu.pressure before 5.13).  Returns 0
+ * or GOV_EPARSE. */
+int gov_psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us);
+
+#endif /* GOV_STEP_REPORT_H */

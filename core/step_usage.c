@@ -1,0 +1,174 @@
+/* step_usage.c - what a step used, from its cgroups once its tasks have
+ * exited (the step report).  The step's cgroup is the parent of a task's
+ * own ("task_N"): v2 `step_S/user` under Slurm's cgroup/v2, where the
+ * step's limits sit and slurmstepd does not; v1 `step_S` in each
+ * hierarchy.  v1 counts an OOM kill in the victim's own cgroup only, so
+ * its task cgroups are summed; v2's memory.events counts the subtree. */
+#define _DEFAULT_SOURCE /* DT_DIR */
+#include "step_report.h"
+
+#include "cgroup_locate.h"
+#include "text.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The directory above the task's own cgroup, if that is "task_N". */
+static bool step_dir(const gov_cg_loc *loc, char *dir, size_t cap)
+{
+    const char *last = strrchr(loc->rel, '/');
+    uint64_t n;
+    size_t len = strlen(loc->rel);
+
+    if (!loc->version || !loc->mapped || !last || !gov_name_number(last + 1, "task_", &n) ||
+        !gov_cg_up(loc, &len) || strlen(loc->base) + len >= cap)
+        return false;
+    gov_cg_level_dir(loc, len, dir);
+    return true;
+}
+
+int gov_step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
+                          gov_step_cgroups *out)
+{
+    gov_cg_loc loc;
+
+    memset(out, 0, sizeof *out);
+    gov_cg_locate(root, t, "memory", "memory.max", &loc);
+    if (!step_dir(&loc, out->dir, sizeof out->dir))
+        return GOV_ENOENT;
+    out->version = loc.version;
+    if (loc.version == 1) {
+        gov_cg_locate(root, t, "cpuacct", "cpu.stat", &loc);
+        if (loc.version != 1 || !step_dir(&loc, out->cpuacct, sizeof out->cpuacct))
+            out->cpuacct[0] = '\0';
+    }
+    return 0;
+}
+
+static int read_text(const gov_root *root, const char *dir, const char *name, char *buf,
+                     size_t cap, size_t *n)
+{
+    int rc = gov_read_file_in(root, dir, name, buf, cap, n);
+
+    return rc == GOV_ENOSPC ? 0 : rc;   /* the complete lines still count */
+}
+
+static uint64_t read_u64(const gov_root *root, const char *dir, const char *name)
+{
+    char buf[64];
+    size_t n;
+    uint64_t v;
+
+    if (gov_read_file_in(root, dir, name, buf, sizeof buf, &n) ||
+        gov_parse_dec(buf, n, GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
+        return GOV_UNKNOWN;
+    return v;
+}
+
+/* "KEY N" in a flat keyed file (cpu.stat, memory.events, oom_control). */
+static uint64_t keyed(const gov_root *root, const char *dir, const char *name, const char *key)
+{
+    char buf[4096];
+    const char *v;
+    size_t n, vl;
+    uint64_t x;
+
+    if (read_text(root, dir, name, buf, sizeof buf, &n) ||
+        gov_memory_stat_find(buf, n, key, &v, &vl) || gov_parse_dec(v, vl, 0, GOV_UNKNOWN - 1, &x))
+        return GOV_UNKNOWN;
+    return x;
+}
+
+static double seconds(uint64_t v, double per_second)
+{
+    return v == GOV_UNKNOWN ? NAN : (double)v / per_second;
+}
+
+/* v1: the step's own count and its task cgroups'. */
+static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
+{
+    uint64_t sum = keyed(root, dir, "memory.oom_control", "oom_kill");
+    char path[1024 + 300];
+    struct dirent *e;
+    DIR *d;
+
+    if (sum == GOV_UNKNOWN || !(d = gov_root_opendir(root, dir)))
+        return sum;
+    while ((e = readdir(d))) {
+        uint64_t n, k;
+        if (e->d_type != DT_DIR || !gov_name_number(e->d_name, "task_", &n))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((k = keyed(root, path, "memory.oom_control", "oom_kill")) != GOV_UNKNOWN)
+            sum += k;
+    }
+    closedir(d);
+    return sum;
+}
+
+int gov_psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us)
+{
+    gov_lines it = gov_lines_of(text, len, false);
+    const char *line;
+    size_t n;
+
+    *some_us = *full_us = GOV_UNKNOWN;
+    while (gov_line_next(&it, &line, &n)) {
+        const char *t = NULL, *rest;
+        size_t rl;
+        uint64_t v, *dst;
+
+        if (gov_prefix(line, n, "some ", &rest, &rl))
+            dst = some_us;
+        else if (gov_prefix(line, n, "full ", &rest, &rl))
+            dst = full_us;
+        else
+            return GOV_EPARSE;
+        for (size_t i = 0; i + 6 <= rl; i++)
+            if ((i == 0 || rest[i - 1] == ' ') && !memcmp(rest + i, "total=", 6)) {
+                t = rest + i + 6;
+                break;
+            }
+        if (!t || *dst != GOV_UNKNOWN ||
+            gov_parse_dec(t, (size_t)(rest + rl - t), GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
+            return GOV_EPARSE;
+        *dst = v;
+    }
+    return *some_us == GOV_UNKNOWN ? GOV_EPARSE : 0;
+}
+
+static void psi(const gov_root *root, const char *dir, const char *name, double *some,
+                double *full)
+{
+    char buf[512];
+    size_t n;
+    uint64_t s, f;
+
+    if (read_text(root, dir, name, buf, sizeof buf, &n) || gov_psi_totals_parse(buf, n, &s, &f))
+        return;
+    *some = seconds(s, 1e6);
+    if (full)
+        *full = seconds(f, 1e6);
+}
+
+void gov_step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r)
+{
+    if (cg->version == 2) {
+        r->cpu_s = seconds(keyed(root, cg->dir, "cpu.stat", "usage_usec"), 1e6);
+        r->cpu_throttled_s = seconds(keyed(root, cg->dir, "cpu.stat", "throttled_usec"), 1e6);
+        r->memory_peak_bytes = read_u64(root, cg->dir, "memory.peak");
+        r->oom_kills = keyed(root, cg->dir, "memory.events", "oom_kill");
+        psi(root, cg->dir, "cpu.pressure", &r->cpu_some_s, NULL);
+        psi(root, cg->dir, "memory.pressure", &r->memory_some_s, &r->memory_full_s);
+    } else if (cg->version == 1) {
+        if (cg->cpuacct[0]) {
+            r->cpu_s = seconds(read_u64(root, cg->cpuacct, "cpuacct.usage"), 1e9);
+            r->cpu_throttled_s = seconds(keyed(root, cg->cpuacct, "cpu.stat", "throttled_time"), 1e9);
+        }
+        r->memory_peak_bytes = read_u64(root, cg->dir, "memory.max_usage_in_bytes");
+        r->oom_kills = v1_oom_kills(root, cg->dir);
+    }
+    r->cpu_from_cgroup = !isnan(r->cpu_s);
+}
