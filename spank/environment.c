@@ -149,6 +149,10 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
         }
     }
     report_refused(sp, refused);
+    if (flags != GOV_RUNENV_CLEAR)
+        gov_report_told(&pl->report, sp, env->plan.threads_per_worker,
+                        flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
+                                                    : env->plan.memory_limit_per_worker);
     if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0)
         slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
                     (unsigned long long)env->affinity_count, gov_strerror(rc));

@@ -41,6 +41,7 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     gov_proc_ns_read(&d.pid_ns, &d.user_ns);
     d.created = (uint64_t)time(NULL);
     gov_capture_gpus(sp, pl->gpu_nodes_absent, &d);
+    gov_report_sealed(&pl->report, sp, d.gpus_on_node);
     len = gov_descriptor_encode(&d, text, sizeof text);
     if (len < 0)
         return seal_failed(sp, pl, "the descriptor does not fit its size limit");

@@ -61,6 +61,8 @@ typedef struct gov_spank_policy {
     gov_runtimes_policy runtimes;
     bool per_core;                 /* per_core=yes: runtimes and threads plan
                                     * one thread per physical core */
+    char report_dir[GOV_SPANK_POLICY_PATH_MAX]; /* report=DIR, "" = no step report */
+    uint32_t report_min_s;         /* shorter steps get no rate finding */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal

@@ -6,8 +6,10 @@
  *   remote (slurmstepd): capture once per step and node (init_post_opt),
  *     seal once per task (task_init_privileged, euid 0), then set the
  *     runtimes' variables (task_init, as the user, affinity in place,
- *     counted on the node's table that the capture kept); free that table
- *     at the step's end (exit).
+ *     counted on the node's table that the capture kept); with report=DIR,
+ *     find the step's cgroups at the first task's fork (task_post_fork)
+ *     and write its record when the last task exits (task_exit); free the
+ *     table at the step's end (exit).
  *     Errors here are logged and degrade: a non-zero return from init or
  *     init_post_opt would abort the step and can drain the node.
  */
@@ -15,6 +17,7 @@
 #include "environment.h"
 #include "handoff.h"
 #include "node_topology.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +149,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     gov_state.step.policy = pol;
     gov_state.gpu_nodes_absent = gov_capture_gpu_nodes_absent();
     gov_state.active = true;
+    if (gov_state.site.report_dir[0])
+        gov_report_begin(&gov_state.report, &gov_state.step);
     return 0;
 }
 
@@ -175,6 +180,15 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     return gov_handoff_task(sp, &gov_state);
 }
 
+int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_remote(sp))
+        gov_report_task_forked(&gov_state.report, sp);
+    return 0;
+}
+
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
     (void)ac;
@@ -184,11 +198,21 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     return 0;
 }
 
-int slurm_spank_exit(spank_t sp, int ac, char **av)
+int slurm_spank_task_exit(spank_t sp, int ac, char **av)
 {
-    (void)sp;
     (void)ac;
     (void)av;
+    if (spank_remote(sp))
+        gov_report_task_exited(&gov_state.report, &gov_state.site, &gov_state.step);
+    return 0;
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_remote(sp))
+        gov_report_end(&gov_state.report, &gov_state.site, &gov_state.step);
     free(gov_state.node);
     gov_state.node = NULL;
     return 0;

@@ -11,6 +11,7 @@
 #include <slurm/spank.h>
 
 #include "parse.h"
+#include "report.h"
 #include "seal.h"
 #include "topology.h"
 
@@ -26,6 +27,7 @@ typedef struct gov_plugin {
     bool gpu_nodes_absent; /* the node has no GPU device node at all */
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */
+    gov_report report;     /* report=DIR: the step's record (report.c) */
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

@@ -2,6 +2,7 @@
  * strict key=value words, every key documented in docs/admin-guide.md. */
 #include "parse.h"
 #include "run_dir.h"
+#include "step_report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@ void gov_spank_policy_init(gov_spank_policy *p)
     p->site.mem_reserve_bytes = GOV_UNKNOWN;
     p->site.cpu_reserve_threads = GOV_UNKNOWN;
     memcpy(p->run_dir, GOV_RUN_DIR_DEFAULT, sizeof GOV_RUN_DIR_DEFAULT);
+    p->report_min_s = GOV_REPORT_MIN_S_DEFAULT;
 }
 
 /* Strict decimal: digits only, bounded. */
@@ -187,6 +189,22 @@ static int set_per_core(const char *v, struct policy_build *b)
     return parse_choice(v, "yes", "no", &b->p.per_core);
 }
 
+static int set_report(const char *v, struct policy_build *b)
+{
+    return parse_path(v, b->p.report_dir);
+}
+
+/* 0 (judge every step) to a day. */
+static int set_report_min(const char *v, struct policy_build *b)
+{
+    uint64_t x;
+
+    if (parse_num(v, strlen(v), 86400, &x))
+        return GOV_EPARSE;
+    b->p.report_min_s = (uint32_t)x;
+    return 0;
+}
+
 /* Every key: its name, what a bad value's message says it needs, and its
  * parser.  The only list of them: the "known keys" message comes from it,
  * and tests/tool/test_plugstack_keys.sh holds the documentation to it. */
@@ -210,6 +228,8 @@ static const struct policy_key {
       set_run_dir },
     { "runtimes", "off, on or always", set_runtimes },
     { "per_core", "yes or no", set_per_core },
+    { "report", "an absolute directory path", set_report },
+    { "report_min_s", "seconds from 0 to 86400", set_report_min },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 

@@ -14,6 +14,9 @@ packages=(
   mmdebstrap
   # The ABI check (abi/check.sh): abidw and abidiff.
   abigail-tools
+  # The step report's tool test: promtool checks its Prometheus text, and
+  # logrotate reads the snippet shipped for the record file.
+  prometheus logrotate
 
   # The cgroup v2 guest (tests/guest): QEMU, and ext4 images made and read
   # without a mount (mkfs.ext4 -d, debugfs).
@@ -36,7 +39,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # Debian starts the daemons it installs where it can; the tests run their own.
-for svc in slurmctld slurmd munge; do
+for svc in slurmctld slurmd munge prometheus; do
   if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$svc" 2>/dev/null; then
     systemctl stop "$svc" || true
   fi

@@ -21,6 +21,7 @@ int gov_cmd_verify(int argc, char **argv);
 int gov_cmd_watch(int argc, char **argv);
 int gov_cmd_run(int argc, char **argv);
 int gov_cmd_doctor(int argc, char **argv);
+int gov_cmd_report(int argc, char **argv);
 
 /* Point hwloc at a --sysroot DIR (HWLOC_FSROOT, which the library
  * requires to read the tree's topology); 0, or -1 with errno set. */

@@ -70,6 +70,7 @@ static const struct gov_verb gov_verbs[] = {
     { "run", gov_cmd_run, "run a command with thread pools sized to this allocation" },
     { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
     { "doctor", gov_cmd_doctor, "audit enforcement of this allocation (exit 0 enforced, 1 not)" },
+    { "report", gov_cmd_report, "admins: what governed steps used against their budgets (--json, --prometheus)" },
 };
 
 static void usage(FILE *f)

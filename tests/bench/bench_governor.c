@@ -2,6 +2,7 @@
  * cycle, single-threaded and with two threads on one governor, next to a bare
  * mutex lock/unlock cycle measured in the same run.  Target: under 250 ns
  * uncontended.  Prints figures and ratios; not a test. */
+#include "bench_util.h"
 #include "governor.h"
 
 #include <pthread.h>
@@ -12,25 +13,6 @@
 #define SAMPLES 101
 #define CYCLES 2000
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 struct run {
     gov_governor *gov;

@@ -12,6 +12,8 @@
 #include <hwloc.h>
 
 #include <dirent.h>
+#include "bench_util.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,21 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-static uint64_t median(uint64_t *v, size_t n)
+static uint64_t median_u64(uint64_t *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_u64);
     return v[n / 2];
@@ -171,10 +165,10 @@ int main(int argc, char **argv)
         proc[i] = run_process(argv[2]);
     gov_context_destroy(ctx);
 
-    cap_med = median(cap, rounds);
-    flo_med = median(flo, rounds);
-    topo_med = median(topo, rounds);
-    proc_med = median(proc, procs);
+    cap_med = median_u64(cap, rounds);
+    flo_med = median_u64(flo, rounds);
+    topo_med = median_u64(topo, rounds);
+    proc_med = median_u64(proc, procs);
     printf("snapshot bench: %zu files, %zu rounds\n", npaths, rounds);
     printf("  context create (topology load, once): %10.1f us\n", (double)t_load / 1e3);
     printf("  capture, median:                      %10.1f us\n", (double)cap_med / 1e3);

@@ -17,3 +17,4 @@ rm -f "$list.raw"
 if [ -x "$build/tests/bench/bench_governor" ]; then
   "$build/tests/bench/bench_governor"
 fi
+"$build/tests/bench/bench_report" "$(dirname "$0")/../fixtures"

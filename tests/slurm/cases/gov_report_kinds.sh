@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# covers: v1
+# v2: cgroup-independent (which steps get a record); left out of the TCG guest for time
+# The step report for each kind of step (issue 25): a batch job governed
+# with sbatch --governor records its batch step and the srun step inside
+# it, each against what its task measured of itself; salloc --governor's
+# interactive step (LaunchParameters=use_interactive_step) records the
+# shell's step as "interactive"; the extern step never has one.
+set -euo pipefail
+# shellcheck source=../report_lib.sh
+source "$(dirname "$0")/../report_lib.sh"
+
+command -v script >/dev/null || fail "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
+check=$GOV_SLURM_TESTS/report_check.py
+
+echo "== batch"
+restart_cluster --conf-line LaunchParameters=use_interactive_step
+GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
+REPORT_TASK=$(user_copy "$GOV_SLURM_TESTS/report_task.py")
+report_plugstack
+out=$(user_home)/report-batch.out
+rm -f "$out"
+job=$(as_user sbatch --parsable --governor -N1 -n1 -c2 --mem=300M -o report-batch.out \
+	--wrap "'$REPORT_TASK' 0.3 20; srun -n1 '$REPORT_TASK' 0.3 40")
+assert_eq COMPLETED "$(wait_job "$job" 60)" "the batch job"
+cat "$out"
+wait_records 2
+head -n1 "$out" >"$REPORT_TASKS"
+report_of "$job" | "$check" "$REPORT_TASKS" batch || fail "the batch step's record"
+tail -n1 "$out" >"$REPORT_TASKS"
+report_of "$job" | "$check" "$REPORT_TASKS" 0 || fail "the inner step's record"
+assert_eq "0 batch" "$(report_of "$job" | python3 -c 'import json, sys
+print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the job's steps: no extern step"
+
+echo "== interactive"
+before=$(record_count)
+# shellcheck disable=SC2016 # expanded in the interactive shell
+timeout 45 "$GOV_SLURM_TESTS/as_user.sh" script -qec "salloc -N1 -n1 --governor" /dev/null \
+	<<<'echo "RES_job $SLURM_JOB_ID"; exit' | tr -d '\r' >"$REPORT_TASKS" || fail "salloc did not end within 45 s"
+job=$(sed -n 's/^RES_job \([0-9]*\)$/\1/p' "$REPORT_TASKS")
+[[ -n $job ]] || fail "no answer from the interactive shell: $(cat "$REPORT_TASKS")"
+wait_records $((before + 1))
+assert_eq interactive "$(report_of "$job" | python3 -c 'import json, sys
+print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the interactive step's record"
+rm -rf "$REPORT_DIR"
+assert_idle

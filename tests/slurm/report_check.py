@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Hold a step's records (`governor report --json --job J` on stdin) to what
+its tasks measured of themselves (report_task.py's lines in TASKS).
+
+usage: report_check.py TASKS STEP [--nodes N] [--finding NAME]... [--no-finding NAME]...
+                       [--oom] [--told]
+
+Per node: one record; its tasks count the task lines from that node; its
+CPU time is the tasks' own CPU time, plus at most 0.6 s for what runs in
+the step besides them (the interpreter's start, bash); its memory peak is
+at least the largest task's resident peak less 16 MiB (the task's shared
+libraries may be charged to another cgroup) and at most the tasks' peaks
+summed plus 96 MiB.  The total adds the nodes up.  Prints one line per node
+and exits 1 with the reason at the first figure that does not hold.
+"""
+import argparse
+import json
+import sys
+
+MIB = 1 << 20
+ap = argparse.ArgumentParser()
+ap.add_argument("tasks")
+ap.add_argument("step")
+ap.add_argument("--nodes", type=int, default=1)
+ap.add_argument("--finding", action="append", default=[])
+ap.add_argument("--no-finding", action="append", default=[])
+ap.add_argument("--oom", action="store_true", help="a task was OOM-killed: no task line from it")
+ap.add_argument("--told", action="store_true", help="the tasks were told threads and memory")
+a = ap.parse_args()
+
+
+def fail(msg):
+    print("report_check: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+report = json.load(sys.stdin)
+steps = [s for s in report["steps"] if s["step"] == a.step]
+if len(steps) != 1:
+    fail("%d steps named %s in the report, expected 1: %s" % (len(steps), a.step, report))
+step = steps[0]
+tasks = [json.loads(l) for l in open(a.tasks) if l.startswith("{")]
+if len(step["nodes"]) != a.nodes:
+    fail("%d records, expected one per node (%d)" % (len(step["nodes"]), a.nodes))
+for rec in step["nodes"]:
+    mine = [t for t in tasks if t["node"] == rec["node"]]
+    used = rec["used"]
+    own_cpu = sum(t["cpu_s"] for t in mine)
+    print("%s: tasks %s (%d lines), cpu_s %s (tasks' own %.3f, from %s), peak %s (tasks' %s), "
+          "oom %s, told %s, findings %s" % (
+              rec["node"], rec["tasks"], len(mine), used["cpu_s"], own_cpu, used["cpu_source"],
+              used["memory_peak_bytes"], [t["maxrss_bytes"] for t in mine], used["oom_kills"],
+              rec["told"], rec["findings"]))
+    if rec["schema"] != "governor.step-report/1" or rec["uid"] is None:
+        fail("not a step record: %s" % rec)
+    if not a.oom and rec["tasks"] != len(mine):
+        fail("%s: %s tasks recorded, %d ran there" % (rec["node"], rec["tasks"], len(mine)))
+    if not a.oom and not (own_cpu - 0.05 <= used["cpu_s"] <= own_cpu + 0.6):
+        fail("%s: cpu_s %s against the tasks' own %.3f" % (rec["node"], used["cpu_s"], own_cpu))
+    eff = used["cpu_s"] / (rec["elapsed_s"] * rec["budget"]["cpus"])
+    if abs(used["cpu_efficiency"] - eff) > 0.001:
+        fail("cpu_efficiency %s, not cpu_s / (elapsed_s x cpus) = %.4f" % (used["cpu_efficiency"], eff))
+    if mine and not a.oom:
+        peak, top, total = used["memory_peak_bytes"], max(t["maxrss_bytes"] for t in mine), \
+            sum(t["maxrss_bytes"] for t in mine)
+        if peak is None or not (top - 16 * MIB <= peak <= total + 96 * MIB):
+            fail("%s: memory peak %s against the tasks' own %s" % (rec["node"], peak, [t["maxrss_bytes"] for t in mine]))
+    if a.oom != (used["oom_kills"] not in (None, 0)):
+        fail("%s: oom_kills %s" % (rec["node"], used["oom_kills"]))
+    if a.told:
+        told = rec["told"]
+        threads = {int(t["threads"]) for t in mine}
+        share = {int(t["memory_share"]) for t in mine if t["memory_share"]}
+        if told is None or told["tasks"] != len(mine) or {told["threads"]} != threads or \
+                (share and {told["memory_bytes"]} != share):
+            fail("%s: told %s, the tasks saw threads %s, memory %s" % (rec["node"], told, threads, share))
+    elif rec["told"] is not None:
+        fail("%s: told %s in a step the plugin told nothing" % (rec["node"], rec["told"]))
+    for f in a.finding:
+        if f not in rec["findings"]:
+            fail("%s: no finding %s in %s" % (rec["node"], f, rec["findings"]))
+    for f in a.no_finding:
+        if f in rec["findings"]:
+            fail("%s: finding %s" % (rec["node"], f))
+total = step["total"]
+if a.nodes > 1:
+    s = sum(r["used"]["cpu_s"] for r in step["nodes"])
+    if abs(total["used"]["cpu_s"] - s) > 0.002 or total["tasks"] != sum(r["tasks"] for r in step["nodes"]):
+        fail("the total does not add up the nodes: %s" % total)
+print("total: %s" % json.dumps(total["used"]))

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `governor report` on records that real steps wrote (tests/fixtures/report:
+# a cluster with report=DIR ran a busy three-node step, an idle one, one near
+# its memory limit, an OOM-killed one and a two-node --governor=threads one):
+# the table with its total rows, --json adding the nodes up, --prometheus as
+# promtool checks it, the filters, the lines it skips, the exit statuses;
+# and the logrotate snippet shipped for the file, as logrotate reads it.
+# usage: test_report.sh GOVERNOR PROMTOOL LOGROTATE SRC
+set -uo pipefail
+gov=$1 promtool=$2 logrotate=$3 src=$4
+records=$src/tests/fixtures/report/steps.jsonl
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() { # name expected actual
+  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
+}
+py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
+
+table=$("$gov" report "$records")
+check "table: exit 0" 0 $?
+check "table: a header, 8 node rows, 2 total rows" 11 "$(wc -l <<<"$table")"
+check "table: the three-node step's total" "1 0 (total) 6 8.45 22%" \
+  "$(awk '$4 == "(total)" && $1 == 1 { print $1, $2, $4, $7, $8, $9 }' <<<"$table")"
+check "table: the OOM-killed step's findings" "oom_killed,memory_near_limit" \
+  "$(awk '$1 == 4 { print $NF }' <<<"$table")"
+
+json=$("$gov" report --json "$records")
+check "json: steps and their nodes" "governor.report/1 [3, 1, 1, 1, 2]" \
+  "$(py 'print(d["schema"], [len(s["nodes"]) for s in d["steps"]])' <<<"$json")"
+check "json: the total adds the nodes up" "True True True" \
+  "$(py 's = d["steps"][0]; t = s["total"]; n = s["nodes"]
+print(abs(t["used"]["cpu_s"] - sum(r["used"]["cpu_s"] for r in n)) < 0.002,
+      t["budget"]["cpus"] == sum(r["budget"]["cpus"] for r in n),
+      t["elapsed_s"] == max(r["elapsed_s"] for r in n))' <<<"$json")"
+check "json: what the threads step's tasks were told" "1 1 None" \
+  "$(py 't = d["steps"][4]["nodes"][0]["told"]; print(t["tasks"], t["threads"], t["memory_bytes"])' <<<"$json")"
+
+"$gov" report --prometheus "$records" >"$tmp/m.prom"
+check "prometheus: exit 0" 0 $?
+out=$("$promtool" check metrics <"$tmp/m.prom" 2>&1)
+check "prometheus: promtool check metrics" "0 ''" "$? '$out'"
+check "prometheus: one CPU sample per step and node" 8 "$(grep -c '^governor_step_cpu_seconds{' "$tmp/m.prom")"
+check "prometheus: the OOM kill's finding" 1 \
+  "$(grep -c '^governor_step_finding{job="4",step="0",node="node1",uid="1001",finding="oom_killed"} 1$' "$tmp/m.prom")"
+
+jobs() { "$gov" report --json "$@" "$records" | py 'print(" ".join(str(s["job"]) for s in d["steps"]))'; }
+check "--job 3" 3 "$(jobs --job 3)"
+check "--finding cpu_underused" "1 2" "$(jobs --finding cpu_underused)"
+check "--user 1001" "1 2 3 4 5" "$(jobs --user 1001)"
+check "--user 0" "" "$(jobs --user=0)"
+start=$(py 'print(d["steps"][3]["nodes"][0]["start"])' <<<"$json")
+check "--since the OOM-killed step's start" "4 5" "$(jobs --since "@$start")"
+check "--since a date long past" "1 2 3 4 5" "$(jobs --since 2020-01-01)"
+check "--since a date to come" "" "$(jobs --since 2999-01-01T00:00)"
+
+{ cat "$records"; echo 'not json'; echo '{"schema":"governor.step-report/9","job":1}'; } >"$tmp/mixed"
+err=$("$gov" report --json "$tmp/mixed" "$records" 2>&1 >/dev/null)
+check "skipped lines: counted" \
+  "governor: report: skipped 1 lines that are not step records, 1 of another schema, 8 repeated" "$err"
+check "skipped lines: the steps unchanged" "$(jobs)" \
+  "$("$gov" report --json "$tmp/mixed" 2>/dev/null | py 'print(" ".join(str(s["job"]) for s in d["steps"]))')"
+
+"$gov" report >/dev/null 2>&1; check "no file: usage" 2 $?
+"$gov" report --json --prometheus "$records" >/dev/null 2>&1; check "--json --prometheus: usage" 2 $?
+"$gov" report --finding slow "$records" >/dev/null 2>&1; check "an unknown finding: usage" 2 $?
+"$gov" report --since yesterday "$records" >/dev/null 2>&1; check "a bad time: usage" 2 $?
+"$gov" report --job x "$records" >/dev/null 2>&1; check "a bad job: usage" 2 $?
+"$gov" report "$tmp/none" >/dev/null 2>&1; check "a missing file: no answer" 3 $?
+
+# The snippet as logrotate parses it (debug mode: nothing rotated), for a
+# file of this test's own.
+sed "s|/var/log/slurm-governor/steps.jsonl|$tmp/steps.jsonl|" \
+  "$src/contrib/logrotate/slurm-governor" >"$tmp/logrotate.conf"
+cp "$records" "$tmp/steps.jsonl"
+chmod 644 "$tmp/logrotate.conf"
+out=$("$logrotate" -d -f -s "$tmp/state" "$tmp/logrotate.conf" 2>&1)
+check "logrotate: the snippet parses" 0 $?
+check "logrotate: it would rotate the file" 1 "$(grep -c "rotating log $tmp/steps.jsonl" <<<"$out")"
+exit $fail

@@ -1,0 +1,349 @@
+/* cmd_report.c - `governor report`: read step records (several nodes'
+ * files at once), keep those the filters select, group them by job and
+ * step, and show them (report_render.c).  Lines that are not records are
+ * counted and skipped, never fatal: a file may hold a newer schema's lines
+ * or a line cut off by a crash. */
+#define _GNU_SOURCE /* getline, strptime, timegm */
+#include "cmd.h"
+#include "cmd_common.h"
+#include "report.h"
+#include "text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: governor report [--json | --prometheus] [--job N] [--user NAME|UID]\n"
+            "                       [--since TIME] [--finding NAME] FILE...\n"
+            "\n"
+            "Show what governed steps used against what they were sealed, from the step\n"
+            "report's files (the plugstack key report=DIR writes DIR/steps.jsonl on each\n"
+            "node): per job and step, per node, and in total for a step on several nodes.\n"
+            "TIME is YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time) or @SECONDS.\n"
+            "Findings: oom_killed, memory_near_limit, cpu_underused, throttled, stalled.\n"
+            "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
+}
+
+typedef struct filters {
+    uint64_t job, uid, since;
+    gov_finding finding;
+    bool has_finding;
+} filters;
+
+typedef struct records {
+    gov_step_record *v;
+    size_t n, cap;
+    size_t bad, other_schema, duplicate;
+} records;
+
+static int parse_since(const char *s, uint64_t *out)
+{
+    struct tm tm;
+    const char *end;
+    time_t t;
+
+    if (s[0] == '@')
+        return gov_parse_u64(s + 1, strlen(s + 1), out) ? -1 : 0;
+    memset(&tm, 0, sizeof tm);
+    if (!(end = strptime(s, "%Y-%m-%d", &tm)))
+        return -1;
+    if (*end == 'T' && !((end = strptime(end + 1, "%H:%M", &tm)) &&
+                         (*end == '\0' || (*end == ':' && (end = strptime(end + 1, "%S", &tm))))))
+        return -1;
+    if (*end)
+        return -1;
+    tm.tm_isdst = -1;
+    if ((t = mktime(&tm)) == (time_t)-1)
+        return -1;
+    *out = (uint64_t)t;
+    return 0;
+}
+
+static int parse_user(const char *s, uint64_t *uid)
+{
+    struct passwd *pw;
+
+    if (!gov_parse_u64(s, strlen(s), uid))
+        return 0;
+    if (!(pw = getpwnam(s)))
+        return -1;
+    *uid = pw->pw_uid;
+    return 0;
+}
+
+static int report_arg(int argc, char **argv, int *i, filters *fl)
+{
+    const char *v;
+    int r;
+
+    if ((r = gov_cmd_value_arg(argc, argv, i, "--job", "a job id", &v)) != 0) {
+        if (r > 0 && gov_parse_u64(v, strlen(v), &fl->job)) {
+            fprintf(stderr, "governor: report: --job needs a job id (a number)\n");
+            return -1;
+        }
+        return r;
+    }
+    if ((r = gov_cmd_value_arg(argc, argv, i, "--user", "a user name or uid", &v)) != 0) {
+        if (r > 0 && parse_user(v, &fl->uid)) {
+            fprintf(stderr, "governor: report: --user: no such user on this machine; "
+                            "give the numeric uid\n");
+            return -1;
+        }
+        return r;
+    }
+    if ((r = gov_cmd_value_arg(argc, argv, i, "--since", "a time", &v)) != 0) {
+        if (r > 0 && parse_since(v, &fl->since)) {
+            fprintf(stderr, "governor: report: --since needs YYYY-MM-DD, "
+                            "YYYY-MM-DDTHH:MM[:SS] or @SECONDS\n");
+            return -1;
+        }
+        return r;
+    }
+    if ((r = gov_cmd_value_arg(argc, argv, i, "--finding", "a finding's name", &v)) != 0) {
+        if (r > 0) {
+            fl->finding = gov_finding_from_name(v, strlen(v));
+            fl->has_finding = true;
+            if (fl->finding == GOV_FINDING_COUNT) {
+                fprintf(stderr, "governor: report: --finding: unknown finding; see "
+                                "'governor report --help' for the names\n");
+                return -1;
+            }
+        }
+        return r;
+    }
+    return 0;
+}
+
+static bool selected(const filters *fl, const gov_step_record *r)
+{
+    if (fl->job != GOV_UNKNOWN && r->job != fl->job)
+        return false;
+    if (fl->uid != GOV_UNKNOWN && r->uid != fl->uid)
+        return false;
+    if (fl->since && (r->start == GOV_UNKNOWN || r->start < fl->since))
+        return false;
+    return !fl->has_finding || (r->findings & (1u << fl->finding));
+}
+
+static int add(records *rs, const gov_step_record *r)
+{
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 64;
+        gov_step_record *v = realloc(rs->v, cap * sizeof *v);
+        if (!v)
+            return GOV_ENOMEM;
+        rs->v = v;
+        rs->cap = cap;
+    }
+    rs->v[rs->n++] = *r;
+    return 0;
+}
+
+static int read_file(FILE *in, const filters *fl, records *rs)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+
+    while (!rc && (n = getline(&line, &cap, in)) >= 0) {
+        gov_step_record r;
+        int d;
+        if (n > 0 && line[n - 1] == '\n')
+            n--;
+        if (n == 0)
+            continue;
+        d = n < GOV_REPORT_LINE_MAX ? gov_step_record_decode(line, (size_t)n, &r) : GOV_EPARSE;
+        if (d == GOV_EVERSION)
+            rs->other_schema++;
+        else if (d)
+            rs->bad++;
+        else if (selected(fl, &r))
+            rc = add(rs, &r);
+    }
+    free(line);
+    return rc;
+}
+
+static int by_step_node(const void *a, const void *b)
+{
+    const gov_step_record *x = a, *y = b;
+    int c;
+
+    if (x->job != y->job)
+        return x->job < y->job ? -1 : 1;
+    if ((c = strcmp(x->step, y->step)))
+        return c;
+    if ((c = strcmp(x->node, y->node)))
+        return c;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static uint64_t sum_u64(uint64_t a, uint64_t b)
+{
+    return a == GOV_UNKNOWN || b == GOV_UNKNOWN ? GOV_UNKNOWN : a + b;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    if (a == GOV_UNKNOWN)
+        return b;
+    return b == GOV_UNKNOWN || a > b ? a : b;
+}
+
+/* The step's total over its nodes (report.h). */
+static void total(gov_report_step *s)
+{
+    gov_step_record *t = &s->total;
+    double cpu_time = 0;   /* the sum of elapsed x CPUs */
+
+    *t = s->nodes[0];
+    strcpy(t->node, "all");
+    t->findings = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        const gov_step_record *r = &s->nodes[k];
+        t->findings |= r->findings;
+        cpu_time += r->budget_cpus == GOV_UNKNOWN ? NAN : r->elapsed_s * (double)r->budget_cpus;
+        if (!k)
+            continue;
+        t->start = r->start < t->start ? r->start : t->start;
+        t->elapsed_s = fmax(t->elapsed_s, r->elapsed_s);
+        t->tasks = sum_u64(t->tasks, r->tasks);
+        t->budget_cpus = sum_u64(t->budget_cpus, r->budget_cpus);
+        t->budget_memory_bytes = sum_u64(t->budget_memory_bytes, r->budget_memory_bytes);
+        t->budget_gpus = sum_u64(t->budget_gpus, r->budget_gpus);
+        t->told_tasks += r->told_tasks;
+        t->told_threads = max_u64(t->told_threads, r->told_threads);
+        t->told_memory_bytes = max_u64(t->told_memory_bytes, r->told_memory_bytes);
+        t->cpu_s += r->cpu_s;
+        t->cpu_from_cgroup = t->cpu_from_cgroup && r->cpu_from_cgroup;
+        t->memory_peak_bytes = sum_u64(t->memory_peak_bytes, r->memory_peak_bytes);
+        t->oom_kills = sum_u64(t->oom_kills, r->oom_kills);
+        t->cpu_throttled_s += r->cpu_throttled_s;
+        t->cpu_some_s += r->cpu_some_s;
+        t->memory_some_s += r->memory_some_s;
+        t->memory_full_s += r->memory_full_s;
+    }
+    t->cpu_efficiency = cpu_time > 0 ? t->cpu_s / cpu_time : NAN;
+}
+
+/* Sort, drop exact repeats (a file given twice, a rotated copy beside its
+ * original), and cut into steps. */
+static size_t group(records *rs, gov_report_step *steps)
+{
+    size_t n = 0, w = 0;
+
+    qsort(rs->v, rs->n, sizeof *rs->v, by_step_node);
+    for (size_t i = 0; i < rs->n; i++) {
+        if (w && !by_step_node(&rs->v[w - 1], &rs->v[i])) {
+            rs->duplicate++;
+            continue;
+        }
+        rs->v[w++] = rs->v[i];
+    }
+    rs->n = w;
+    for (size_t i = 0; i < rs->n; i++) {
+        if (n && steps[n - 1].total.job == rs->v[i].job &&
+            !strcmp(steps[n - 1].nodes[0].step, rs->v[i].step)) {
+            steps[n - 1].n++;
+            continue;
+        }
+        steps[n].nodes = &rs->v[i];
+        steps[n].n = 1;
+        steps[n].total.job = rs->v[i].job;
+        n++;
+    }
+    for (size_t i = 0; i < n; i++)
+        total(&steps[i]);
+    return n;
+}
+
+static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
+{
+    for (size_t i = 0; i < nfiles; i++) {
+        FILE *in = strcmp(files[i], "-") ? fopen(files[i], "re") : stdin;
+        int rc;
+        if (!in) {
+            /* The path is the admin's own argument: naming it is asked for. */
+            fprintf(stderr, "governor: report: cannot read %s: %s\n", files[i], strerror(errno));
+            return GOV_EXIT_FAILED;
+        }
+        rc = read_file(in, fl, rs);
+        if (in != stdin)
+            fclose(in);
+        if (rc) {
+            fprintf(stderr, "governor: report: %s\n", gov_strerror(rc));
+            return GOV_EXIT_FAILED;
+        }
+    }
+    return GOV_EXIT_OK;
+}
+
+int gov_cmd_report(int argc, char **argv)
+{
+    filters fl = { .job = GOV_UNKNOWN, .uid = GOV_UNKNOWN };
+    records rs = { 0 };
+    gov_report_step *steps = NULL;
+    bool json = false, prometheus = false;
+    char **files = calloc((size_t)argc, sizeof *files);
+    size_t nfiles = 0, nsteps;
+    int rc = GOV_EXIT_OK;
+
+    if (!files)
+        return GOV_EXIT_FAILED;
+    for (int i = 1; i < argc && rc == GOV_EXIT_OK; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            free(files);
+            return GOV_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--prometheus"))
+            prometheus = true;
+        else if ((r = report_arg(argc, argv, &i, &fl)) < 0)
+            rc = GOV_EXIT_USAGE;
+        else if (r == 0 && argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "governor: report: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            rc = GOV_EXIT_USAGE;
+        } else if (r == 0) {
+            files[nfiles++] = argv[i];
+        }
+    }
+    if (rc == GOV_EXIT_OK && (nfiles == 0 || (json && prometheus))) {
+        fprintf(stderr, nfiles ? "governor: report: --json or --prometheus, not both\n"
+                               : "governor: report: name the record files (DIR/steps.jsonl)\n");
+        rc = GOV_EXIT_USAGE;
+    }
+    if (rc == GOV_EXIT_OK)
+        rc = read_all(files, nfiles, &fl, &rs);
+    if (rc == GOV_EXIT_OK && rs.n && !(steps = calloc(rs.n, sizeof *steps)))
+        rc = GOV_EXIT_FAILED;
+    if (rc == GOV_EXIT_OK) {
+        nsteps = group(&rs, steps);
+        if (rs.bad || rs.other_schema || rs.duplicate)
+            fprintf(stderr, "governor: report: skipped %zu lines that are not step records, "
+                            "%zu of another schema, %zu repeated\n",
+                    rs.bad, rs.other_schema, rs.duplicate);
+        if (json && gov_report_json(stdout, steps, nsteps))
+            rc = GOV_EXIT_FAILED;
+        else if (prometheus)
+            gov_report_prometheus(stdout, steps, nsteps);
+        else if (!json)
+            gov_report_table(stdout, steps, nsteps);
+        if (fflush(stdout))
+            rc = GOV_EXIT_FAILED;
+    }
+    free(steps);
+    free(rs.v);
+    free(files);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* report.h - `governor report`: the steps read from the record files
+ * (cmd_report.c) and their three renderings (report_render.c). */
+#ifndef GOV_TOOL_REPORT_H
+#define GOV_TOOL_REPORT_H
+
+#include "step_report.h"
+
+#include <stdio.h>
+
+/* One step of one job: a record per node, and their total (node "all"):
+ * elapsed the longest, start the earliest, counts and CPU time summed (a
+ * sum with an unknown part is unknown), memory peak the sum of the nodes'
+ * peaks, told the largest, findings the union, efficiency over the sum of
+ * each node's elapsed time its CPUs. */
+typedef struct gov_report_step {
+    gov_step_record total;
+    gov_step_record *nodes;
+    size_t n;
+} gov_report_step;
+
+void gov_report_table(FILE *f, const gov_report_step *steps, size_t n);
+/* Returns 0 or GOV_ENOSPC (a record does not encode). */
+int gov_report_json(FILE *f, const gov_report_step *steps, size_t n);
+void gov_report_prometheus(FILE *f, const gov_report_step *steps, size_t n);
+
+#endif

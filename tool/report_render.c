@@ -1,0 +1,175 @@
+/* report_render.c - `governor report`'s table, JSON and Prometheus text
+ * (docs/admin-guide.md, "The step report").  The table shows a step's
+ * total row only when it ran on more than one node. */
+#include "report.h"
+#include "cmd_common.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static void fmt_seconds(double s, char *buf, size_t cap)
+{
+    if (isnan(s))
+        snprintf(buf, cap, "-");
+    else if (s < 600)
+        snprintf(buf, cap, "%.1f s", s);
+    else
+        snprintf(buf, cap, "%.0f min", s / 60);
+}
+
+static void fmt_ratio(double r, char *buf, size_t cap)
+{
+    if (isnan(r))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.0f%%", r * 100);
+}
+
+static void fmt_findings(uint32_t set, char *buf, size_t cap)
+{
+    size_t used = 0;
+
+    snprintf(buf, cap, "-");
+    for (unsigned f = 0; f < GOV_FINDING_COUNT && used < cap; f++)
+        if (set & (1u << f))
+            used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? "," : "",
+                                     gov_finding_name((gov_finding)f));
+}
+
+static void row(FILE *f, const gov_step_record *r, const char *node)
+{
+    char el[32], cpus[32], cpu[32], eff[16], peak[32], budget[32], oom[32], fin[160];
+
+    fmt_seconds(r->elapsed_s, el, sizeof el);
+    gov_fmt_count(r->budget_cpus, cpus, sizeof cpus);
+    if (isnan(r->cpu_s))
+        snprintf(cpu, sizeof cpu, "-");
+    else
+        snprintf(cpu, sizeof cpu, "%.2f", r->cpu_s);
+    fmt_ratio(r->cpu_efficiency, eff, sizeof eff);
+    gov_fmt_bytes(r->memory_peak_bytes, peak, sizeof peak);
+    gov_fmt_bytes(r->budget_memory_bytes, budget, sizeof budget);
+    gov_fmt_count(r->oom_kills, oom, sizeof oom);
+    fmt_findings(r->findings, fin, sizeof fin);
+    fprintf(f, "%-10llu %-12s %-6llu %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n",
+            (unsigned long long)r->job, r->step, (unsigned long long)r->uid, node, el, cpus,
+            cpu, eff, peak, budget, oom, fin);
+}
+
+void gov_report_table(FILE *f, const gov_report_step *steps, size_t n)
+{
+    fprintf(f, "%-10s %-12s %-6s %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n", "JOB", "STEP",
+            "UID", "NODE", "ELAPSED", "CPUS", "CPU_S", "EFF", "MEM_PEAK", "BUDGET", "OOM",
+            "FINDINGS");
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < steps[i].n; k++)
+            row(f, &steps[i].nodes[k], steps[i].nodes[k].node);
+        if (steps[i].n > 1)
+            row(f, &steps[i].total, "(total)");
+    }
+}
+
+/* A record as its line, without the newline. */
+static int put_record(FILE *f, const gov_step_record *r)
+{
+    char line[GOV_REPORT_LINE_MAX];
+    int len = gov_step_record_encode(r, line, sizeof line);
+
+    if (len < 0)
+        return len;
+    fwrite(line, 1, (size_t)len - 1, f);
+    return 0;
+}
+
+int gov_report_json(FILE *f, const gov_report_step *steps, size_t n)
+{
+    int rc = 0;
+
+    fprintf(f, "{\"schema\":\"governor.report/1\",\"steps\":[");
+    for (size_t i = 0; i < n && !rc; i++) {
+        fprintf(f, "%s{\"job\":%llu,\"step\":\"%s\",\"uid\":%llu,\"nodes\":[", i ? "," : "",
+                (unsigned long long)steps[i].total.job, steps[i].total.step,
+                (unsigned long long)steps[i].total.uid);
+        for (size_t k = 0; k < steps[i].n && !rc; k++) {
+            if (k)
+                fputc(',', f);
+            rc = put_record(f, &steps[i].nodes[k]);
+        }
+        fprintf(f, "],\"total\":");
+        if (!rc)
+            rc = put_record(f, &steps[i].total);
+        fputc('}', f);
+    }
+    fprintf(f, "]}\n");
+    return rc;
+}
+
+/* ---- Prometheus' text format, as node_exporter's textfile collector
+ * reads it: every metric a gauge of one sample per step and node. ------ */
+
+typedef enum { M_U64, M_DOUBLE } mkind;
+
+static const struct metric {
+    const char *name, *help;
+    mkind kind;
+    size_t off;
+} metrics[] = {
+#define U(name, member, help) { name, help, M_U64, offsetof(gov_step_record, member) }
+#define D(name, member, help) { name, help, M_DOUBLE, offsetof(gov_step_record, member) }
+    D("governor_step_elapsed_seconds", elapsed_s, "Time from the step's start to its end on the node."),
+    U("governor_step_tasks", tasks, "The step's tasks on the node."),
+    U("governor_step_budget_cpus", budget_cpus, "CPUs sealed for the step on the node."),
+    U("governor_step_budget_memory_bytes", budget_memory_bytes, "Memory sealed for the step on the node."),
+    U("governor_step_budget_gpus", budget_gpus, "GPUs sealed for the step on the node."),
+    D("governor_step_cpu_seconds", cpu_s, "CPU time the step used on the node."),
+    D("governor_step_cpu_efficiency_ratio", cpu_efficiency, "CPU time over elapsed time times sealed CPUs."),
+    U("governor_step_memory_peak_bytes", memory_peak_bytes, "The step's memory peak on the node."),
+    U("governor_step_oom_kills", oom_kills, "Processes of the step the kernel killed for memory."),
+    D("governor_step_cpu_throttled_seconds", cpu_throttled_s, "Time a CPU quota held the step back."),
+    D("governor_step_pressure_cpu_some_seconds", cpu_some_s, "PSI cpu some total."),
+    D("governor_step_pressure_memory_some_seconds", memory_some_s, "PSI memory some total."),
+    D("governor_step_pressure_memory_full_seconds", memory_full_s, "PSI memory full total."),
+    U("governor_step_told_threads", told_threads, "Threads each task was told to use (the largest)."),
+    U("governor_step_told_memory_bytes", told_memory_bytes, "Memory each task was told it may use (the largest)."),
+#undef U
+#undef D
+};
+
+static void labels(FILE *f, const gov_step_record *r)
+{
+    fprintf(f, "{job=\"%llu\",step=\"%s\",node=\"%s\",uid=\"%llu\"", (unsigned long long)r->job,
+            r->step, r->node, (unsigned long long)r->uid);
+}
+
+void gov_report_prometheus(FILE *f, const gov_report_step *steps, size_t n)
+{
+    for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help,
+                metrics[m].name);
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < steps[i].n; k++) {
+                const gov_step_record *r = &steps[i].nodes[k];
+                const void *at = (const char *)r + metrics[m].off;
+                if (metrics[m].kind == M_U64 && *(const uint64_t *)at != GOV_UNKNOWN) {
+                    fprintf(f, "%s", metrics[m].name);
+                    labels(f, r);
+                    fprintf(f, "} %llu\n", (unsigned long long)*(const uint64_t *)at);
+                } else if (metrics[m].kind == M_DOUBLE && !isnan(*(const double *)at)) {
+                    fprintf(f, "%s", metrics[m].name);
+                    labels(f, r);
+                    fprintf(f, "} %.6g\n", *(const double *)at);
+                }
+            }
+    }
+    fprintf(f, "# HELP governor_step_finding A finding of the step on the node (docs: admin guide).\n"
+               "# TYPE governor_step_finding gauge\n");
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < steps[i].n; k++)
+            for (unsigned fi = 0; fi < GOV_FINDING_COUNT; fi++)
+                if (steps[i].nodes[k].findings & (1u << fi)) {
+                    fprintf(f, "governor_step_finding");
+                    labels(f, &steps[i].nodes[k]);
+                    fprintf(f, ",finding=\"%s\"} 1\n", gov_finding_name((gov_finding)fi));
+                }
+}
