@@ -2,12 +2,12 @@
 # `governor report` on records that real steps wrote (tests/fixtures/report:
 # a cluster with report=DIR ran a busy three-node step, an idle one, one near
 # its memory limit, an OOM-killed one and a two-node --governor=threads one):
-# the table with its total rows, --json adding the nodes up, --prometheus as
-# promtool checks it, the filters, the lines it skips, the exit statuses;
-# and the logrotate snippet shipped for the file, as logrotate reads it.
-# usage: test_report.sh GOVERNOR PROMTOOL LOGROTATE SRC
+# the table with its total rows, --json adding the nodes up, the filters,
+# the lines it skips, the exit statuses.  (test_report_formats.sh: the
+# Prometheus text and the logrotate snippet.)
+# usage: test_report.sh GOVERNOR SRC
 set -uo pipefail
-gov=$1 promtool=$2 logrotate=$3 src=$4
+gov=$1 src=$2
 records=$src/tests/fixtures/report/steps.jsonl
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -36,14 +36,6 @@ print(abs(t["used"]["cpu_s"] - sum(r["used"]["cpu_s"] for r in n)) < 0.002,
 check "json: what the threads step's tasks were told" "1 1 None" \
   "$(py 't = d["steps"][4]["nodes"][0]["told"]; print(t["tasks"], t["threads"], t["memory_bytes"])' <<<"$json")"
 
-"$gov" report --prometheus "$records" >"$tmp/m.prom"
-check "prometheus: exit 0" 0 $?
-out=$("$promtool" check metrics <"$tmp/m.prom" 2>&1)
-check "prometheus: promtool check metrics" "0 ''" "$? '$out'"
-check "prometheus: one CPU sample per step and node" 8 "$(grep -c '^governor_step_cpu_seconds{' "$tmp/m.prom")"
-check "prometheus: the OOM kill's finding" 1 \
-  "$(grep -c '^governor_step_finding{job="4",step="0",node="node1",uid="1001",finding="oom_killed"} 1$' "$tmp/m.prom")"
-
 jobs() { "$gov" report --json "$@" "$records" | py 'print(" ".join(str(s["job"]) for s in d["steps"]))'; }
 check "--job 3" 3 "$(jobs --job 3)"
 check "--finding cpu_underused" "1 2" "$(jobs --finding cpu_underused)"
@@ -68,13 +60,4 @@ check "skipped lines: the steps unchanged" "$(jobs)" \
 "$gov" report --job x "$records" >/dev/null 2>&1; check "a bad job: usage" 2 $?
 "$gov" report "$tmp/none" >/dev/null 2>&1; check "a missing file: no answer" 3 $?
 
-# The snippet as logrotate parses it (debug mode: nothing rotated), for a
-# file of this test's own.
-sed "s|/var/log/slurm-governor/steps.jsonl|$tmp/steps.jsonl|" \
-  "$src/contrib/logrotate/slurm-governor" >"$tmp/logrotate.conf"
-cp "$records" "$tmp/steps.jsonl"
-chmod 644 "$tmp/logrotate.conf"
-out=$("$logrotate" -d -f -s "$tmp/state" "$tmp/logrotate.conf" 2>&1)
-check "logrotate: the snippet parses" 0 $?
-check "logrotate: it would rotate the file" 1 "$(grep -c "rotating log $tmp/steps.jsonl" <<<"$out")"
 exit $fail

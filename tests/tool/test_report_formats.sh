@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `governor report --prometheus` on records real steps wrote
+# (tests/fixtures/report) as Prometheus' own promtool checks it, and the
+# logrotate snippet shipped for the record file as logrotate reads it.
+# usage: test_report_formats.sh GOVERNOR PROMTOOL LOGROTATE SRC
+set -uo pipefail
+gov=$1 promtool=$2 logrotate=$3 src=$4
+records=$src/tests/fixtures/report/steps.jsonl
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() { # name expected actual
+  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
+}
+
+"$gov" report --prometheus "$records" >"$tmp/m.prom"
+check "prometheus: exit 0" 0 $?
+out=$("$promtool" check metrics <"$tmp/m.prom" 2>&1)
+check "prometheus: promtool check metrics" "0 ''" "$? '$out'"
+check "prometheus: one CPU sample per step and node" 8 "$(grep -c '^governor_step_cpu_seconds{' "$tmp/m.prom")"
+check "prometheus: the OOM kill's finding" 1 \
+  "$(grep -c '^governor_step_finding{job="4",step="0",node="node1",uid="1001",finding="oom_killed"} 1$' "$tmp/m.prom")"
+
+# The snippet as logrotate parses it (debug mode: nothing rotated), for a
+# file of this test's own.
+sed "s|/var/log/slurm-governor/steps.jsonl|$tmp/steps.jsonl|" \
+  "$src/contrib/logrotate/slurm-governor" >"$tmp/logrotate.conf"
+cp "$records" "$tmp/steps.jsonl"
+chmod 644 "$tmp/logrotate.conf"
+out=$("$logrotate" -d -f -s "$tmp/state" "$tmp/logrotate.conf" 2>&1)
+check "logrotate: the snippet parses" 0 $?
+check "logrotate: it would rotate the file" 1 "$(grep -c "rotating log $tmp/steps.jsonl" <<<"$out")"
+exit $fail
