@@ -203,3 +203,10 @@ void gov_text_put(gov_text_buf *o, const char *fmt, ...)
     else
         o->used += (size_t)n;
 }
+
+void gov_text_printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}

@@ -87,6 +87,11 @@ static inline int gov_parse_u64(const char *text, size_t len, uint64_t *out)
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* Replace every control character (below 0x20, and 0x7f) in s with '?':
+ * outside text (MUNGE's error, a user's value) on its way to a log line,
+ * where a newline would forge a line of its own. */
+void gov_text_printable(char *s);
+
 /* Text written into a fixed buffer by gov_text_put(); full once a piece did
  * not fit (the text is then cut and must not be used). */
 typedef struct gov_text_buf {

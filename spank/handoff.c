@@ -2,27 +2,46 @@
  * the forked task before exec): add the task's own binding, seal, and put
  * the credential into the task's environment.  The runtimes' variables
  * come later, in task_init (environment.c), once the task's affinity is
- * set. */
+ * set.  The MUNGE socket is checked once per step, before any task hands
+ * it a descriptor: whoever could listen there gets the plaintext. */
 #include "handoff.h"
 #include "capture.h"
 #include "seal_log.h"
 
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+/* why may carry MUNGE's own text: no control character reaches the log. */
 static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
 {
+    char clean[GOV_SEAL_WHY_MAX + 160];
+
+    snprintf(clean, sizeof clean, "%s", why);
+    gov_text_printable(clean);
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
     if (pl->site.seal_required) {
         slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
-                    "does not start (ask the administrators to check munged)", why);
+                    "does not start (ask the administrators to check munged)", clean);
         return -1;
     }
-    gov_log_seal_skipped(&pl->site, why);
+    gov_log_seal_skipped(&pl->site, clean);
     return 0;
+}
+
+const char *gov_handoff_munge_refused(const gov_spank_policy *site)
+{
+    /* munged runs as root or as this user (Debian, RHEL: "munge"). */
+    const struct passwd *pw = getpwnam("munge");
+    const char *why;
+
+    return gov_munge_path_check(site->munge_socket[0] ? site->munge_socket : NULL,
+                                pw ? pw->pw_uid : (uid_t)-1, &why)
+               ? why
+               : NULL;
 }
 
 int gov_handoff_task(spank_t sp, const gov_plugin *pl)
@@ -36,6 +55,8 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     /* This callback runs in the task's own process: its pid and start
      * time are what the runtime finds among its ancestors. */
     d.pid = (uint64_t)getpid();
+    if (pl->munge_refused)
+        return seal_failed(sp, pl, pl->munge_refused);
     if (gov_proc_start_read(NULL, 0, &ppid, &d.pid_start))
         return seal_failed(sp, pl, "cannot read the task's start time");
     gov_proc_ns_read(&d.pid_ns, &d.user_ns);

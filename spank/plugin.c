@@ -148,6 +148,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     }
     gov_state.step.policy = pol;
     gov_state.gpu_nodes_absent = gov_capture_gpu_nodes_absent();
+    gov_state.munge_refused = gov_handoff_munge_refused(&gov_state.site);
     gov_state.active = true;
     if (gov_state.site.report_dir[0])
         gov_report_begin(&gov_state.report, &gov_state.step);

@@ -28,6 +28,7 @@ typedef struct gov_plugin {
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */
     gov_report report;     /* report=DIR: the step's record (report.c) */
+    const char *munge_refused; /* why the MUNGE socket is not trusted, or NULL */
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

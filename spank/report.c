@@ -59,9 +59,10 @@ void gov_report_task_forked(gov_report *r, spank_t sp)
 
 static gov_report_slot *slot_of(const gov_report *r, spank_t sp)
 {
-    uint32_t id;
+    int id;   /* spank.h: int * */
 
-    if (!r->slots || spank_get_item(sp, S_TASK_ID, &id) != ESPANK_SUCCESS || id >= r->nslots)
+    if (!r->slots || spank_get_item(sp, S_TASK_ID, &id) != ESPANK_SUCCESS || id < 0 ||
+        (size_t)id >= r->nslots)
         return NULL;
     return &r->slots[id];
 }

@@ -18,6 +18,14 @@ gov_plugstack() {
 	set_plugstack "required $GOV_PLUGIN $*"
 }
 
+# trusted_socket_dir: a directory of root's (not under the sticky /tmp) for
+# the MUNGE sockets cases name with munge_socket=: the plugin trusts no
+# other (issue 26, item 2).
+trusted_socket_dir() {
+	local d=/run/gov-test-munge
+	mkdir -p "$d" && chmod 755 "$d" && printf '%s\n' "$d"
+}
+
 # A task-side shell snippet printing "KEY=VALUE" lines of the task's sealed
 # payload (unmunge as the task's user; the credential is only read).  The
 # quotes are meant literally: the task evals the text.
@@ -112,6 +120,17 @@ assert_no_drain() {
 	reasons=$(sinfo -R -h)
 	[[ -z $reasons ]] || fail "nodes drained or down: $reasons"
 	assert_idle
+}
+
+# assert_refused PATTERN: a governed one-task step does not start, srun
+# fails, and its error output matches PATTERN (the plugin's message).
+assert_refused() {
+	local out rc=0
+	out=$(as_user srun --governor -n1 echo should-not-run 2>&1) || rc=$?
+	printf '%s\n' "$out"
+	((rc != 0)) || fail "srun succeeded although the task should not start"
+	assert_no_match 'should-not-run' "$out" "task output"
+	assert_match "$1" "$out" "the message"
 }
 
 # assert_next_step_works: a fresh governed step runs and verifies.

@@ -20,6 +20,7 @@
 
 #include "seal.h"
 #include "skip_because.h"
+#include "unix_socket.h"
 
 static char dir[64];
 
@@ -37,21 +38,6 @@ static int remove_dir(void **state)
     (void)state;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-/* A unix socket at path; listening (a stopped daemon) or only bound (nobody
- * listens: connections are refused). */
-static int socket_at(const char *path, bool listening)
-{
-    struct sockaddr_un a = { .sun_family = AF_UNIX };
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-    assert_true(fd >= 0);
-    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
-    assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-    if (listening)
-        assert_int_equal(listen(fd, 16), 0);
-    return fd;
 }
 
 static int open_fds(void)

@@ -147,6 +147,16 @@ static void test_name_number(void **state)
     assert_false(gov_name_number("nvidia99999999999999999999", "nvidia", &n));
 }
 
+/* Outside text bound for a log line: a newline would forge a line. */
+static void test_printable(void **state)
+{
+    char s[] = "MUNGE: bad\n[2026] error: forged\r\x7f\tend \xc3\xa9";
+
+    (void)state;
+    gov_text_printable(s);
+    assert_string_equal(s, "MUNGE: bad?[2026] error: forged???end \xc3\xa9");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_scan),
         cmocka_unit_test(test_hex),
         cmocka_unit_test(test_name_number),
+        cmocka_unit_test(test_printable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-missing=$GOV_CLUSTER_DIR/run/gov-no-such.socket
+missing=$(trusted_socket_dir)/gov-no-such.socket
 rm -f "$missing" /run/slurm-governor/seal-skipped.stamp
 # shellcheck disable=SC2016 # expanded in the task
 status='"$GOV_TOOL" verify --json | jq -r .status'

@@ -15,7 +15,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 key=$GOV_CLUSTER_DIR/munge/munge.key
 [[ -f $key ]] || skip "the cluster uses a MUNGE daemon it did not start (no key to share)"
-sock=$GOV_CLUSTER_DIR/run/gov-munge2.socket
+sock=$(trusted_socket_dir)/gov-munge2.socket
 mkdir -p "$GOV_CLUSTER_DIR/munge2"
 chmod 700 "$GOV_CLUSTER_DIR/munge2"
 munged --key-file="$key" --socket="$sock" --pid-file="$GOV_CLUSTER_DIR/munge2/munged.pid" \
@@ -43,7 +43,7 @@ rm -f /run/slurm-governor/seal-skipped.stamp
 # The socket named through a link (as /var/run/... names /run/...): the
 # cancelled request's connection must not reach the task whatever the
 # path (issue 16, item 4).  Each task counts the sockets it inherited.
-link=$GOV_CLUSTER_DIR/run/gov-munge2-link.socket
+link=$(trusted_socket_dir)/gov-munge2-link.socket
 ln -sfn "$sock" "$link"
 gov_plugstack "munge_socket=$link" seal=optional
 # shellcheck disable=SC2016 # expanded in the task

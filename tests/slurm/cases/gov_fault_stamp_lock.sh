@@ -44,7 +44,7 @@ grep -qx held "$held" || fail "the user's job could not take the lock: $(cat "$h
 
 # Seals fail at once: nothing listens on this socket.
 gov_plugstack "run_dir=$run_dir" topology_cache=off seal=optional munge_timeout=1 \
-	"munge_socket=$GOV_CLUSTER_DIR/run/no-munged.socket"
+	"munge_socket=$(trusted_socket_dir)/no-munged.socket"
 mark=$(log_mark)
 t0=$SECONDS
 rc=0
