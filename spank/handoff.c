@@ -15,8 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* why may carry MUNGE's own text: no control character reaches the log. */
-static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
+/* why may carry MUNGE's own text: no control character reaches the log.
+ * cause names it for the log's rate limit (seal_log.h). */
+static int seal_failed(spank_t sp, const gov_plugin *pl, const char *cause, const char *why)
 {
     char clean[GOV_SEAL_WHY_MAX + 160];
 
@@ -28,7 +29,7 @@ static int seal_failed(spank_t sp, const gov_plugin *pl, const char *why)
                     "does not start (ask the administrators to check munged)", clean);
         return -1;
     }
-    gov_log_seal_skipped(&pl->site, clean);
+    gov_log_seal_skipped(&pl->site, cause, pl->step.uid, clean);
     return 0;
 }
 
@@ -56,16 +57,16 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
      * time are what the runtime finds among its ancestors. */
     d.pid = (uint64_t)getpid();
     if (pl->munge_refused)
-        return seal_failed(sp, pl, pl->munge_refused);
+        return seal_failed(sp, pl, "socket", pl->munge_refused);
     if (gov_proc_start_read(NULL, 0, &ppid, &d.pid_start))
-        return seal_failed(sp, pl, "cannot read the task's start time");
+        return seal_failed(sp, pl, "task", "cannot read the task's start time");
     gov_proc_ns_read(&d.pid_ns, &d.user_ns);
     d.created = (uint64_t)time(NULL);
     gov_capture_gpus(sp, pl->gpu_nodes_absent, &d);
     gov_report_sealed(&pl->report, sp, d.gpus_on_node);
     len = gov_descriptor_encode(&d, text, sizeof text);
     if (len < 0)
-        return seal_failed(sp, pl, "the descriptor does not fit its size limit");
+        return seal_failed(sp, pl, "size", "the descriptor does not fit its size limit");
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
     rc = gov_seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
@@ -82,12 +83,12 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
         else
             snprintf(msg, sizeof msg, "MUNGE cannot seal the descriptor (%s)",
                      why[0] ? why : gov_strerror(rc));
-        return seal_failed(sp, pl, msg);
+        return seal_failed(sp, pl, rc == GOV_ETIMEDOUT ? "munge-timeout" : "munge", msg);
     }
     rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);
     free(cred);
     if (rc != ESPANK_SUCCESS)
-        return seal_failed(sp, pl, "cannot set the descriptor in the task's environment");
+        return seal_failed(sp, pl, "setenv", "cannot set the descriptor in the task's environment");
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,14 +42,39 @@ static int open_stamp(int dirfd, const char *file)
     return fd;
 }
 
-bool gov_note_due(int dirfd, const char *name, unsigned period_s)
+/* The count the stamp holds: messages not logged since the last one. */
+static uint64_t read_count(int fd)
 {
-    char file[64];
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    uint64_t v = 0;
+
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    for (char *p = buf; *p >= '0' && *p <= '9' && v < UINT64_MAX / 10; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    return v;
+}
+
+static void write_count(int fd, uint64_t v)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%llu\n", (unsigned long long)v);
+
+    if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) == n)
+        return;
+}
+
+bool gov_note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded)
+{
+    char file[96];
     struct stat st;
     struct timespec now;
     bool due;
     int fd;
 
+    *folded = 0;
     if (dirfd < 0 || snprintf(file, sizeof file, "%s.stamp", name) >= (int)sizeof file)
         return true;
     fd = open_stamp(dirfd, file);
@@ -56,7 +82,7 @@ bool gov_note_due(int dirfd, const char *name, unsigned period_s)
         return true;
     /* Check and stamp under the lock: tasks that fail together (every task
      * of a step when munged is down) must not all log.  Whoever holds it is
-     * about to log. */
+     * about to log; the message it folds is not counted. */
     if (flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd);
         return false;
@@ -66,16 +92,19 @@ bool gov_note_due(int dirfd, const char *name, unsigned period_s)
         return true;
     }
     clock_gettime(CLOCK_REALTIME, &now);
-    /* An empty file was created just now and nobody used it yet: its first
-     * byte marks a stamp that has been used. */
+    /* An empty file was created just now and nobody used it yet: a stamp
+     * that has been used holds a count. */
     due = st.st_size == 0 || now.tv_sec < st.st_mtime ||
           now.tv_sec - st.st_mtime >= (time_t)period_s;
     if (due) {
-        if (st.st_size == 0) {
-            ssize_t n = write(fd, "\n", 1);
-            (void)n;
-        }
+        *folded = read_count(fd);
+        write_count(fd, 0);
         futimens(fd, NULL);
+    } else {
+        /* The time stamp is when the last message was logged: keep it. */
+        const struct timespec keep[2] = { st.st_atim, st.st_mtim };
+        write_count(fd, read_count(fd) + 1);
+        futimens(fd, keep);
     }
     close(fd);   /* releases the lock */
     return due;

@@ -11,6 +11,7 @@
 #define GOV_SPANK_RUN_DIR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The default run_dir: a root-owned tmpfs directory, emptied at every
  * boot, created by the plugin. */
@@ -27,9 +28,11 @@ int gov_run_dir_open(const char *dir, bool create, const char **why);
 /* Whether a message keyed `name` is due: true at most once per period_s
  * on this node, across processes, by the time stamp of the root-only file
  * DIR/name.stamp (mode 0600; a file found with another owner or mode is
- * replaced).  Never blocks: when another process holds the stamp's lock
- * the message is not due.  True as well when the stamp cannot be kept
+ * replaced).  The file counts the messages that were not due since the
+ * last one: *folded gets that count when one is due (0 otherwise).  Never
+ * blocks: when another process holds the stamp's lock the message is not
+ * due (and not counted).  True as well when the stamp cannot be kept
  * (dirfd < 0): a lost limit beats a lost message. */
-bool gov_note_due(int dirfd, const char *name, unsigned period_s);
+bool gov_note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded);
 
 #endif /* GOV_SPANK_RUN_DIR_H */

@@ -7,9 +7,13 @@
 
 #include "plugin.h"
 
-/* A task starts without its descriptor (seal=optional): say why
- * at info level at most once a minute on the node (a stamp in the site's
- * run_dir), else at debug level. */
-void gov_log_seal_skipped(const gov_spank_policy *site, const char *why);
+/* A task of user uid starts without its descriptor (seal=optional) for
+ * cause (a short stable name: "munge", "socket"...): say why at info level
+ * at most once a minute on the node per cause and user (a stamp in the
+ * site's run_dir), with how many such were not logged since; else at debug
+ * level.  One user's failures never hide another's, nor one cause
+ * another. */
+void gov_log_seal_skipped(const gov_spank_policy *site, const char *cause, uint64_t uid,
+                          const char *why);
 
 #endif /* GOV_SPANK_SEAL_LOG_H */

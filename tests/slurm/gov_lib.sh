@@ -26,6 +26,17 @@ trusted_socket_dir() {
 	mkdir -p "$d" && chmod 755 "$d" && printf '%s\n' "$d"
 }
 
+# dead_munge_socket: a socket of root's in trusted_socket_dir that nobody
+# listens on (MUNGE unreachable: every seal fails); prints its path.
+dead_munge_socket() {
+	local dead
+	dead=$(trusted_socket_dir)/gov-dead-munge.socket
+	rm -f "$dead"
+	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$dead"
+	chmod 777 "$dead"
+	printf '%s\n' "$dead"
+}
+
 # A task-side shell snippet printing "KEY=VALUE" lines of the task's sealed
 # payload (unmunge as the task's user; the credential is only read).  The
 # quotes are meant literally: the task evals the text.

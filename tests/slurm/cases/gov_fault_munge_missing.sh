@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "$0")/../gov_lib.sh"
 
 missing=$(trusted_socket_dir)/gov-no-such.socket
-rm -f "$missing" /run/slurm-governor/seal-skipped.stamp
+rm -f "$missing" /run/slurm-governor/seal-skipped.*.stamp
 # shellcheck disable=SC2016 # expanded in the task
 status='"$GOV_TOOL" verify --json | jq -r .status'
 

@@ -39,7 +39,7 @@ assert_eq "verified
 verified" "$(as_user srun --governor -n2 bash -c "$status")" "sealed through the second munged"
 
 kill -STOP "$pid"
-rm -f /run/slurm-governor/seal-skipped.stamp
+rm -f /run/slurm-governor/seal-skipped.*.stamp
 # The socket named through a link (as /var/run/... names /run/...): the
 # cancelled request's connection must not reach the task whatever the
 # path (issue 16, item 4).  Each task counts the sockets it inherited.

@@ -22,13 +22,14 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -m 755 "$run_dir"
-stamp=$run_dir/seal-skipped.stamp
+# The stamp of this cause (MUNGE fails) and user.
+stamp=$run_dir/seal-skipped.munge.$(id -u "${GOV_TEST_USER:-govtest}").stamp
 # What an older plugin left: mode 0644, used once.
 printf '\n' >"$stamp"
 chmod 644 "$stamp"
 touch -d '1 hour ago' "$stamp"
 inode=$(stat -c %i "$stamp")
-default_stamp=/run/slurm-governor/seal-skipped.stamp
+default_stamp=/run/slurm-governor/${stamp##*/}
 rm -f "$default_stamp"
 
 # The user's job holds a shared lock on the stamp for the rest of the case.

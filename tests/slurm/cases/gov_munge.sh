@@ -8,11 +8,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-dead=$(trusted_socket_dir)/gov-dead-munge.socket
-rm -f "$dead"
-# A socket file with nobody listening behind it.
-python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$dead"
-chmod 777 "$dead"
+dead=$(dead_munge_socket)
 
 gov_plugstack "munge_socket=$dead" seal=optional
 out=$(as_user srun --governor -n1 bash -c 'echo "ran ${GOVERNOR_DESCRIPTOR:-none}"; "$GOV_TOOL" verify --json | jq -r .status')

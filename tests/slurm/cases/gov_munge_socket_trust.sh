@@ -41,7 +41,7 @@ for ((i = 0; i < 50; i++)); do [[ -S $dir/munge.socket ]] && break; sleep 0.1; d
 # shellcheck disable=SC2016 # expanded in the task
 status='"$GOV_TOOL" verify --json | jq -r .status'
 gov_plugstack "munge_socket=$dir/munge.socket" seal=optional
-rm -f /run/slurm-governor/seal-skipped.stamp
+rm -f /run/slurm-governor/seal-skipped.*.stamp
 mark=$(log_mark)
 out=$(as_user srun --governor -N2 -n2 bash -c "$status")
 assert_eq "absent absent" "$(tr '\n' ' ' <<<"$out" | sed 's/ $//')" "seal=optional: tasks without a descriptor"
