@@ -75,5 +75,9 @@ size_t gov_runenv_inputs(const char **names, size_t cap)
     n++;
     if (n < cap)
         names[n] = GOV_MEMORY_ENV;
+    n++;
+    /* Where a narrowed mask starts (runenv.c). */
+    if (n < cap)
+        names[n] = "SLURM_LOCALID";
     return n + 1;
 }

@@ -38,8 +38,8 @@ extern const size_t gov_knob_count;
  * option, which also counts CPUs). */
 int gov_knob_is_cpu(const gov_knob *k);
 
-/* Every variable gov_runenv_compute() reads, each once (the knobs' and the
- * markers'), into names; returns how many (at most cap are written).  The
+/* Every variable gov_runenv_compute() reads, each once (the knobs', the
+ * markers' and SLURM_LOCALID), into names; returns how many (at most cap are written).  The
  * plugin reads exactly these from a task's environment. */
 size_t gov_runenv_inputs(const char **names, size_t cap);
 

@@ -555,25 +555,39 @@ static int decide(builder *b)
 
 /* Runtimes that count only the affinity mask (Node's availableParallelism,
  * Python's sched_getaffinity) see every CPU of the set under a quota that
- * allows fewer: narrow the mask to as many CPUs as the quota's ceiling, the
- * lowest-numbered ones.  The snapshot then describes what the command will
+ * allows fewer: narrow the mask to as many CPUs as the quota's ceiling.
+ * Tasks of a step that share one mask (--cpu-bind=none) would all take the
+ * same lowest CPUs, so each starts at its local task id (SLURM_LOCALID)
+ * times that count, in the mask's order, wrapping: task 0 the first CPUs,
+ * task 1 the next.  The snapshot then describes what the command will
  * see. */
-static void narrow(gov_runenv *env, unsigned flags, gov_snapshot *view)
+static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov_snapshot *view)
 {
+    const char *lid = gov_env_get(envp, "SLURM_LOCALID");
     double q = view->cpu.cgroup.quota_cores;
-    uint64_t n, have = view->cpu.affinity.count, kept = 0;
+    uint64_t n, have = view->cpu.affinity.count, kept = 0, local = 0, skip;
+    unsigned cpu;
 
     env->affinity_from = have;
     env->affinity_count = 0;
     if ((flags & (GOV_RUNENV_KEEP_AFFINITY | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR)) ||
-        isnan(q) || have == GOV_UNKNOWN)
+        isnan(q) || have == GOV_UNKNOWN || have == 0)
         return;
     n = q <= 1.0 ? 1 : (uint64_t)ceil(q);
     if (n >= have)
         return;
+    if (!lid || gov_parse_dec(lid, strlen(lid), 0, UINT32_MAX, &local))
+        local = 0;
+    skip = (local % have) * n % have;
     memset(&env->affinity, 0, sizeof env->affinity);
-    for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS && kept < n; cpu++)
-        if ((view->cpu.affinity.set.bits[cpu / 64] >> (cpu % 64)) & 1u) {
+    /* Twice round the mask at most: from the skip-th CPU to its end, then
+     * from its start. */
+    for (unsigned pass = 0, seen = 0; pass < 2 && kept < n; pass++, seen = 0)
+        for (cpu = 0; cpu < GOV_CPUSET_BITS && kept < n; cpu++) {
+            if (!((view->cpu.affinity.set.bits[cpu / 64] >> (cpu % 64)) & 1u))
+                continue;
+            if (pass == 0 ? seen++ < skip : seen++ >= skip)
+                continue;
             env->affinity.bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
             kept++;
         }
@@ -632,7 +646,7 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     *view = *snap;
     if (flags & GOV_RUNENV_WORKERS_NUMA)
         flags |= GOV_RUNENV_KEEP_AFFINITY;
-    narrow(b.env, flags, view);
+    narrow(b.env, b.envp, flags, view);
     b.snap = view;
     /* NUMA workers: the command is one of the workers, the pool all of
      * them; without a topology that fails and both are planned without. */

@@ -804,8 +804,10 @@ typedef struct gov_runenv {
     gov_runenv_var *vars;    /**< the changes to apply, in order; each NAME once */
     size_t nvars;
     /** The affinity to give the command: affinity_count > 0 means narrow the
-     *  mask to \p affinity (that many CPUs, the lowest-numbered of the
-     *  current mask) under a CPU quota smaller than the mask, so that
+     *  mask to \p affinity (that many CPUs of the current mask, in its order
+     *  from the SLURM_LOCALID-th group of that many, wrapping, so that tasks
+     *  sharing a mask spread over it; the lowest-numbered without
+     *  SLURM_LOCALID) under a CPU quota smaller than the mask, so that
      *  runtimes that count only the mask (Node's os.availableParallelism(),
      *  Python's os.sched_getaffinity()) see the plan; 0 leaves it alone. */
     uint64_t affinity_count;

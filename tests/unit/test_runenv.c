@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "snapshot_base.h"
@@ -459,7 +460,8 @@ static void test_cpu_only_and_clear(void **state)
 }
 
 /* Under a CPU quota smaller than the mask, the affinity narrows to the
- * quota's ceiling (lowest CPUs first) and the figures follow it. */
+ * quota's ceiling (lowest CPUs first without SLURM_LOCALID) and the
+ * figures follow it. */
 static void test_affinity_narrowed(void **state)
 {
     gov_snapshot s = alloc();
@@ -499,6 +501,47 @@ static void test_affinity_narrowed(void **state)
     gov_runenv_free(env);
 }
 
+/* Tasks that share a mask (--cpu-bind=none) spread over it by their local
+ * id instead of piling onto its lowest CPUs (issue 26, item 5). */
+static void test_affinity_spread(void **state)
+{
+    gov_snapshot s = alloc();
+    const char *task[] = { "SLURM_LOCALID=0", NULL };
+    char id[32];
+    static const uint64_t one_each[] = { 0x02, 0x08, 0x20, 0x80, 0x02 };
+    gov_runenv *env;
+
+    (void)state;
+    s.cpu.affinity.count = 4;
+    memset(&s.cpu.affinity.set, 0, sizeof s.cpu.affinity.set);
+    s.cpu.affinity.set.bits[0] = 0xaa;          /* CPUs 1, 3, 5, 7 */
+    s.cpu.cgroup.version = 2;
+    s.cpu.cgroup.quota_cores = 1.0;
+    s.cpu.cgroup.quota_status = GOV_LIMIT_LIMITED;
+    gov_snapshot_resolve(&s);
+    for (int k = 0; k < 5; k++) {
+        snprintf(id, sizeof id, "SLURM_LOCALID=%d", k);
+        task[0] = id;
+        env = compute(&s, 0, task, 0);
+        assert_int_equal(env->affinity_count, 1);
+        assert_int_equal(env->affinity.bits[0], one_each[k]);   /* task 4 wraps */
+        gov_runenv_free(env);
+    }
+    /* Three CPUs each: task 1 takes the fourth and wraps to the first two. */
+    s.cpu.cgroup.quota_cores = 2.5;
+    gov_snapshot_resolve(&s);
+    task[0] = "SLURM_LOCALID=1";
+    env = compute(&s, 0, task, 0);
+    assert_int_equal(env->affinity_count, 3);
+    assert_int_equal(env->affinity.bits[0], 0x8a);
+    gov_runenv_free(env);
+    /* Not a number: as task 0. */
+    task[0] = "SLURM_LOCALID=x";
+    env = compute(&s, 0, task, 0);
+    assert_int_equal(env->affinity.bits[0], 0x2a);
+    gov_runenv_free(env);
+}
+
 static void test_bad_arguments(void **state)
 {
     gov_snapshot s = alloc();
@@ -529,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_earlier_memory_replaced),
         cmocka_unit_test(test_cpu_only_and_clear),
         cmocka_unit_test(test_affinity_narrowed),
+        cmocka_unit_test(test_affinity_spread),
         cmocka_unit_test(test_node_options_appended),
         cmocka_unit_test(test_node_heap_sizes),
         cmocka_unit_test(test_java_when_blind),
