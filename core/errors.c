@@ -1,8 +1,16 @@
 /* errors.c - names and texts of the error codes, from GOV_ERRNO_MAP
- * (governor.h), the one list of them. */
+ * (governor.h), the one list of them; any other system error (a negated
+ * errno that a reader of /proc or /sys passed on: EPERM, ELOOP, ENOTDIR...)
+ * by the C library's own name and text, so that none is "unknown". */
+#define _GNU_SOURCE /* strerrordesc_np, strerrorname_np */
 #include "governor.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+
+/* The errno range: Linux's are below 4096 (MAX_ERRNO). */
+#define ERRNO_MAX 4095
 
 struct gov_err_entry {
     int code;
@@ -29,16 +37,41 @@ static const struct gov_err_entry *gov_err_find(int err)
     return NULL;
 }
 
+static bool system_error(int err)
+{
+    return err < 0 && err >= -ERRNO_MAX;
+}
+
 const char *gov_strerror(int err)
 {
     const struct gov_err_entry *e = gov_err_find(err);
-    return e ? e->text : "unknown error";
+    const char *t = NULL;
+
+    if (e)
+        return e->text;
+#ifdef GOV_HAVE_STRERRORDESC_NP
+    if (system_error(err))
+        t = strerrordesc_np(-err);
+#endif
+    if (t)
+        return t;
+    return system_error(err) ? "unknown system error" : "unknown error";
 }
 
 const char *gov_err_name(int err)
 {
     const struct gov_err_entry *e = gov_err_find(err);
-    return e ? e->name : "UNKNOWN";
+    const char *n = NULL;
+
+    if (e)
+        return e->name;
+#ifdef GOV_HAVE_STRERRORDESC_NP
+    if (system_error(err))
+        n = strerrorname_np(-err);
+#endif
+    if (n)
+        return n;
+    return system_error(err) ? "ESYSTEM" : "UNKNOWN";
 }
 
 const int *gov_err_codes(size_t *count)

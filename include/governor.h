@@ -10,7 +10,9 @@
  *
  * Conventions used throughout:
  *  - Every function that can fail returns 0 on success or a negative
- *    errno-style code (GOV_E*); gov_strerror() names it.  The library never
+ *    errno-style code: a GOV_E* of GOV_ERRNO_MAP, or another system error as
+ *    its negated errno (a file that cannot be read: -EPERM, -ELOOP...);
+ *    gov_strerror() and gov_err_name() name every one.  The library never
  *    calls exit() and never prints.
  *  - A count or byte quantity that no evidence supports is GOV_UNKNOWN; a
  *    fractional quantity that no evidence supports is NaN (test with
@@ -115,14 +117,19 @@ enum {
 };
 
 /**
- * Name an error code.  Returns a static, human-readable string for any int,
- * including unknown codes ("unknown error").  Thread-safe.
+ * Name an error code.  Returns a static, human-readable string for any int:
+ * the list's text; for another negated errno (a system error the list does
+ * not name, such as -EPERM or -ELOOP) the C library's text ("Operation not
+ * permitted"; "unknown system error" where the C library has none); for
+ * anything else "unknown error".  Thread-safe.
  */
 const char *gov_strerror(int err);
 
 /**
  * Short symbolic name of an error code ("EINVAL", "EPARSE"), for JSON and
- * logs.  Static string; "UNKNOWN" for unknown codes.  Thread-safe.
+ * logs: another negated errno by its C name ("EPERM"; "ESYSTEM" where the C
+ * library has none).  Static string; "UNKNOWN" for anything else.
+ * Thread-safe.
  */
 const char *gov_err_name(int err);
 

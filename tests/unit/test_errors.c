@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <string.h>
 
 #include "governor.h"
@@ -56,11 +57,30 @@ static void test_unknown_code(void **state)
     assert_string_equal(gov_strerror(42), "unknown error");
 }
 
+/* A system error the list does not name still has its own name and text:
+ * the readers pass on what open() said (issue 27, item 3). */
+static void test_system_errors(void **state)
+{
+    static const int escaping[] = { -EPERM, -ELOOP, -ENOTDIR, -EISDIR, -EBUSY, -EAGAIN };
+
+    for (size_t i = 0; i < sizeof escaping / sizeof escaping[0]; i++) {
+        assert_string_not_equal(gov_strerror(escaping[i]), "unknown error");
+        assert_string_not_equal(gov_err_name(escaping[i]), "UNKNOWN");
+    }
+#ifdef GOV_HAVE_STRERRORDESC_NP
+    assert_string_equal(gov_err_name(-ELOOP), "ELOOP");
+    assert_string_equal(gov_strerror(-EPERM), "Operation not permitted");
+#endif
+    /* The list's own text wins over the C library's. */
+    assert_string_equal(gov_strerror(GOV_ENOSPC), "buffer too small");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_codes),
         cmocka_unit_test(test_unknown_code),
+        cmocka_unit_test(test_system_errors),
         cmocka_unit_test(test_code_list),
         cmocka_unit_test(test_version),
     };
