@@ -1,7 +1,7 @@
 /*
  * slurmenv.h - Slurm's facts as slurmstepd states them in the task's
  * environment, and the parsers of their values (slurmenv.c); a verified
- * descriptor fills the same struct (runtime/descriptor_collect.c).
+ * descriptor fills the same struct (runtime/collect/descriptor_collect.c).
  */
 #ifndef GOV_SLURMENV_H
 #define GOV_SLURMENV_H

@@ -68,8 +68,8 @@ while [[ $# -gt 0 ]]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-# shellcheck source=tap.sh
-source "$here/tap.sh"
+# shellcheck source=../lib/tap.sh
+source "$here/../lib/tap.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot, mounts)"
 command -v dpkg-source >/dev/null || die "dpkg-source is missing: apt-get install dpkg-dev"
 

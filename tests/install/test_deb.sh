@@ -12,8 +12,8 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 packages=(libgovernor1 libgovernor-dev governor slurm-spank-governor python3-governor)
 
-# shellcheck source=tap.sh
-source "$(dirname "$0")/tap.sh"
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 installed() { dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qx installed; }
 
 if ((EUID != 0)); then

@@ -10,11 +10,11 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-# shellcheck source=tap.sh
-source "$(dirname "$0")/tap.sh"
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 build_and_scratch stage "$@"
 src=$(cd "$(dirname "$0")/../.." && pwd)
-check() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output otherwise
+succeeds() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output otherwise
 	local desc=$1 out
 	shift
 	if out=$("$@" 2>&1); then pass "$desc"; else fail "$desc" "$out"; fi
@@ -47,16 +47,16 @@ S=$work
 
 # Library: the real file, the soname link and the development link.
 real=$S$libdir/libgovernor.so.$version
-check "library $libdir/libgovernor.so.$version" test -f "$real"
-check "soname link libgovernor.so.1" test -L "$S$libdir/libgovernor.so.1" -a -e "$S$libdir/libgovernor.so.1"
-check "development link libgovernor.so" test -L "$S$libdir/libgovernor.so" -a -e "$S$libdir/libgovernor.so"
+succeeds "library $libdir/libgovernor.so.$version" test -f "$real"
+succeeds "soname link libgovernor.so.1" test -L "$S$libdir/libgovernor.so.1" -a -e "$S$libdir/libgovernor.so.1"
+succeeds "development link libgovernor.so" test -L "$S$libdir/libgovernor.so" -a -e "$S$libdir/libgovernor.so"
 soname=$(readelf -d "$real" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [[ $soname == libgovernor.so.1 ]]; then pass "SONAME is libgovernor.so.1"; else fail "SONAME is libgovernor.so.1" "found '$soname'"; fi
-check "header $includedir/governor.h" test -f "$S$includedir/governor.h"
-check "pkg-config file $libdir/pkgconfig/governor.pc" test -f "$S$libdir/pkgconfig/governor.pc"
+succeeds "header $includedir/governor.h" test -f "$S$includedir/governor.h"
+succeeds "pkg-config file $libdir/pkgconfig/governor.pc" test -f "$S$libdir/pkgconfig/governor.pc"
 
 # The tool.
-check "tool $bindir/governor" test -x "$S$bindir/governor"
+succeeds "tool $bindir/governor" test -x "$S$bindir/governor"
 out=$(LD_LIBRARY_PATH=$S$libdir "$S$bindir/governor" --version 2>&1)
 if [[ $out == "governor $version" ]]; then pass "governor --version says $version"; else fail "governor --version says $version" "$out"; fi
 
@@ -68,7 +68,7 @@ for p in "${pages[@]}"; do
 		fail "man page $p" "not built: install scdoc (tests/install-deps.sh) or configure with -Dman=enabled"
 		continue
 	fi
-	check "man page $p" test -f "$S$p"
+	succeeds "man page $p" test -f "$S$p"
 	warn=$(MANWIDTH=80 man -l --warnings "$S$p" 2>&1 >/dev/null)
 	if [[ -z $warn ]]; then pass "man -l --warnings renders $(basename "$p") cleanly"; else fail "man -l --warnings renders $(basename "$p") cleanly" "$warn"; fi
 done
@@ -109,7 +109,7 @@ if ((have_plugin)); then
 		skip "plugin in Slurm's plugin directory $dir" "no Slurm plugins on this machine to compare with"
 	fi
 	if [[ -n $so ]]; then
-		check "plugin exports slurm_spank_init and plugin_name" \
+		succeeds "plugin exports slurm_spank_init and plugin_name" \
 			bash -c "nm -D --defined-only '$so' | grep -qw slurm_spank_init && nm -D --defined-only '$so' | grep -qw plugin_name"
 		needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 		if [[ $needed != *hwloc* ]]; then pass "plugin does not link libhwloc (login nodes load it without)"; else fail "plugin does not link libhwloc" "NEEDED: $needed"; fi

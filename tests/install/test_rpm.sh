@@ -10,8 +10,8 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-# shellcheck source=tap.sh
-source "$(dirname "$0")/tap.sh"
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 build_and_scratch rpm "$@"
 
 if ! command -v rpmbuild >/dev/null; then

@@ -4,11 +4,9 @@
 # usage: test_doctor.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 # A step's variables, as srun exports them inside an allocation.
 step=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_CPUS_PER_TASK=2 SLURM_CPUS_ON_NODE=2)
@@ -41,4 +39,4 @@ env -i "$gov" doctor --sysroot "$root" >/dev/null; check "no job: exit 0" 0 $?
 "$gov" doctor --sysroot 2>/dev/null; check "--sysroot without a value exits 2" 2 $?
 help=$("$gov" doctor --help); check "help exits 0" 0 $?
 check "help names the exit statuses" 1 "$(grep -c 'Exit status: 0 every known allocation is enforced, 1' <<<"$help")"
-exit $fail
+finish

@@ -5,11 +5,9 @@
 # usage: test_exit_status.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 status() { # CMD...: its exit status, its output dropped
   "$@" >/dev/null 2>&1
   echo $?
@@ -60,4 +58,4 @@ check "run: CMD's status" 5 "$(status "$gov" run --sysroot "$root" -- sh -c 'exi
 check "run: CMD's success" 0 "$(status "$gov" run --sysroot "$root" -- true)"
 check "run: CMD cannot be run" 127 "$(status "$gov" run --sysroot "$root" -- /nonexistent/cmd)"
 check "run --dry-run" 0 "$(status "$gov" run --dry-run --sysroot "$root")"
-exit $fail
+finish

@@ -10,11 +10,9 @@ set -uo pipefail
 gov=$1 src=$2
 records=$src/tests/fixtures/report/steps.jsonl
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
 
 table=$("$gov" report "$records")
@@ -60,4 +58,4 @@ check "skipped lines: the steps unchanged" "$(jobs)" \
 "$gov" report --job x "$records" >/dev/null 2>&1; check "a bad job: usage" 2 $?
 "$gov" report "$tmp/none" >/dev/null 2>&1; check "a missing file: no answer" 3 $?
 
-exit $fail
+finish

@@ -7,11 +7,9 @@ set -uo pipefail
 gov=$1 promtool=$2 logrotate=$3 src=$4
 records=$src/tests/fixtures/report/steps.jsonl
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 "$gov" report --prometheus "$records" >"$tmp/m.prom"
 check "prometheus: exit 0" 0 $?
@@ -30,4 +28,4 @@ chmod 644 "$tmp/logrotate.conf"
 out=$("$logrotate" -d -f -s "$tmp/state" "$tmp/logrotate.conf" 2>&1)
 check "logrotate: the snippet parses" 0 $?
 check "logrotate: it would rotate the file" 1 "$(grep -c "rotating log $tmp/steps.jsonl" <<<"$out")"
-exit $fail
+finish

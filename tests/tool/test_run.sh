@@ -6,17 +6,9 @@
 set -euo pipefail
 gov=$1 omp=$2 fixtures=$3 src=$4
 node_fix=$fixtures/snapshot/slurm-v1-node
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
-contains() { # name needle haystack
-  case "$3" in *"$2"*) echo "ok - $1";; *) echo "not ok - $1: no '$2' in: $3"; fail=1;; esac
-}
-lacks() { # name needle haystack
-  case "$3" in *"$2"*) echo "not ok - $1: '$2' in: $3"; fail=1;; *) echo "ok - $1";; esac
-}
 # The value NAME has in the environment governor run gives a command.
 run_env() { # NAME governor-run-args...
   local name=$1
@@ -71,7 +63,7 @@ check "a user's heap size kept" "--max-old-space-size=64 --max-semi-space-size=1
 if [ "$("$gov" plan --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_binding"])')" = host ]; then
   check "no memory hint without an allocation" "" "$(run_env GOMEMLIMIT)"
 else
-  echo "ok - # skip: this machine's memory is bounded by more than the host"
+  skip "no memory hint without an allocation" "this machine's memory is bounded by more than the host"
 fi
 check "pool memory per worker" $((209715200 / 2)) \
   "$(run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"
@@ -97,11 +89,12 @@ v = [x for x in d["variables"] if x["name"] == "OMP_NUM_THREADS"][0]
 print(d["schema"], v["action"], v["user"], str(v["exceeds"]).lower())' "$json")"
 
 # Every variable is documented: docs/runtimes.md and governor(1).
+missing=
 for v in $(python3 -c 'import json,sys; [print(x["name"]) for x in json.loads(sys.argv[1])["variables"]]' "$json" | sort -u); do
-  grep -q "\`$v\`" "$src/docs/runtimes.md" || { echo "not ok - $v is not in docs/runtimes.md"; fail=1; }
-  grep -q "\*$v\*" "$src/docs/man/governor.1.scd" || { echo "not ok - $v is not in governor.1.scd"; fail=1; }
+  grep -q "\`$v\`" "$src/docs/runtimes.md" || missing+=" $v(docs/runtimes.md)"
+  grep -q "\*$v\*" "$src/docs/man/governor.1.scd" || missing+=" $v(governor.1.scd)"
 done
-echo "ok - documentation checked"
+check "every variable documented" "" "$missing"
 
 # The tool's own hwloc setting never reaches the command; a user's does.
 check "no hwloc setting leaks" "" "$(env -u HWLOC_PLUGINS_BLACKLIST "$gov" run -- env | grep '^HWLOC_PLUGINS_BLACKLIST=' || true)"
@@ -117,4 +110,4 @@ set +e
 msg=$("$gov" run --workers 5 -- true 2>&1 >/dev/null)
 set -e
 contains "oversubscription warns" "exceed the CPU ceiling" "$msg"
-exit $fail
+finish

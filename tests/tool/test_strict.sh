@@ -6,11 +6,9 @@
 # usage: test_strict.sh GOVERNOR
 set -uo pipefail
 gov=$1
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 job=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_PER_TASK=1 SLURM_TASKS_PER_NODE=1)
 out=$("${job[@]}" "$gov" snapshot --json)
@@ -30,4 +28,4 @@ check "strict watch: exit 3" 3 $?
 err=$("$gov" snapshot --require-descriptor --sysroot /tmp 2>&1 >/dev/null)
 check "strict with a sysroot: a usage error" 2 $?
 check "strict with a sysroot: says why" 1 "$(grep -c 'needs the live process' <<<"$err")"
-exit $fail
+finish

@@ -4,11 +4,9 @@
 # usage: test_sysroot.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 fixtures=$2
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 for verb in snapshot plan watch doctor run; do
   extra=()
@@ -25,4 +23,4 @@ for verb in snapshot plan watch doctor run; do
   "$gov" "$verb" --sysroot "$fixtures/snapshot/slurm-v1-node" "${extra[@]}" >/dev/null 2>&1
   check "$verb with a real tree: exit 0" 0 $?
 done
-exit $fail
+finish

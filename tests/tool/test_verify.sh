@@ -5,11 +5,9 @@
 # usage: test_verify.sh GOVERNOR
 set -uo pipefail
 gov=$1
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 out=$(env -i "$gov" verify --json)
 check "absent: exit 4" 4 $?
@@ -21,4 +19,4 @@ check "invalid: exit 1" 1 $?
 check "invalid: schema, status and a reason code" "governor.verify/1 invalid E" \
   "$(python3 -c 'import json, sys; o = json.load(sys.stdin); print(o["schema"], o["status"], o["reason_code"][0])' <<<"$out")"
 check "text: the status" "descriptor: absent" "$(env -i "$gov" verify)"
-exit $fail
+finish

@@ -4,11 +4,9 @@
 # usage: test_watch.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-check() { # name expected actual
-  if [ "$2" = "$3" ]; then echo "ok - $1"; else echo "not ok - $1: expected '$2', got '$3'"; fail=1; fi
-}
 
 out=$("$gov" watch --json --sysroot "$root" --interval 10 --count 7 --max-batch 4)
 check "exit 0" 0 $?
@@ -47,4 +45,4 @@ check "watch in an allocation" '"profile":"batch"' "$(profile_of watch "${slurm[
 "$gov" watch --count 0 2>/dev/null; check "zero count exits 2" 2 $?
 "$gov" watch --bogus 2>/dev/null; check "unknown option exits 2" 2 $?
 "$gov" watch --help >/dev/null; check "help exits 0" 0 $?
-exit $fail
+finish

@@ -1,4 +1,4 @@
-/* The enums' stable names (runtime/names.c): every member, and one rule for
+/* The enums' stable names (core/names.c): every member, and one rule for
  * "none" members and values outside an enum. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# TAP-style results for the install checks, sourced by tests/install/test_*.sh:
-# "ok N - ..." / "not ok N - ..." lines (a failure's details indented with
-# "#"), then "1..N" from finish, which exits 1 when one failed.
+# TAP-style results for the test scripts (tests/tool/, tests/install/), the one
+# copy: "ok N - ..." / "not ok N - ..." lines (a failure's details indented
+# with "#"), then "1..N" from finish, which exits 1 when one failed.  A
+# failure is recorded, never fatal: the script goes on to its next check.
 n=0 failed=0
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() {
@@ -11,6 +12,15 @@ fail() {
 	[[ -z ${2:-} ]] || while IFS= read -r line; do echo "#   $line"; done <<<"$2"
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { # NAME EXPECTED ACTUAL: passes when the two are equal
+	if [[ $2 == "$3" ]]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+contains() { # NAME NEEDLE HAYSTACK
+	case $3 in *"$2"*) pass "$1" ;; *) fail "$1" "no '$2' in: $3" ;; esac
+}
+lacks() { # NAME NEEDLE HAYSTACK
+	case $3 in *"$2"*) fail "$1" "'$2' in: $3" ;; *) pass "$1" ;; esac
+}
 finish() {
 	echo "1..$n"
 	((failed == 0)) || { echo "# $failed of $n failed"; exit 1; }

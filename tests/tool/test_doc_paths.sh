@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Every repository path that the docs (docs/*.md, README.md, the Python
+# binding's README) and the code's comments name exists, so that a file
+# moved or renamed cannot leave its old name behind (issue 27, item 6).
+# A path counts from the repository's top or from any directory above the
+# file that names it (tests/meson.build says tool/test_run.sh).  Left out:
+# names with a placeholder in capitals (tests/slurm/cases/NAME.sh), build
+# outputs (no extension, or .so: tool/governor, spank/governor.so), and
+# hwloc's own source tree (tests/hwloc/...).  A '*' must match a file.
+# usage: test_doc_paths.sh SRC
+set -uo pipefail
+cd "${1:?usage: test_doc_paths.sh SRC}" || exit 1
+top='(core|spank|runtime|tool|tests|docs|contrib|include|abi)'
+fail=0 n=0
+
+exists() { # FILE PATH: PATH from the top or from a directory above FILE
+	local d=$1
+	while [[ $d == */* ]]; do
+		d=${d%/*}
+		if [[ $2 == *'*'* ]]; then
+			compgen -G "$d/$2" >/dev/null && return 0
+		else
+			[[ -e $d/$2 ]] && return 0
+		fi
+	done
+	if [[ $2 == *'*'* ]]; then compgen -G "$2" >/dev/null; else [[ -e $2 ]]; fi
+}
+
+while read -r file path; do
+	case $path in
+	*[A-Z][A-Z]*) continue ;;
+	tests/hwloc/*) continue ;;
+	*.so) continue ;;
+	esac
+	[[ ${path##*/} == *.* ]] || continue
+	n=$((n + 1))
+	exists "$file" "$path" && continue
+	echo "not ok - $file names $path, which does not exist"
+	fail=1
+done < <(find . \( -name .git -o -path ./tests/fixtures -o -name 'meson-*' -o -name '*.p' \) -prune -o \
+	-type f \( -path './docs/*.md' -o -name README.md -o -name '*.[ch]' -o -name '*.sh' \
+	-o -name '*.py' -o -name meson.build -o -name '*.scd' \) -print | sed 's|^\./||' |
+	xargs grep -oHE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_.*/-]*[A-Za-z0-9_*]" |
+	sed -E "s/^([^:]*):[^A-Za-z0-9_]?($top\/.*)$/\1 \2/" | sort -u)
+[[ $n -gt 50 ]] || { echo "not ok - only $n paths found: the scan is broken"; exit 1; }
+[[ $fail -eq 0 ]] && echo "ok - the $n repository paths named in docs and comments exist"
+exit $fail
