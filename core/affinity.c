@@ -1,6 +1,7 @@
 /* affinity.c - the CPUs this process may run on, and narrowing them. */
 #define _GNU_SOURCE
 #include "snapshot_base.h"
+#include "cpuset.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -49,7 +50,7 @@ static int live_affinity(gov_cpuset *set)
     } else {
         for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
             if (CPU_ISSET_S(cpu, size, mask))
-                set->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+                gov_cpu_add(set, cpu);
     }
     CPU_FREE(mask);
     return rc;
@@ -90,9 +91,8 @@ int gov_affinity_set(const gov_cpuset *set)
 
     if (!mask)
         return GOV_ENOMEM;
-    for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
-        if ((set->bits[cpu / 64] >> (cpu % 64)) & 1u)
-            CPU_SET_S(cpu, size, mask);
+    GOV_CPU_FOREACH(cpu, set)
+        CPU_SET_S(cpu, size, mask);
     if (sched_setaffinity(0, size, mask) != 0)
         rc = -errno;
     CPU_FREE(mask);

@@ -1,20 +1,10 @@
 /* cpuset.c - Linux CPU list syntax ("0-3,8") to and from gov_cpuset. */
-#include "governor.h"
+#include "cpuset.h"
 #include "text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-static void set_bit(gov_cpuset *s, uint64_t cpu)
-{
-    s->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
-}
-
-static bool has_bit(const gov_cpuset *s, uint64_t cpu)
-{
-    return (s->bits[cpu / 64] >> (cpu % 64)) & 1u;
-}
 
 int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
 {
@@ -45,7 +35,7 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
                 return GOV_EPARSE;
         }
         for (uint64_t c = lo; c <= hi; c++)
-            set_bit(&set, c);
+            gov_cpu_add(&set, (unsigned)c);
         if (p == end)
             break;
         if (*p != ',')
@@ -59,25 +49,20 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
 int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
 {
     size_t used = 0;
-    uint64_t c = 0;
+    unsigned c;
 
     if (!set || !buf || cap == 0)
         return GOV_EINVAL;
     buf[0] = '\0';
-    while (c < GOV_CPUSET_BITS) {
+    /* From one CPU of the set straight to the next: a list of a few CPUs
+     * (the topology table holds one per core) costs no more than the
+     * set's 128 words. */
+    for (c = gov_cpu_next(set, 0); c < GOV_CPUSET_BITS; c = gov_cpu_next(set, c)) {
         uint64_t lo, hi;
         int n;
 
-        if (!has_bit(set, c)) {
-            /* Straight to the next CPU of the set: a list of a few CPUs
-             * (the topology table holds one per core) costs no more than
-             * the set's 128 words. */
-            uint64_t rest = set->bits[c / 64] >> (c % 64);
-            c = rest ? c + (uint64_t)__builtin_ctzll(rest) : (c / 64 + 1) * 64;
-            continue;
-        }
         lo = c;
-        while (c + 1 < GOV_CPUSET_BITS && has_bit(set, c + 1))
+        while (gov_cpu_in(set, c + 1))
             c++;
         hi = c++;
         if (lo == hi)

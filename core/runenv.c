@@ -8,6 +8,7 @@
  * value is exactly what those figures give was ours, and is replaced (or
  * removed) in place. */
 #include "governor.h"
+#include "cpuset.h"
 
 #include "envval.h"
 #include "knobs.h"
@@ -566,7 +567,6 @@ static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov
     const char *lid = gov_env_get(envp, "SLURM_LOCALID");
     double q = view->cpu.cgroup.quota_cores;
     uint64_t n, have = view->cpu.affinity.count, kept = 0, local = 0, skip;
-    unsigned cpu;
 
     env->affinity_from = have;
     env->affinity_count = 0;
@@ -582,15 +582,17 @@ static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov
     memset(&env->affinity, 0, sizeof env->affinity);
     /* Twice round the mask at most: from the skip-th CPU to its end, then
      * from its start. */
-    for (unsigned pass = 0, seen = 0; pass < 2 && kept < n; pass++, seen = 0)
-        for (cpu = 0; cpu < GOV_CPUSET_BITS && kept < n; cpu++) {
-            if (!((view->cpu.affinity.set.bits[cpu / 64] >> (cpu % 64)) & 1u))
-                continue;
+    for (unsigned pass = 0; pass < 2 && kept < n; pass++) {
+        uint64_t seen = 0;
+        GOV_CPU_FOREACH(cpu, &view->cpu.affinity.set) {
+            if (kept == n)
+                break;
             if (pass == 0 ? seen++ < skip : seen++ >= skip)
                 continue;
-            env->affinity.bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+            gov_cpu_add(&env->affinity, cpu);
             kept++;
         }
+    }
     env->affinity_count = n;
     view->cpu.affinity.set = env->affinity;
     view->cpu.affinity.count = n;

@@ -7,6 +7,7 @@
  * themselves, so a variable set here would outlive this call and change
  * them.  Components are chosen per topology through the API instead. */
 #include "topology.h"
+#include "cpuset.h"
 #include "hwloc_components.h"
 
 #include <dlfcn.h>
@@ -106,16 +107,6 @@ static hwloc_obj_t ancestor_of_type(hwloc_obj_t o, hwloc_obj_type_t type)
     return o;
 }
 
-static bool has_index(const gov_cpuset *set, unsigned i)
-{
-    return (set->bits[i / 64] >> (i % 64)) & 1u;
-}
-
-static void add_index(gov_cpuset *set, unsigned i)
-{
-    set->bits[i / 64] |= UINT64_C(1) << (i % 64);
-}
-
 /* The cores whose PUs meet cpuset. */
 static void cores_meeting(const struct hwloc_api *h, hwloc_topology_t t, int depth,
                           unsigned n, hwloc_const_bitmap_t cpuset, gov_cpuset *out)
@@ -124,7 +115,7 @@ static void cores_meeting(const struct hwloc_api *h, hwloc_topology_t t, int dep
     for (unsigned i = 0; cpuset && i < n; i++) {
         hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
         if (core && core->cpuset && h->bitmap_intersects(core->cpuset, cpuset))
-            add_index(out, i);
+            gov_cpu_add(out, i);
     }
 }
 
@@ -135,9 +126,9 @@ static bool core_pus(const struct hwloc_api *h, hwloc_const_bitmap_t cpuset, uns
 {
     for (int p = h->bitmap_first(cpuset); p >= 0; p = h->bitmap_next(cpuset, p)) {
         unsigned pu = (unsigned)p;
-        if (pu >= GOV_CPUSET_BITS || has_index(&out->pus, pu))
+        if (pu >= GOV_CPUSET_BITS || gov_cpu_in(&out->pus, pu))
             return false;
-        add_index(&out->pus, pu);
+        gov_cpu_add(&out->pus, pu);
         out->pu_core[pu] = (uint16_t)i;
     }
     return true;
@@ -163,7 +154,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             pkgs[out->n_packages++] = pkg;
         }
-        add_index(&out->package[k], i);
+        gov_cpu_add(&out->package[k], i);
         for (k = 0; k < out->n_pu_groups && out->pu_group[k].pus != pus; k++)
             ;
         if (k == out->n_pu_groups) {
@@ -171,7 +162,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             out->pu_group[out->n_pu_groups++].pus = pus;
         }
-        add_index(&out->pu_group[k].cores, i);
+        gov_cpu_add(&out->pu_group[k].cores, i);
     }
     return true;
 }
@@ -228,14 +219,14 @@ static bool build_numa(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_t
         /* Every PU object is a PU of a core (build_cores), and the other
          * way round (the count below). */
         if (!node || node->logical_index >= m || pu->os_index >= GOV_CPUSET_BITS ||
-            !has_index(&out->pus, pu->os_index))
+            !gov_cpu_in(&out->pus, pu->os_index))
             return false;
         if (entry[node->logical_index] < 0) {
             entry[node->logical_index] = (int)out->n_numa;
             out->numa[out->n_numa].os_index = node->os_index;
             out->numa[out->n_numa++].mem_bytes = node->attr->numanode.local_memory;
         }
-        add_index(&out->numa[entry[node->logical_index]].pus, pu->os_index);
+        gov_cpu_add(&out->numa[entry[node->logical_index]].pus, pu->os_index);
     }
     return out->n_numa > 0 && pus == gov_cpuset_count(&out->pus);
 }

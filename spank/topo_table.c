@@ -22,6 +22,7 @@
  * so that each table has exactly one text.  The file is root's, but it is
  * still outside text: nothing in it is trusted before it parses. */
 #include "topology.h"
+#include "cpuset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,29 +32,6 @@
 
 /* pu_core holds core indexes. */
 _Static_assert(GOV_CPUSET_BITS <= UINT16_MAX + 1, "a core index fits in pu_core");
-
-static bool has(const gov_cpuset *s, unsigned i)
-{
-    return (s->bits[i / 64] >> (i % 64)) & 1u;
-}
-
-static void add(gov_cpuset *s, unsigned i)
-{
-    s->bits[i / 64] |= UINT64_C(1) << (i % 64);
-}
-
-/* The first index of s at or after i; GOV_CPUSET_BITS when there is none.
- * Sets of a core's PUs are sparse: skip empty words whole. */
-static unsigned next(const gov_cpuset *s, unsigned i)
-{
-    while (i < GOV_CPUSET_BITS) {
-        uint64_t rest = s->bits[i / 64] >> (i % 64);
-        if (rest)
-            return i + (unsigned)__builtin_ctzll(rest);
-        i = (i / 64 + 1) * 64;
-    }
-    return GOV_CPUSET_BITS;
-}
 
 /* Append head, the list and a newline at *used.  Returns false when buf
  * is full. */
@@ -92,7 +70,7 @@ static void set_first(gov_cpuset *s, uint32_t n)
 {
     memset(s, 0, sizeof *s);
     for (uint32_t i = 0; i < n; i++)
-        add(s, i);
+        gov_cpu_add(s, i);
 }
 
 /* Whether the sets are disjoint, inside all, and (when exact) cover it. */
@@ -120,7 +98,7 @@ static bool cores_hold_their_pus(const gov_topo_table *t)
     uint16_t count[GOV_CPUSET_BITS] = { 0 };
 
     for (unsigned p = 0; p < GOV_CPUSET_BITS; p++) {
-        if (!has(&t->pus, p)) {
+        if (!gov_cpu_in(&t->pus, p)) {
             if (t->pu_core[p])
                 return false;
             continue;
@@ -130,8 +108,7 @@ static bool cores_hold_their_pus(const gov_topo_table *t)
         count[t->pu_core[p]]++;
     }
     for (uint32_t k = 0; k < t->n_pu_groups; k++)
-        for (unsigned c = next(&t->pu_group[k].cores, 0); c < GOV_CPUSET_BITS;
-             c = next(&t->pu_group[k].cores, c + 1))
+        GOV_CPU_FOREACH(c, &t->pu_group[k].cores)
             if (count[c] != t->pu_group[k].pus)
                 return false;
     return true;
@@ -183,19 +160,19 @@ static int core_lines(const gov_topo_table *t, char *buf, size_t cap, size_t *us
         return GOV_ENOMEM;
     }
     order = ends + t->cores;
-    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
+    GOV_CPU_FOREACH(p, &t->pus)
         ends[t->pu_core[p]]++;
     for (uint32_t c = 1; c < t->cores; c++)
         ends[c] += ends[c - 1];
     /* Backwards, so that each core's PUs land in ascending order and ends[]
      * is left holding each core's start. */
     for (unsigned p = GOV_CPUSET_BITS; p-- > 0;)
-        if (has(&t->pus, p))
+        if (gov_cpu_in(&t->pus, p))
             order[--ends[t->pu_core[p]]] = p;
     for (uint32_t c = 0; c < t->cores && !rc; c++) {
         uint32_t end = c + 1 < t->cores ? ends[c + 1] : (uint32_t)npus;
         for (uint32_t i = ends[c]; i < end; i++)
-            add(one, order[i]);
+            gov_cpu_add(one, order[i]);
         if (!line(buf, cap, used, "core=", one))
             rc = GOV_ENOSPC;
         for (uint32_t i = ends[c]; i < end; i++)
@@ -299,8 +276,8 @@ static int core_line(const char *v, size_t n, uint32_t c, gov_topo_table *t)
         return GOV_EPARSE;
     if (set_intersects(&pus, &t->pus))
         return GOV_EPARSE;
-    for (unsigned p = next(&pus, 0); p < GOV_CPUSET_BITS; p = next(&pus, p + 1)) {
-        add(&t->pus, p);
+    GOV_CPU_FOREACH(p, &pus) {
+        gov_cpu_add(&t->pus, p);
         t->pu_core[p] = (uint16_t)c;
     }
     return 0;
@@ -415,9 +392,9 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
     }
     /* The step's PUs: a NUMA node counts when one of them is nearest it. */
     memset(&part, 0, sizeof part);
-    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
-        if (has(&step, t->pu_core[p]))
-            add(&part, p);
+    GOV_CPU_FOREACH(p, &t->pus)
+        if (gov_cpu_in(&step, t->pu_core[p]))
+            gov_cpu_add(&part, p);
     for (uint32_t k = 0; k < t->n_numa; k++) {
         if (!set_intersects(&t->numa[k].pus, &part))
             continue;
@@ -437,8 +414,8 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
 static uint64_t cores_of(const gov_topo_table *t, const gov_cpuset *pus, gov_cpuset *cores)
 {
     memset(cores, 0, sizeof *cores);
-    for (unsigned p = next(pus, 0); p < GOV_CPUSET_BITS; p = next(pus, p + 1))
-        add(cores, t->pu_core[p]);
+    GOV_CPU_FOREACH(p, pus)
+        gov_cpu_add(cores, t->pu_core[p]);
     return gov_cpuset_count(cores);
 }
 
@@ -456,9 +433,9 @@ void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mas
         return;
     /* A core is whole when none of its PUs is outside the mask. */
     memset(&split, 0, sizeof split);
-    for (unsigned p = next(&t->pus, 0); p < GOV_CPUSET_BITS; p = next(&t->pus, p + 1))
-        if (!has(mask, p))
-            add(&split, t->pu_core[p]);
+    GOV_CPU_FOREACH(p, &t->pus)
+        if (!gov_cpu_in(mask, p))
+            gov_cpu_add(&split, t->pu_core[p]);
     out->source = GOV_TOPOLOGY_SOURCE_LIVE;
     out->task.pus = gov_cpuset_count(&pus);
     out->task.cores = cores_of(t, &pus, &cores);

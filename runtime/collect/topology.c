@@ -4,6 +4,7 @@
  * topology of the same root the rest of the snapshot reads, so a fixture
  * tree and a live node are read by the same code. */
 #include "collect.h"
+#include "cpuset.h"
 
 #include <hwloc.h>
 #include <stdlib.h>
@@ -17,16 +18,6 @@ typedef struct numa_tally {
     uint64_t cores;
     unsigned last_core;   /* logical index + 1 of the last core counted */
 } numa_tally;
-
-static bool in_mask(const gov_cpuset *m, unsigned cpu)
-{
-    return cpu < GOV_CPUSET_BITS && ((m->bits[cpu / 64] >> (cpu % 64)) & 1u);
-}
-
-static void add_cpu(gov_cpuset *s, unsigned cpu)
-{
-    s->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
-}
 
 static hwloc_obj_t ancestor(hwloc_obj_t o, hwloc_obj_type_t type)
 {
@@ -97,11 +88,11 @@ static void list_numa(hwloc_topology_t topo, const gov_cpuset *mask, const numa_
     out->numa_count = (uint32_t)k;
     while ((pu = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, pu))) {
         hwloc_obj_t node = gov_numa_nearest(pu);
-        if (!node || !in_mask(mask, pu->os_index))
+        if (!node || !gov_cpu_in(mask, pu->os_index))
             continue;
         for (int i = 0; i < k; i++)
             if (sorted[i] == node)
-                add_cpu(&out->numa[i].cpus, pu->os_index);
+                gov_cpu_add(&out->numa[i].cpus, pu->os_index);
     }
     free(sorted);
 }
@@ -132,7 +123,7 @@ void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
     if (!cores || !packages || !nodes || !numa)
         goto out;
     while ((pu = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, pu))) {
-        if (!in_mask(mask, pu->os_index))
+        if (!gov_cpu_in(mask, pu->os_index))
             continue;
         pus++;
         count_pu(pu, numa, cores, packages, nodes);
@@ -144,7 +135,7 @@ void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
         bool all = true;
         for (int c = hwloc_bitmap_first(core->cpuset); c >= 0 && all;
              c = hwloc_bitmap_next(core->cpuset, c))
-            all = in_mask(mask, (unsigned)c);
+            all = gov_cpu_in(mask, (unsigned)c);
         whole += all;
     }
     out->source = GOV_TOPOLOGY_SOURCE_LIVE;
