@@ -12,7 +12,8 @@
 #define GOV_DESC_HEADER "governor-descriptor/"
 
 /* Plain unsigned fields, in the order they are written, with the format
- * version that introduced each. */
+ * version that introduced each.  The other keys follow them in the one
+ * table of keys below (keys[]), which they open. */
 struct u64_field {
     const char *key;
     size_t off;
@@ -83,64 +84,6 @@ static void put_reserve(gov_text_buf *o, const char *key, uint64_t abs, uint32_t
         gov_text_put(o, "%s=%u%%\n", key, pct);
     else if (abs != GOV_UNKNOWN)
         gov_text_put(o, "%s=%llu\n", key, (unsigned long long)abs);
-}
-
-int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
-{
-    gov_text_buf o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
-    const gov_desc_topology *t;
-    const gov_desc_policy *p;
-
-    if (!d || !buf || cap == 0)
-        return GOV_EINVAL;
-    t = &d->topo;
-    p = &d->policy;
-    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->site.profile) ||
-        t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
-        return GOV_EINVAL;
-    for (size_t i = 0; i < N_U64; i++)
-        if (u64_fields[i].required && u64_get(d, i) == GOV_UNKNOWN)
-            return GOV_EINVAL;
-    buf[0] = '\0';
-    gov_text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
-    for (size_t i = 0; i < N_U64; i++)
-        if (u64_get(d, i) != GOV_UNKNOWN)
-            gov_text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
-    gov_text_put(&o, "boot=%016llx\n", (unsigned long long)d->boot_hash);
-    gov_text_put(&o, "kind=%s\n", gov_step_kind_name(d->step_kind) ? gov_step_kind_name(d->step_kind)
-                                                           : KIND_UNKNOWN);
-    gov_text_put(&o, "gpus_verified=%d\n", d->gpus_verified ? 1 : 0);
-    if (t->present) {
-        gov_text_put(&o, "topo=%llu,%llu,%llu,%llu\n", (unsigned long long)t->packages,
-            (unsigned long long)t->cores, (unsigned long long)t->pus,
-            (unsigned long long)t->numa_nodes);
-        if (t->numa_count) {
-            gov_text_put(&o, "numa_mem=");
-            for (uint32_t i = 0; i < t->numa_count; i++)
-                gov_text_put(&o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
-            gov_text_put(&o, "\n");
-        }
-        if (t->gpu_count) {
-            gov_text_put(&o, "gpus=");
-            for (uint32_t i = 0; i < t->gpu_count; i++)
-                gov_text_put(&o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
-            gov_text_put(&o, "\n");
-        }
-    }
-    gov_text_put(&o, "profile=%s\n", gov_profile_name(p->site.profile));
-    gov_text_put(&o, "imposed=%d\n", p->site.profile_imposed ? 1 : 0);
-    put_reserve(&o, "mem_reserve", p->site.mem_reserve_bytes, p->site.mem_reserve_pct);
-    put_reserve(&o, "cpu_reserve", p->site.cpu_reserve_threads, p->site.cpu_reserve_pct);
-    gov_text_put(&o, "seal=%s\n", p->seal_required ? "required" : "optional");
-    if (p->ttl_s)
-        gov_text_put(&o, "ttl=%u\n", p->ttl_s);
-    gov_text_put(&o, "threads=%d\n", p->threads ? 1 : 0);
-    gov_text_put(&o, "runtimes=%d\n", p->runtimes ? 1 : 0);
-    if (o.full) {
-        buf[0] = '\0';
-        return GOV_ENOSPC;
-    }
-    return (int)o.used;
 }
 
 /* ---- parsing --------------------------------------------------------------- */
@@ -248,86 +191,280 @@ static int parse_boot(const char *v, size_t n, uint64_t *out)
     return n != 16 || gov_parse_hex(v, n, GOV_HEX_LOWER, out) ? GOV_EPARSE : 0;
 }
 
-/* One "key=value" line; seen[] rejects duplicates. */
-enum { K_BOOT = N_U64, K_KIND, K_GPUV, K_TOPO, K_NUMA, K_GPUS, K_PROFILE,
-       K_IMPOSED, K_MEMRES, K_CPURES, K_SEAL, K_TTL, K_THREADS, K_RUNTIMES, K_COUNT };
+/* ---- the keys after the plain numbers ------------------------------------- */
 
+/* Each key's writer (nothing when the descriptor has no value for it) and
+ * reader, side by side. */
+static void put_boot(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    gov_text_put(o, "%s=%016llx\n", key, (unsigned long long)d->boot_hash);
+}
+
+static int get_boot(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_boot(v, n, &d->boot_hash);
+}
+
+static void put_kind(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    const char *name = gov_step_kind_name(d->step_kind);
+
+    gov_text_put(o, "%s=%s\n", key, name ? name : KIND_UNKNOWN);
+}
+
+static int get_kind(const char *v, size_t n, gov_descriptor *d)
+{
+    if (gov_token_eq(v, n, KIND_UNKNOWN)) {
+        d->step_kind = GOV_STEP_UNKNOWN;
+        return 0;
+    }
+    return gov_step_kind_from_name(v, n, &d->step_kind);
+}
+
+static void put_flag(gov_text_buf *o, const char *key, bool v)
+{
+    gov_text_put(o, "%s=%d\n", key, v ? 1 : 0);
+}
+
+static void put_gpus_verified(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_flag(o, key, d->gpus_verified);
+}
+
+static int get_gpus_verified(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_bool(v, n, &d->gpus_verified);
+}
+
+static void put_topo(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    const gov_desc_topology *t = &d->topo;
+
+    if (t->present)
+        gov_text_put(o, "%s=%llu,%llu,%llu,%llu\n", key, (unsigned long long)t->packages,
+                     (unsigned long long)t->cores, (unsigned long long)t->pus,
+                     (unsigned long long)t->numa_nodes);
+}
+
+static int get_topo(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_topo(v, n, &d->topo);
+}
+
+static void put_numa_mem(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    const gov_desc_topology *t = &d->topo;
+
+    if (!t->present || !t->numa_count)
+        return;
+    gov_text_put(o, "%s=", key);
+    for (uint32_t i = 0; i < t->numa_count; i++)
+        gov_text_put(o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
+    gov_text_put(o, "\n");
+}
+
+static int get_numa_mem(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_list(v, n, GOV_DESC_MAX_NUMA, &d->topo.numa_count, numa_item, &d->topo);
+}
+
+static void put_gpus(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    const gov_desc_topology *t = &d->topo;
+
+    if (!t->present || !t->gpu_count)
+        return;
+    gov_text_put(o, "%s=", key);
+    for (uint32_t i = 0; i < t->gpu_count; i++)
+        gov_text_put(o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
+    gov_text_put(o, "\n");
+}
+
+static int get_gpus(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_list(v, n, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
+}
+
+static void put_profile(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    gov_text_put(o, "%s=%s\n", key, gov_profile_name(d->policy.site.profile));
+}
+
+static int get_profile(const char *v, size_t n, gov_descriptor *d)
+{
+    return gov_profile_from_name(v, n, &d->policy.site.profile);
+}
+
+static void put_imposed(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_flag(o, key, d->policy.site.profile_imposed);
+}
+
+static int get_imposed(const char *v, size_t n, gov_descriptor *d)
+{
+    bool imposed = false;
+    int rc = parse_bool(v, n, &imposed);
+
+    d->policy.site.profile_imposed = imposed;
+    return rc;
+}
+
+static void put_mem_reserve(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_reserve(o, key, d->policy.site.mem_reserve_bytes, d->policy.site.mem_reserve_pct);
+}
+
+static int get_mem_reserve(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_reserve(v, n, &d->policy.site.mem_reserve_bytes, &d->policy.site.mem_reserve_pct);
+}
+
+static void put_cpu_reserve(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_reserve(o, key, d->policy.site.cpu_reserve_threads, d->policy.site.cpu_reserve_pct);
+}
+
+static int get_cpu_reserve(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_reserve(v, n, &d->policy.site.cpu_reserve_threads,
+                         &d->policy.site.cpu_reserve_pct);
+}
+
+static void put_seal(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    gov_text_put(o, "%s=%s\n", key, d->policy.seal_required ? "required" : "optional");
+}
+
+static int get_seal(const char *v, size_t n, gov_descriptor *d)
+{
+    if (gov_token_eq(v, n, "required"))
+        d->policy.seal_required = true;
+    else if (!gov_token_eq(v, n, "optional"))
+        return GOV_EPARSE;
+    return 0;
+}
+
+static void put_ttl(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    if (d->policy.ttl_s)
+        gov_text_put(o, "%s=%u\n", key, d->policy.ttl_s);
+}
+
+static int get_ttl(const char *v, size_t n, gov_descriptor *d)
+{
+    uint64_t x;
+
+    if (parse_small(v, n, 3600, &x) || x == 0)
+        return GOV_EPARSE;
+    d->policy.ttl_s = (uint32_t)x;
+    return 0;
+}
+
+static void put_threads(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_flag(o, key, d->policy.threads);
+}
+
+static int get_threads(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_bool(v, n, &d->policy.threads);
+}
+
+static void put_runtimes(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    put_flag(o, key, d->policy.runtimes);
+}
+
+static int get_runtimes(const char *v, size_t n, gov_descriptor *d)
+{
+    return parse_bool(v, n, &d->policy.runtimes);
+}
+
+/* Every key after the plain numbers, in the order they are written: its
+ * name, the format version that introduced it, whether a descriptor of
+ * that version or later must have it, and its writer and reader.  The one
+ * list of them: the encoder, the parser and its duplicate and missing-key
+ * checks all walk it. */
+static const struct key {
+    const char *name;
+    unsigned since;
+    bool required;
+    void (*put)(gov_text_buf *o, const char *key, const gov_descriptor *d);
+    int (*parse)(const char *v, size_t n, gov_descriptor *d);
+} keys[] = {
+    { "boot", 1, true, put_boot, get_boot },
+    { "kind", 1, true, put_kind, get_kind },
+    { "gpus_verified", 1, true, put_gpus_verified, get_gpus_verified },
+    { "topo", 1, false, put_topo, get_topo },
+    { "numa_mem", 1, false, put_numa_mem, get_numa_mem },
+    { "gpus", 1, false, put_gpus, get_gpus },
+    { "profile", 1, true, put_profile, get_profile },
+    { "imposed", 1, true, put_imposed, get_imposed },
+    { "mem_reserve", 1, false, put_mem_reserve, get_mem_reserve },
+    { "cpu_reserve", 1, false, put_cpu_reserve, get_cpu_reserve },
+    { "seal", 1, true, put_seal, get_seal },
+    { "ttl", 1, false, put_ttl, get_ttl },
+    { "threads", 1, true, put_threads, get_threads },
+    { "runtimes", 3, true, put_runtimes, get_runtimes },
+};
+#define N_KEYS (sizeof keys / sizeof keys[0])
+
+/* ---- the whole ---------------------------------------------------------- */
+
+int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
+{
+    gov_text_buf o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
+    const gov_desc_topology *t;
+    const gov_desc_policy *p;
+
+    if (!d || !buf || cap == 0)
+        return GOV_EINVAL;
+    t = &d->topo;
+    p = &d->policy;
+    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->site.profile) ||
+        t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
+        return GOV_EINVAL;
+    for (size_t i = 0; i < N_U64; i++)
+        if (u64_fields[i].required && u64_get(d, i) == GOV_UNKNOWN)
+            return GOV_EINVAL;
+    buf[0] = '\0';
+    gov_text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
+    for (size_t i = 0; i < N_U64; i++)
+        if (u64_get(d, i) != GOV_UNKNOWN)
+            gov_text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
+    for (size_t i = 0; i < N_KEYS; i++)
+        keys[i].put(&o, keys[i].name, d);
+    if (o.full) {
+        buf[0] = '\0';
+        return GOV_ENOSPC;
+    }
+    return (int)o.used;
+}
+
+/* One "key=value" line; seen[] (N_U64 + N_KEYS) rejects duplicates. */
 static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
                       size_t vn, gov_descriptor *d, bool *seen)
 {
-    static const char *const names[K_COUNT - N_U64] = {
-        "boot", "kind", "gpus_verified", "topo", "numa_mem", "gpus", "profile",
-        "imposed", "mem_reserve", "cpu_reserve", "seal", "ttl", "threads", "runtimes",
-    };
-    /* Keys of this table that a version introduced after 1. */
-    static const unsigned since[K_COUNT - N_U64] = { [K_RUNTIMES - N_U64] = 3 };
-    uint64_t x;
-    size_t id = K_COUNT;
-
-    for (size_t i = 0; i < N_U64 && id == K_COUNT; i++)
-        if (gov_token_eq(k, kn, u64_fields[i].key))
-            id = i;
-    for (size_t i = 0; i < K_COUNT - N_U64 && id == K_COUNT; i++)
-        if (gov_token_eq(k, kn, names[i]))
-            id = N_U64 + i;
-    if (id == K_COUNT || seen[id] || (id < N_U64 && u64_fields[id].since > version) ||
-        (id >= N_U64 && since[id - N_U64] > version))
-        return GOV_EPARSE;
-    seen[id] = true;
-    if (id < N_U64)
-        return parse_u64(v, vn, u64_at(d, id));
-    switch (id) {
-    case K_BOOT:
-        return parse_boot(v, vn, &d->boot_hash);
-    case K_KIND:
-        if (gov_token_eq(v, vn, KIND_UNKNOWN)) {
-            d->step_kind = GOV_STEP_UNKNOWN;
-            return 0;
+    for (size_t i = 0; i < N_U64; i++)
+        if (gov_token_eq(k, kn, u64_fields[i].key)) {
+            if (seen[i] || u64_fields[i].since > version)
+                return GOV_EPARSE;
+            seen[i] = true;
+            return parse_u64(v, vn, u64_at(d, i));
         }
-        return gov_step_kind_from_name(v, vn, &d->step_kind);
-    case K_GPUV:
-        return parse_bool(v, vn, &d->gpus_verified);
-    case K_TOPO:
-        return parse_topo(v, vn, &d->topo);
-    case K_NUMA:
-        return parse_list(v, vn, GOV_DESC_MAX_NUMA, &d->topo.numa_count, numa_item, &d->topo);
-    case K_GPUS:
-        return parse_list(v, vn, GOV_DESC_MAX_GPUS, &d->topo.gpu_count, gpu_item, &d->topo);
-    case K_PROFILE:
-        return gov_profile_from_name(v, vn, &d->policy.site.profile);
-    case K_IMPOSED: {
-        bool imposed = false;
-        int rc = parse_bool(v, vn, &imposed);
-
-        d->policy.site.profile_imposed = imposed;
-        return rc;
-    }
-    case K_MEMRES:
-        return parse_reserve(v, vn, &d->policy.site.mem_reserve_bytes, &d->policy.site.mem_reserve_pct);
-    case K_CPURES:
-        return parse_reserve(v, vn, &d->policy.site.cpu_reserve_threads, &d->policy.site.cpu_reserve_pct);
-    case K_SEAL:
-        if (gov_token_eq(v, vn, "required"))
-            d->policy.seal_required = true;
-        else if (!gov_token_eq(v, vn, "optional"))
-            return GOV_EPARSE;
-        return 0;
-    case K_TTL:
-        if (parse_small(v, vn, 3600, &x) || x == 0)
-            return GOV_EPARSE;
-        d->policy.ttl_s = (uint32_t)x;
-        return 0;
-    case K_THREADS:
-        return parse_bool(v, vn, &d->policy.threads);
-    case K_RUNTIMES:
-        return parse_bool(v, vn, &d->policy.runtimes);
-    }
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (gov_token_eq(k, kn, keys[i].name)) {
+            if (seen[N_U64 + i] || keys[i].since > version)
+                return GOV_EPARSE;
+            seen[N_U64 + i] = true;
+            return keys[i].parse(v, vn, d);
+        }
     return GOV_EPARSE;
 }
 
 int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 {
-    bool seen[K_COUNT] = { false };
+    bool seen[N_U64 + N_KEYS] = { false };
     gov_lines it = gov_lines_of(text, len, true);
     const char *line, *k, *v;
     size_t n, kn, vn, hl = strlen(GOV_DESC_HEADER);
@@ -356,10 +493,10 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
     for (size_t i = 0; i < N_U64; i++)
         if (u64_fields[i].required && !seen[i])
             return GOV_EPARSE;
-    if (!seen[K_BOOT] || !seen[K_KIND] || !seen[K_GPUV] || !seen[K_PROFILE] ||
-        !seen[K_IMPOSED] || !seen[K_SEAL] || !seen[K_THREADS] ||
-        (version >= 3 && !seen[K_RUNTIMES]) ||
-        (d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (keys[i].required && keys[i].since <= version && !seen[N_U64 + i])
+            return GOV_EPARSE;
+    if ((d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
         (d.policy.site.mem_reserve_pct && d.policy.site.mem_reserve_bytes != GOV_UNKNOWN) ||
         (d.policy.site.cpu_reserve_pct && d.policy.site.cpu_reserve_threads != GOV_UNKNOWN))
         return GOV_EPARSE;

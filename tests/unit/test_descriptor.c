@@ -677,10 +677,47 @@ static void test_collect(void **state)
     assert_int_equal(sched.source, GOV_SCHED_NONE);
 }
 
+/* Every key set: the whole text, byte for byte, in the table's order (a
+ * change of order or spelling is a format change), and read back. */
+static void test_every_key(void **state)
+{
+    gov_descriptor d, back;
+    char buf[GOV_DESC_MAX_BYTES + 1];
+    int n;
+
+    (void)state;
+    gov_descriptor_init(&d);
+    d.job_id = 1, d.step_id = 2, d.node_index = 0, d.uid = 1001, d.pid = 77;
+    d.pid_start = 88, d.created = 99, d.nodes = 2, d.tasks_total = 4, d.tasks_on_node = 2;
+    d.cpus_on_node = 4, d.cpus_per_task = 2, d.job_mem_mib = 100, d.step_mem_mib = 50;
+    d.gpus_on_node = 2, d.gpus_usable = 1, d.pid_ns = 5, d.user_ns = 6, d.boot_hash = 0xabcdef;
+    d.step_kind = GOV_STEP_BATCH, d.gpus_verified = true;
+    d.topo.present = true, d.topo.packages = 2, d.topo.cores = 4, d.topo.pus = 8;
+    d.topo.numa_nodes = 2, d.topo.numa_count = 2, d.topo.numa_mem_bytes[0] = 1;
+    d.topo.numa_mem_bytes[1] = 2, d.topo.gpu_count = 2, d.topo.gpu_numa[0] = -1;
+    d.topo.gpu_numa[1] = 1, d.topo.gpu_local[1] = true;
+    d.policy.site.profile = GOV_PROFILE_INTERACTIVE, d.policy.site.profile_imposed = true;
+    d.policy.site.mem_reserve_pct = 10, d.policy.site.cpu_reserve_threads = 2;
+    d.policy.seal_required = true, d.policy.ttl_s = 60, d.policy.threads = true;
+    d.policy.runtimes = true;
+    n = gov_descriptor_encode(&d, buf, sizeof buf);
+    assert_true(n > 0);
+    assert_string_equal(buf,
+        "governor-descriptor/3\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
+        "created=99\nnodes=2\ntasks=4\ntasks_node=2\nncpus=4\ncpt=2\njob_mem=100\n"
+        "step_mem=50\ngpus_node=2\ngpus_usable=1\npidns=5\nuserns=6\nboot=0000000000abcdef\n"
+        "kind=batch\ngpus_verified=1\ntopo=2,4,8,2\nnuma_mem=1,2\ngpus=-1/0,1/1\n"
+        "profile=interactive\nimposed=1\nmem_reserve=10%\ncpu_reserve=2\nseal=required\n"
+        "ttl=60\nthreads=1\nruntimes=1\n");
+    assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &back), 0);
+    assert_memory_equal(&back, &d, sizeof d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_every_key),
         cmocka_unit_test(test_unknown_facts_omitted),
         cmocka_unit_test(test_worst_case_fits),
         cmocka_unit_test(test_missing_binding_refused),
