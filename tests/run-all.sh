@@ -28,7 +28,7 @@ set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 cd "$src"
 out=${GOV_TEST_OUT:-$src/build-test}
-fuzz_seconds=${GOV_FUZZ_SECONDS:-8}
+fuzz_seconds=${GOV_FUZZ_SECONDS:-4}
 
 passed=0 failed=0 failures=()
 stage() { # NAME CMD...: runs one stage and counts it
