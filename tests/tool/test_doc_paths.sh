@@ -7,6 +7,8 @@
 # names with a placeholder in capitals (tests/slurm/cases/NAME.sh), build
 # outputs (no extension, or .so: tool/governor, spank/governor.so), and
 # hwloc's own source tree (tests/hwloc/...).  A '*' must match a file.
+# Only the sources are read: not hidden directories (.git, .pybuild) nor a
+# build directory inside the tree (a Debian build's obj-*, with meson-info).
 # usage: test_doc_paths.sh SRC
 set -uo pipefail
 cd "${1:?usage: test_doc_paths.sh SRC}" || exit 1
@@ -37,7 +39,8 @@ while read -r file path; do
 	exists "$file" "$path" && continue
 	echo "not ok - $file names $path, which does not exist"
 	fail=1
-done < <(find . \( -name .git -o -path ./tests/fixtures -o -name 'meson-*' -o -name '*.p' \) -prune -o \
+done < <(find . -mindepth 1 \( -name '.*' -o -path ./tests/fixtures -o -name 'meson-*' -o -name '*.p' \
+	-o -type d -exec test -e '{}/meson-info' \; \) -prune -o \
 	-type f \( -path './docs/*.md' -o -name README.md -o -name '*.[ch]' -o -name '*.sh' \
 	-o -name '*.py' -o -name meson.build -o -name '*.scd' \) -print | sed 's|^\./||' |
 	xargs grep -oHE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_.*/-]*[A-Za-z0-9_*]" |
