@@ -20,82 +20,61 @@ int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t
     return -1;
 }
 
-#define NAME_OF(table, v) gov_name_of(GOV_NAMES(table), (unsigned)(v))
+/* One table per public enum, indexed by value and sized by the enum's count,
+ * filled from the enum's list (governor.h): a member cannot lack its name. */
+#define NAME_ENTRY(id, name, ...) [id] = name,
+#define ENUM_NAMES(type, LIST, COUNT)                                    \
+    static const char *const type##_names[COUNT] = { LIST(NAME_ENTRY) }; \
+    const char *gov_##type##_name(gov_##type v)                          \
+    {                                                                    \
+        return gov_name_of(type##_names, COUNT, (unsigned)v);            \
+    }
 
-const char *gov_limit_status_name(gov_limit_status s)
-{
-    static const char *const names[] = {
-        [GOV_LIMIT_UNKNOWN] = "unknown",
-        [GOV_LIMIT_LIMITED] = "limited",
-        [GOV_LIMIT_UNLIMITED] = "unlimited",
-    };
-    return NAME_OF(names, s);
-}
+ENUM_NAMES(limit_status, GOV_LIMIT_STATUS_LIST, GOV_LIMIT_STATUS_COUNT)
+ENUM_NAMES(enforcement, GOV_ENFORCEMENT_LIST, GOV_ENFORCEMENT_COUNT)
+ENUM_NAMES(layer, GOV_LAYER_LIST, GOV_LAYER_COUNT)
+ENUM_NAMES(sched_source, GOV_SCHED_SOURCE_LIST, GOV_SCHED_SOURCE_COUNT)
+ENUM_NAMES(descriptor_status, GOV_DESCRIPTOR_STATUS_LIST, GOV_DESCRIPTOR_STATUS_COUNT)
+ENUM_NAMES(pressure_source, GOV_PRESSURE_SOURCE_LIST, GOV_PRESSURE_SOURCE_COUNT)
+ENUM_NAMES(step_kind, GOV_STEP_KIND_LIST, GOV_STEP_KIND_COUNT)
+ENUM_NAMES(topology_source, GOV_TOPOLOGY_SOURCE_LIST, GOV_TOPOLOGY_SOURCE_COUNT)
+ENUM_NAMES(profile, GOV_PROFILE_LIST, GOV_PROFILE_COUNT)
+ENUM_NAMES(runenv_action, GOV_RUNENV_ACTION_LIST, GOV_RUNENV_ACTION_COUNT)
+ENUM_NAMES(runenv_reason, GOV_RUNENV_REASON_LIST, GOV_RUNENV_REASON_COUNT)
+ENUM_NAMES(pressure_level, GOV_PRESSURE_LEVEL_LIST, GOV_PRESSURE_LEVEL_COUNT)
+ENUM_NAMES(ceiling_reason, GOV_CEILING_REASON_LIST, GOV_CEILING_REASON_COUNT)
+ENUM_NAMES(verdict, GOV_VERDICT_LIST, GOV_VERDICT_COUNT)
+ENUM_NAMES(reason, GOV_REASON_LIST, GOV_REASON_COUNT)
 
-const char *gov_enforcement_name(gov_enforcement e)
-{
-    static const char *const names[] = {
-        [GOV_ENFORCEMENT_UNKNOWN] = "unknown",
-        [GOV_ENFORCED] = "enforced",
-        [GOV_NOT_ENFORCED] = "not_enforced",
-    };
-    return NAME_OF(names, e);
-}
-
-const char *gov_layer_name(gov_layer l)
-{
-    static const char *const names[] = {
-        [GOV_LAYER_NONE] = NULL,
-        [GOV_LAYER_HOST] = "host",
-        [GOV_LAYER_AFFINITY] = "affinity",
-        [GOV_LAYER_CPUSET] = "cpuset",
-        [GOV_LAYER_QUOTA] = "quota",
-        [GOV_LAYER_CGROUP] = "cgroup",
-        [GOV_LAYER_SCHEDULER] = "scheduler",
-        [GOV_LAYER_DEVICES] = "devices",
-    };
-    return NAME_OF(names, l);
-}
-
-const char *gov_sched_source_name(gov_sched_source s)
-{
-    static const char *const names[] = {
-        [GOV_SCHED_NONE] = NULL,
-        [GOV_SCHED_DESCRIPTOR] = "descriptor",
-        [GOV_SCHED_ENVIRONMENT] = "environment",
-    };
-    return NAME_OF(names, s);
-}
-
-const char *gov_descriptor_status_name(gov_descriptor_status s)
-{
-    static const char *const names[] = {
-        [GOV_DESCRIPTOR_ABSENT] = "absent",
-        [GOV_DESCRIPTOR_VERIFIED] = "verified",
-        [GOV_DESCRIPTOR_INVALID] = "invalid",
-    };
-    return NAME_OF(names, s);
-}
-
-const char *gov_pressure_source_name(gov_pressure_source s)
-{
-    static const char *const names[] = {
-        [GOV_PRESSURE_SOURCE_NONE] = NULL,
-        [GOV_PRESSURE_SOURCE_CGROUP] = "cgroup",
-        [GOV_PRESSURE_SOURCE_SYSTEM] = "system",
-    };
-    return NAME_OF(names, s);
-}
-
-static const char *const profile_names[] = {
-    [GOV_PROFILE_BATCH] = "batch",
-    [GOV_PROFILE_INTERACTIVE] = "interactive",
+#define TEXT_ENTRY(id, name, text) [id] = text,
+static const char *const runenv_reason_texts[GOV_RUNENV_REASON_COUNT] = {
+    GOV_RUNENV_REASON_LIST(TEXT_ENTRY)
 };
 
-const char *gov_profile_name(gov_profile p)
+const char *gov_runenv_reason_text(gov_runenv_reason r)
 {
-    return NAME_OF(profile_names, p);
+    return gov_name_of(GOV_NAMES(runenv_reason_texts), (unsigned)r);
 }
+
+#define TABLE(type, COUNT) { "gov_" #type, type##_names, COUNT }
+const gov_enum_table gov_enum_tables[] = {
+    TABLE(limit_status, GOV_LIMIT_STATUS_COUNT),
+    TABLE(enforcement, GOV_ENFORCEMENT_COUNT),
+    TABLE(layer, GOV_LAYER_COUNT),
+    TABLE(sched_source, GOV_SCHED_SOURCE_COUNT),
+    TABLE(descriptor_status, GOV_DESCRIPTOR_STATUS_COUNT),
+    TABLE(pressure_source, GOV_PRESSURE_SOURCE_COUNT),
+    TABLE(step_kind, GOV_STEP_KIND_COUNT),
+    TABLE(topology_source, GOV_TOPOLOGY_SOURCE_COUNT),
+    TABLE(profile, GOV_PROFILE_COUNT),
+    TABLE(runenv_action, GOV_RUNENV_ACTION_COUNT),
+    TABLE(runenv_reason, GOV_RUNENV_REASON_COUNT),
+    TABLE(pressure_level, GOV_PRESSURE_LEVEL_COUNT),
+    TABLE(ceiling_reason, GOV_CEILING_REASON_COUNT),
+    TABLE(verdict, GOV_VERDICT_COUNT),
+    TABLE(reason, GOV_REASON_COUNT),
+};
+const size_t gov_enum_tables_count = sizeof gov_enum_tables / sizeof gov_enum_tables[0];
 
 int gov_profile_from_name(const char *text, size_t len, gov_profile *out)
 {
@@ -107,29 +86,6 @@ int gov_profile_from_name(const char *text, size_t len, gov_profile *out)
     return 0;
 }
 
-static const char *const step_kind_names[] = {
-    [GOV_STEP_UNKNOWN] = NULL,
-    [GOV_STEP_NORMAL] = "normal",
-    [GOV_STEP_BATCH] = "batch",
-    [GOV_STEP_EXTERN] = "extern",
-    [GOV_STEP_INTERACTIVE] = "interactive",
-};
-
-const char *gov_step_kind_name(gov_step_kind k)
-{
-    return NAME_OF(step_kind_names, k);
-}
-
-const char *gov_topology_source_name(gov_topology_source s)
-{
-    static const char *const names[] = {
-        [GOV_TOPOLOGY_SOURCE_NONE] = NULL,
-        [GOV_TOPOLOGY_SOURCE_DESCRIPTOR] = "descriptor",
-        [GOV_TOPOLOGY_SOURCE_LIVE] = "live",
-    };
-    return NAME_OF(names, s);
-}
-
 int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
 {
     int v = gov_name_lookup(GOV_NAMES(step_kind_names), text, len);
@@ -138,57 +94,6 @@ int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
         return GOV_EPARSE;
     *out = (gov_step_kind)v;
     return 0;
-}
-
-const char *gov_pressure_level_name(gov_pressure_level l)
-{
-    static const char *const names[] = {
-        [GOV_GREEN] = "green",
-        [GOV_YELLOW] = "yellow",
-        [GOV_RED] = "red",
-    };
-    return NAME_OF(names, l);
-}
-
-const char *gov_verdict_name(gov_verdict v)
-{
-    static const char *const names[] = {
-        [GOV_ADMIT] = "admit",
-        [GOV_WAIT] = "wait",
-        [GOV_REJECT] = "reject",
-    };
-    return NAME_OF(names, v);
-}
-
-const char *gov_reason_name(gov_reason r)
-{
-    static const char *const names[] = {
-        [GOV_REASON_NONE] = "none",
-        [GOV_REASON_STALE_SNAPSHOT] = "stale_snapshot",
-        [GOV_REASON_FUTURE_SNAPSHOT] = "future_snapshot",
-        [GOV_REASON_CPU_PRESSURE] = "cpu_pressure",
-        [GOV_REASON_MEMORY_PRESSURE] = "memory_pressure",
-        [GOV_REASON_RAM] = "ram",
-        [GOV_REASON_RAM_UNKNOWN] = "ram_unknown",
-        [GOV_REASON_CPU] = "cpu",
-        [GOV_REASON_IO] = "io",
-        [GOV_REASON_GPU] = "gpu",
-        [GOV_REASON_GPU_MEMORY] = "gpu_memory",
-        [GOV_REASON_BATCH_CEILING] = "batch_ceiling",
-    };
-    return NAME_OF(names, r);
-}
-
-const char *gov_ceiling_reason_name(gov_ceiling_reason c)
-{
-    static const char *const names[] = {
-        [GOV_CEILING_NO_OBSERVATION] = "no_observation",
-        [GOV_CEILING_GROWING] = "growing",
-        [GOV_CEILING_LARGEST] = "largest",
-        [GOV_CEILING_PRESSURE] = "pressure",
-        [GOV_CEILING_RAM_UNKNOWN] = "ram_unknown",
-    };
-    return NAME_OF(names, c);
 }
 
 void gov_layers_format(unsigned bits, char *buf, size_t cap)

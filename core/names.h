@@ -21,6 +21,17 @@ int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t
 
 #define GOV_NAMES(table) (table), (sizeof(table) / sizeof(table)[0])
 
+/* Every public enum's names, for the tests that hold them all to one rule
+ * and to the docs: "gov_reason", its table, its count. */
+typedef struct gov_enum_table {
+    const char *type;
+    const char *const *names;
+    size_t count;
+} gov_enum_table;
+
+extern const gov_enum_table gov_enum_tables[];
+extern const size_t gov_enum_tables_count;
+
 /* Reverse lookups of the enums that outside text names: 0 and *out set,
  * or GOV_EPARSE. */
 int gov_profile_from_name(const char *text, size_t len, gov_profile *out);

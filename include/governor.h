@@ -184,75 +184,104 @@ uint64_t gov_cpuset_count(const gov_cpuset *set);
 /** \name Snapshot                                                          */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Every public enum is generated from one list, GOV_<ENUM>_LIST(X): a line
+ * X(ENUMERATOR, "name") per member, in value order from 0.  The list makes
+ * the enum, its count GOV_<ENUM>_COUNT and its stable names
+ * (gov_<enum>_name(); NULL only for a "none" member of value 0, which the
+ * JSON prints as null), so appending an enumerator, the one change the ABI
+ * allows, is one line of its list (and a row of its docs; a unit test holds
+ * the docs to the lists).  A count grows with its enum: nothing stored or
+ * exchanged between versions may be sized by it.
+ */
+#define GOV_ENUM_MEMBER_(id, ...) id,
+#define GOV_ENUM_ONE_(id, ...) 1 +
+
 /** Status of a cgroup limit: evidence of a limit, of none, or no evidence. */
-typedef enum gov_limit_status {
-    GOV_LIMIT_UNKNOWN = 0,
-    GOV_LIMIT_LIMITED,
-    GOV_LIMIT_UNLIMITED,
-} gov_limit_status;
+#define GOV_LIMIT_STATUS_LIST(X)      \
+    X(GOV_LIMIT_UNKNOWN, "unknown")   \
+    X(GOV_LIMIT_LIMITED, "limited")   \
+    X(GOV_LIMIT_UNLIMITED, "unlimited")
+typedef enum gov_limit_status { GOV_LIMIT_STATUS_LIST(GOV_ENUM_MEMBER_) } gov_limit_status;
+enum { GOV_LIMIT_STATUS_COUNT = GOV_LIMIT_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Whether the kernel holds the process to its allocation. */
-typedef enum gov_enforcement {
-    GOV_ENFORCEMENT_UNKNOWN = 0,
-    GOV_ENFORCED,
-    GOV_NOT_ENFORCED,
-} gov_enforcement;
+#define GOV_ENFORCEMENT_LIST(X)           \
+    X(GOV_ENFORCEMENT_UNKNOWN, "unknown") \
+    X(GOV_ENFORCED, "enforced")           \
+    X(GOV_NOT_ENFORCED, "not_enforced")
+typedef enum gov_enforcement { GOV_ENFORCEMENT_LIST(GOV_ENUM_MEMBER_) } gov_enforcement;
+enum { GOV_ENFORCEMENT_COUNT = GOV_ENFORCEMENT_LIST(GOV_ENUM_ONE_) 0 };
 
 /** The layer that sets an effective value. */
-typedef enum gov_layer {
-    GOV_LAYER_NONE = 0,  /**< nothing known */
-    GOV_LAYER_HOST,
-    GOV_LAYER_AFFINITY,
-    GOV_LAYER_CPUSET,
-    GOV_LAYER_QUOTA,
-    GOV_LAYER_CGROUP,    /**< memory.max / memory.high / v1 limits */
-    GOV_LAYER_SCHEDULER,
-    GOV_LAYER_DEVICES,   /**< a device cgroup (GPU enforcement only) */
-} gov_layer;
+#define GOV_LAYER_LIST(X)                                                \
+    X(GOV_LAYER_NONE, NULL)           /* nothing known */                \
+    X(GOV_LAYER_HOST, "host")                                            \
+    X(GOV_LAYER_AFFINITY, "affinity")                                    \
+    X(GOV_LAYER_CPUSET, "cpuset")                                        \
+    X(GOV_LAYER_QUOTA, "quota")                                          \
+    X(GOV_LAYER_CGROUP, "cgroup")     /* memory.max / memory.high / v1 limits */ \
+    X(GOV_LAYER_SCHEDULER, "scheduler")                                  \
+    X(GOV_LAYER_DEVICES, "devices")   /* a device cgroup (GPU enforcement only) */
+typedef enum gov_layer { GOV_LAYER_LIST(GOV_ENUM_MEMBER_) } gov_layer;
+enum { GOV_LAYER_COUNT = GOV_LAYER_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Where the scheduler facts come from. */
-typedef enum gov_sched_source {
-    GOV_SCHED_NONE = 0,        /**< no scheduler evidence */
-    GOV_SCHED_DESCRIPTOR,      /**< the verified, sealed descriptor */
-    GOV_SCHED_ENVIRONMENT,     /**< SLURM_* variables (any user can change them) */
-} gov_sched_source;
+#define GOV_SCHED_SOURCE_LIST(X)                                                     \
+    X(GOV_SCHED_NONE, NULL)                  /* no scheduler evidence */             \
+    X(GOV_SCHED_DESCRIPTOR, "descriptor")    /* the verified, sealed descriptor */   \
+    X(GOV_SCHED_ENVIRONMENT, "environment")  /* SLURM_* variables (any user can change them) */
+typedef enum gov_sched_source { GOV_SCHED_SOURCE_LIST(GOV_ENUM_MEMBER_) } gov_sched_source;
+enum { GOV_SCHED_SOURCE_COUNT = GOV_SCHED_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** What became of the sealed descriptor. */
+#define GOV_DESCRIPTOR_STATUS_LIST(X)                                      \
+    X(GOV_DESCRIPTOR_ABSENT, "absent")                                     \
+    X(GOV_DESCRIPTOR_VERIFIED, "verified")                                 \
+    X(GOV_DESCRIPTOR_INVALID, "invalid") /* see gov_snapshot.descriptor.reason */
 typedef enum gov_descriptor_status {
-    GOV_DESCRIPTOR_ABSENT = 0,
-    GOV_DESCRIPTOR_VERIFIED,
-    GOV_DESCRIPTOR_INVALID,    /**< see gov_snapshot.descriptor.reason */
+    GOV_DESCRIPTOR_STATUS_LIST(GOV_ENUM_MEMBER_)
 } gov_descriptor_status;
+enum { GOV_DESCRIPTOR_STATUS_COUNT = GOV_DESCRIPTOR_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Where PSI figures come from. */
+#define GOV_PRESSURE_SOURCE_LIST(X)                                                      \
+    X(GOV_PRESSURE_SOURCE_NONE, NULL)                                                    \
+    X(GOV_PRESSURE_SOURCE_CGROUP, "cgroup") /* the process's non-root v2 cgroup *.pressure */ \
+    X(GOV_PRESSURE_SOURCE_SYSTEM, "system") /* /proc/pressure, or the v2 root cgroup's    \
+                                               (system-wide: a hybrid host) */
 typedef enum gov_pressure_source {
-    GOV_PRESSURE_SOURCE_NONE = 0,
-    GOV_PRESSURE_SOURCE_CGROUP,   /**< the process's non-root v2 cgroup *.pressure */
-    GOV_PRESSURE_SOURCE_SYSTEM,   /**< /proc/pressure, or the v2 root cgroup's
-                                       (system-wide: a hybrid host) */
+    GOV_PRESSURE_SOURCE_LIST(GOV_ENUM_MEMBER_)
 } gov_pressure_source;
+enum { GOV_PRESSURE_SOURCE_COUNT = GOV_PRESSURE_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Slurm step kinds that the plugin and the snapshot treat deliberately. */
-typedef enum gov_step_kind {
-    GOV_STEP_UNKNOWN = 0,
-    GOV_STEP_NORMAL,
-    GOV_STEP_BATCH,
-    GOV_STEP_EXTERN,
-    GOV_STEP_INTERACTIVE,
-} gov_step_kind;
+#define GOV_STEP_KIND_LIST(X)                \
+    X(GOV_STEP_UNKNOWN, NULL)                \
+    X(GOV_STEP_NORMAL, "normal")             \
+    X(GOV_STEP_BATCH, "batch")               \
+    X(GOV_STEP_EXTERN, "extern")             \
+    X(GOV_STEP_INTERACTIVE, "interactive")
+typedef enum gov_step_kind { GOV_STEP_KIND_LIST(GOV_ENUM_MEMBER_) } gov_step_kind;
+enum { GOV_STEP_KIND_COUNT = GOV_STEP_KIND_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Where the snapshot's topology part comes from (gov_snapshot.topology). */
+#define GOV_TOPOLOGY_SOURCE_LIST(X)                                                        \
+    X(GOV_TOPOLOGY_SOURCE_NONE, NULL)               /* no topology known */                \
+    X(GOV_TOPOLOGY_SOURCE_DESCRIPTOR, "descriptor") /* the step part from a verified       \
+                                                       descriptor */                       \
+    X(GOV_TOPOLOGY_SOURCE_LIVE, "live")             /* only the task part, counted here */
 typedef enum gov_topology_source {
-    GOV_TOPOLOGY_SOURCE_NONE = 0,     /**< no topology known */
-    GOV_TOPOLOGY_SOURCE_DESCRIPTOR,   /**< the step part from a verified descriptor */
-    GOV_TOPOLOGY_SOURCE_LIVE,         /**< only the task part, counted here */
+    GOV_TOPOLOGY_SOURCE_LIST(GOV_ENUM_MEMBER_)
 } gov_topology_source;
+enum { GOV_TOPOLOGY_SOURCE_COUNT = GOV_TOPOLOGY_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Admission profile (see the governor section). */
-typedef enum gov_profile {
-    GOV_PROFILE_BATCH = 0,        /**< keeps no host reserve */
-    GOV_PROFILE_INTERACTIVE,      /**< keeps a quarter of RAM and threads */
-} gov_profile;
+#define GOV_PROFILE_LIST(X)                                                         \
+    X(GOV_PROFILE_BATCH, "batch")             /* keeps no host reserve */           \
+    X(GOV_PROFILE_INTERACTIVE, "interactive") /* keeps a quarter of RAM and threads */
+typedef enum gov_profile { GOV_PROFILE_LIST(GOV_ENUM_MEMBER_) } gov_profile;
+enum { GOV_PROFILE_COUNT = GOV_PROFILE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** The four accelerator visibility variables, counted, never printed. */
 enum {
@@ -743,30 +772,39 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsig
  */
 
 /** What became of one setting. */
-typedef enum gov_runenv_action {
-    GOV_RUNENV_SET = 0,   /**< set to the plan's figure */
-    GOV_RUNENV_KEEP,      /**< the user's own setting stays */
-    GOV_RUNENV_SKIP,      /**< left alone (see the reason) */
-} gov_runenv_action;
+#define GOV_RUNENV_ACTION_LIST(X)                                        \
+    X(GOV_RUNENV_SET, "set")     /* set to the plan's figure */          \
+    X(GOV_RUNENV_KEEP, "keep")   /* the user's own setting stays */      \
+    X(GOV_RUNENV_SKIP, "skip")   /* left alone (see the reason) */
+typedef enum gov_runenv_action { GOV_RUNENV_ACTION_LIST(GOV_ENUM_MEMBER_) } gov_runenv_action;
+enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
 
-/** Why; gov_runenv_reason_text() says it in a sentence. */
-typedef enum gov_runenv_reason {
-    GOV_RUNENV_PLANNED = 0,     /**< SET: it was unset */
-    GOV_RUNENV_REPLACED,        /**< SET: it held what an earlier run or the plugin
-                                     exported (GOVERNOR_THREADS) */
-    GOV_RUNENV_FORCED,          /**< SET: the user's value replaced (GOV_RUNENV_FORCE) */
-    GOV_RUNENV_POOL,            /**< SET: a GOVERNOR_* pool figure, always set */
-    GOV_RUNENV_MARKER,          /**< SET: GOVERNOR_THREADS, the thread figure exported */
-    GOV_RUNENV_USER,            /**< KEEP: the user set it */
-    GOV_RUNENV_USER_HEAP,       /**< KEEP: the user's -Xmx / -XX:MaxHeapSize sizes the heap */
-    GOV_RUNENV_MEMORY_UNKNOWN,  /**< SKIP: no evidence of the memory budget */
-    GOV_RUNENV_NO_ALLOCATION,   /**< SKIP: only the host bounds memory */
-    GOV_RUNENV_RUNTIME_SEES,    /**< SKIP: the JVM reads the same bound from the kernel */
-    GOV_RUNENV_TOO_SMALL,       /**< SKIP: less than 1 MiB per worker */
-    GOV_RUNENV_CLEARED,         /**< SKIP: removed; it held what an earlier run or the
-                                     plugin exported, and this run sets nothing there */
-    GOV_RUNENV_NOT_ASKED,       /**< SKIP: outside GOV_RUNENV_CPU_ONLY or CLEAR */
-} gov_runenv_reason;
+/**
+ * Why: X(ENUMERATOR, "name", text), the text being what
+ * gov_runenv_reason_text() says to people.  PLANNED to MARKER come with
+ * SET, USER and USER_HEAP with KEEP, the rest with SKIP.
+ */
+#define GOV_RUNENV_REASON_LIST(X)                                                            \
+    X(GOV_RUNENV_PLANNED, "planned", "the plan's figure; you had not set it")                \
+    X(GOV_RUNENV_REPLACED, "replaced", "the plan's figure, replacing what an earlier "       \
+      "governor run or the plugin exported")                                                 \
+    X(GOV_RUNENV_FORCED, "forced", "the plan's figure, replacing yours (--force)")           \
+    X(GOV_RUNENV_POOL, "pool", "for process pools; always set")                              \
+    X(GOV_RUNENV_MARKER, "marker", "records the figure exported, so that a nested run or a " \
+      "step tells it from yours and replaces it")                                            \
+    X(GOV_RUNENV_USER, "user", "yours, kept (--force replaces it)")                          \
+    X(GOV_RUNENV_USER_HEAP, "user_heap", "your -Xmx or -XX:MaxHeapSize sizes the heap; kept") \
+    X(GOV_RUNENV_MEMORY_UNKNOWN, "memory_unknown", "no evidence of the memory budget")       \
+    X(GOV_RUNENV_NO_ALLOCATION, "no_allocation", "only the host bounds memory: the "         \
+      "runtime's own default applies")                                                       \
+    X(GOV_RUNENV_RUNTIME_SEES, "runtime_sees", "the JVM reads the same bound itself")        \
+    X(GOV_RUNENV_TOO_SMALL, "too_small", "less than 1 MiB per worker: no useful figure")     \
+    X(GOV_RUNENV_CLEARED, "cleared", "removed: an earlier governor run or the plugin "       \
+      "exported it for another allocation, and this one sets nothing there")                 \
+    X(GOV_RUNENV_NOT_ASKED, "not_asked", "not asked for (--governor=threads sets the CPU "   \
+      "variables only)")
+typedef enum gov_runenv_reason { GOV_RUNENV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_runenv_reason;
+enum { GOV_RUNENV_REASON_COUNT = GOV_RUNENV_REASON_LIST(GOV_ENUM_ONE_) 0 };
 
 /** One decision: a variable, or one option inside an option variable. */
 typedef struct gov_runenv_entry {
@@ -934,11 +972,12 @@ const char *gov_runenv_reason_text(gov_runenv_reason r);
 #define GOV_DEFAULT_MAX_CLASSES 64u
 
 /** Memory pressure level (seed hysteresis; see gov_governor_pressure()). */
-typedef enum gov_pressure_level {
-    GOV_GREEN = 0,
-    GOV_YELLOW,
-    GOV_RED,
-} gov_pressure_level;
+#define GOV_PRESSURE_LEVEL_LIST(X) \
+    X(GOV_GREEN, "green")          \
+    X(GOV_YELLOW, "yellow")        \
+    X(GOV_RED, "red")
+typedef enum gov_pressure_level { GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_MEMBER_) } gov_pressure_level;
+enum { GOV_PRESSURE_LEVEL_COUNT = GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_ONE_) 0 };
 
 /**
  * Why the batch ceiling is where it is (gov_decision, gov_pressure_state).
@@ -946,41 +985,45 @@ typedef enum gov_pressure_level {
  * than any seen before.  A client that presents the same snapshot again and
  * again stays at 1 (GOV_CEILING_GROWING with no new observation).
  */
-typedef enum gov_ceiling_reason {
-    GOV_CEILING_NO_OBSERVATION = 0, /**< no valid snapshot observed yet */
-    GOV_CEILING_GROWING,     /**< GREEN: doubles after every GOV_RECOVERY_STEP
-                                  healthy observations of newer snapshots */
-    GOV_CEILING_LARGEST,     /**< at the largest batch_max seen (or max_batch):
-                                  it cannot grow further */
-    GOV_CEILING_PRESSURE,    /**< YELLOW or RED: held at 1 while the level
-                                  recovers (GOV_RECOVERY_STEP healthy
-                                  observations per level) */
-    GOV_CEILING_RAM_UNKNOWN, /**< the last observation knew no RAM bound: it
-                                  counted neither as healthy nor as pressure */
-} gov_ceiling_reason;
+#define GOV_CEILING_REASON_LIST(X)                                                          \
+    X(GOV_CEILING_NO_OBSERVATION, "no_observation") /* no valid snapshot observed yet */    \
+    X(GOV_CEILING_GROWING, "growing")   /* GREEN: doubles after every GOV_RECOVERY_STEP     \
+                                           healthy observations of newer snapshots */       \
+    X(GOV_CEILING_LARGEST, "largest")   /* at the largest batch_max seen (or max_batch):    \
+                                           it cannot grow further */                        \
+    X(GOV_CEILING_PRESSURE, "pressure") /* YELLOW or RED: held at 1 while the level         \
+                                           recovers (GOV_RECOVERY_STEP healthy              \
+                                           observations per level) */                       \
+    X(GOV_CEILING_RAM_UNKNOWN, "ram_unknown") /* the last observation knew no RAM bound:    \
+                                                 it counted neither as healthy nor as       \
+                                                 pressure */
+typedef enum gov_ceiling_reason { GOV_CEILING_REASON_LIST(GOV_ENUM_MEMBER_) } gov_ceiling_reason;
+enum { GOV_CEILING_REASON_COUNT = GOV_CEILING_REASON_LIST(GOV_ENUM_ONE_) 0 };
 
 /** What a decision says. */
-typedef enum gov_verdict {
-    GOV_ADMIT = 0,   /**< reserve and run `batch` items on `threads` threads */
-    GOV_WAIT,        /**< not now: see the reason */
-    GOV_REJECT,      /**< never: the estimate exceeds the whole budget */
-} gov_verdict;
+#define GOV_VERDICT_LIST(X)                                                             \
+    X(GOV_ADMIT, "admit")   /* reserve and run `batch` items on `threads` threads */    \
+    X(GOV_WAIT, "wait")     /* not now: see the reason */                               \
+    X(GOV_REJECT, "reject") /* never: the estimate exceeds the whole budget */
+typedef enum gov_verdict { GOV_VERDICT_LIST(GOV_ENUM_MEMBER_) } gov_verdict;
+enum { GOV_VERDICT_COUNT = GOV_VERDICT_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Why a decision is WAIT or REJECT (GOV_REASON_NONE for ADMIT). */
-typedef enum gov_reason {
-    GOV_REASON_NONE = 0,
-    GOV_REASON_STALE_SNAPSHOT,   /**< older than GOV_SNAPSHOT_MAX_AGE_NS */
-    GOV_REASON_FUTURE_SNAPSHOT,  /**< captured after the governor's "now" */
-    GOV_REASON_CPU_PRESSURE,     /**< PSI cpu some avg10 >= 20 % */
-    GOV_REASON_MEMORY_PRESSURE,  /**< PSI memory some avg10 >= 1 % */
-    GOV_REASON_RAM,              /**< not enough RAM (now, or ever: REJECT) */
-    GOV_REASON_RAM_UNKNOWN,      /**< work needs RAM and no RAM bound is known */
-    GOV_REASON_CPU,              /**< no CPU thread free (now, or ever) */
-    GOV_REASON_IO,               /**< no I/O slot free (now, or ever) */
-    GOV_REASON_GPU,              /**< the GPU is taken, or there is none (REJECT) */
-    GOV_REASON_GPU_MEMORY,       /**< not enough (or unknown) memory on the GPU */
-    GOV_REASON_BATCH_CEILING,    /**< batch_min exceeds the pressure ceiling */
-} gov_reason;
+#define GOV_REASON_LIST(X)                                                                   \
+    X(GOV_REASON_NONE, "none")                                                               \
+    X(GOV_REASON_STALE_SNAPSHOT, "stale_snapshot")   /* older than GOV_SNAPSHOT_MAX_AGE_NS */ \
+    X(GOV_REASON_FUTURE_SNAPSHOT, "future_snapshot") /* captured after the governor's "now" */ \
+    X(GOV_REASON_CPU_PRESSURE, "cpu_pressure")       /* PSI cpu some avg10 >= 20 % */         \
+    X(GOV_REASON_MEMORY_PRESSURE, "memory_pressure") /* PSI memory some avg10 >= 1 % */       \
+    X(GOV_REASON_RAM, "ram")          /* not enough RAM (now, or ever: REJECT) */             \
+    X(GOV_REASON_RAM_UNKNOWN, "ram_unknown") /* work needs RAM and no RAM bound is known */   \
+    X(GOV_REASON_CPU, "cpu")          /* no CPU thread free (now, or ever) */                 \
+    X(GOV_REASON_IO, "io")            /* no I/O slot free (now, or ever) */                   \
+    X(GOV_REASON_GPU, "gpu")          /* the GPU is taken, or there is none (REJECT) */       \
+    X(GOV_REASON_GPU_MEMORY, "gpu_memory") /* not enough (or unknown) memory on the GPU */    \
+    X(GOV_REASON_BATCH_CEILING, "batch_ceiling") /* batch_min exceeds the pressure ceiling */
+typedef enum gov_reason { GOV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_reason;
+enum { GOV_REASON_COUNT = GOV_REASON_LIST(GOV_ENUM_ONE_) 0 };
 
 /**
  * An immutable description of one kind of work.  Bytes of a batch of n items

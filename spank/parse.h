@@ -40,10 +40,12 @@ int gov_mode_parse(const char *text, gov_mode *out);
 /* The site's runtimes= key: whether governed steps get the environment of
  * `governor run` (--governor=runtimes) by default, and whether users may
  * decline it (--governor=noruntimes). */
+#define GOV_RUNTIMES_POLICY_LIST(X)                                  \
+    X(GOV_RUNTIMES_OFF, "off")       /* only when a user asks */      \
+    X(GOV_RUNTIMES_ON, "on")         /* unless a user declines */     \
+    X(GOV_RUNTIMES_ALWAYS, "always") /* users may not decline */
 typedef enum gov_runtimes_policy {
-    GOV_RUNTIMES_OFF = 0,          /* only when a user asks */
-    GOV_RUNTIMES_ON,               /* unless a user declines */
-    GOV_RUNTIMES_ALWAYS,           /* users may not decline */
+    GOV_RUNTIMES_POLICY_LIST(GOV_ENUM_MEMBER_)
 } gov_runtimes_policy;
 
 typedef struct gov_spank_policy {

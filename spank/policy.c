@@ -1,5 +1,6 @@
 /* policy.c - the site policy from the plugin's plugstack.conf arguments:
  * strict key=value words, every key documented in docs/admin-guide.md. */
+#include "names.h"
 #include "parse.h"
 #include "run_dir.h"
 #include "step_report.h"
@@ -115,11 +116,8 @@ static int set_default(const char *v, struct policy_build *b)
 
 static int set_profile(const char *v, struct policy_build *b)
 {
-    bool interactive;
-
-    if (parse_choice(v, "interactive", "batch", &interactive))
+    if (gov_profile_from_name(v, strlen(v), &b->p.site.profile))
         return GOV_EPARSE;
-    b->p.site.profile = interactive ? GOV_PROFILE_INTERACTIVE : GOV_PROFILE_BATCH;
     b->p.site.profile_imposed = true;
     return 0;
 }
@@ -173,14 +171,13 @@ static int set_munge_timeout(const char *v, struct policy_build *b)
 
 static int set_runtimes(const char *v, struct policy_build *b)
 {
-    if (!strcmp(v, "off"))
-        b->p.runtimes = GOV_RUNTIMES_OFF;
-    else if (!strcmp(v, "on"))
-        b->p.runtimes = GOV_RUNTIMES_ON;
-    else if (!strcmp(v, "always"))
-        b->p.runtimes = GOV_RUNTIMES_ALWAYS;
-    else
+#define RUNTIMES_NAME(id, name) [id] = name,
+    static const char *const names[] = { GOV_RUNTIMES_POLICY_LIST(RUNTIMES_NAME) };
+    int i = gov_name_lookup(GOV_NAMES(names), v, strlen(v));
+
+    if (i < 0)
         return GOV_EPARSE;
+    b->p.runtimes = (gov_runtimes_policy)i;
     return 0;
 }
 

@@ -122,10 +122,8 @@ static void identity(const gov_descriptor *step, gov_step_record *rec)
 
     rec->job = step->job_id;
     rec->uid = step->uid;
-    if (step->step_kind == GOV_STEP_BATCH)
-        strcpy(rec->step, "batch");
-    else if (step->step_kind == GOV_STEP_INTERACTIVE)
-        strcpy(rec->step, "interactive");
+    if (step->step_kind == GOV_STEP_BATCH || step->step_kind == GOV_STEP_INTERACTIVE)
+        snprintf(rec->step, sizeof rec->step, "%s", gov_step_kind_name(step->step_kind));
     else
         snprintf(rec->step, sizeof rec->step, "%llu", (unsigned long long)step->step_id);
     if (!node || !*node) {

@@ -76,21 +76,20 @@ static void fmt_kernel(const gov_snapshot *s, const gov_doctor_finding *f, char 
 
 static void print_finding(const gov_snapshot *s, const gov_doctor_finding *f)
 {
-    static const char *const labels[] = { "ok", "info", "warn", "ERROR" };
+    const char *label = gov_doctor_severity_label(f->severity);
     char alloc[64], held[64], kernel[160];
 
     if (f->assessed) {
         fmt_allocation(f, alloc, sizeof alloc);
         gov_doctor_held_names(f, held, sizeof held);
-        printf("%-6s %-11s allocation %s, enforced by %s\n", labels[f->severity], f->resource,
-               alloc, held);
+        printf("%-6s %-11s allocation %s, enforced by %s\n", label, f->resource, alloc, held);
         if (f->severity == GOV_DOCTOR_OK)
             return;
         fmt_kernel(s, f, kernel, sizeof kernel);
         printf("%-18s %s\n", "", f->summary);
         printf("%-18s kernel: %s\n", "", kernel);
     } else {
-        printf("%-6s %-11s %s\n", labels[f->severity], f->resource, f->summary);
+        printf("%-6s %-11s %s\n", label, f->resource, f->summary);
     }
     if (f->fix)
         printf("%-18s fix: %s\n", "", f->fix);
@@ -98,7 +97,7 @@ static void print_finding(const gov_snapshot *s, const gov_doctor_finding *f)
 
 static void print_human(const gov_snapshot *s, const gov_doctor_report *r)
 {
-    size_t n[4] = { 0 };
+    size_t n[GOV_DOCTOR_SEVERITY_COUNT] = { 0 };
 
     for (size_t i = 0; i < r->count; i++)
         n[r->findings[i].severity]++;

@@ -449,16 +449,23 @@ int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
     return 0;
 }
 
-static const char *const severity_names[] = {
-    [GOV_DOCTOR_OK] = "ok",
-    [GOV_DOCTOR_INFO] = "info",
-    [GOV_DOCTOR_WARN] = "warn",
-    [GOV_DOCTOR_ERROR] = "error",
+#define SEVERITY_NAME(id, name, label) [id] = name,
+#define SEVERITY_LABEL(id, name, label) [id] = label,
+static const char *const severity_names[GOV_DOCTOR_SEVERITY_COUNT] = {
+    GOV_DOCTOR_SEVERITY_LIST(SEVERITY_NAME)
+};
+static const char *const severity_labels[GOV_DOCTOR_SEVERITY_COUNT] = {
+    GOV_DOCTOR_SEVERITY_LIST(SEVERITY_LABEL)
 };
 
 const char *gov_doctor_severity_name(gov_doctor_severity s)
 {
     return gov_name_of(GOV_NAMES(severity_names), (unsigned)s);
+}
+
+const char *gov_doctor_severity_label(gov_doctor_severity s)
+{
+    return gov_name_of(GOV_NAMES(severity_labels), (unsigned)s);
 }
 
 const char *gov_doctor_unit(const gov_doctor_finding *f)

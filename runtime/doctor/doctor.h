@@ -9,12 +9,16 @@
 
 #include <stddef.h>
 
+/* X(ENUMERATOR, name in JSON, label in the tool's table), mildest first. */
+#define GOV_DOCTOR_SEVERITY_LIST(X)                                                  \
+    X(GOV_DOCTOR_OK, "ok", "ok")                                                     \
+    X(GOV_DOCTOR_INFO, "info", "info")                                               \
+    X(GOV_DOCTOR_WARN, "warn", "warn")                                               \
+    X(GOV_DOCTOR_ERROR, "error", "ERROR") /* an allocation the kernel does not enforce */
 typedef enum gov_doctor_severity {
-    GOV_DOCTOR_OK = 0,
-    GOV_DOCTOR_INFO,
-    GOV_DOCTOR_WARN,
-    GOV_DOCTOR_ERROR,   /* an allocation the kernel does not enforce */
+    GOV_DOCTOR_SEVERITY_LIST(GOV_ENUM_MEMBER_)
 } gov_doctor_severity;
+enum { GOV_DOCTOR_SEVERITY_COUNT = GOV_DOCTOR_SEVERITY_LIST(GOV_ENUM_ONE_) 0 };
 
 /* Bit (1u << layer) of each kernel layer that holds a process within its
  * allocation: GOV_LAYER_AFFINITY, _CPUSET, _QUOTA for CPU, _CGROUP (a hard
@@ -45,8 +49,11 @@ typedef struct gov_doctor_report {
 /* Examine a resolved snapshot.  Returns 0, or GOV_EINVAL for NULL. */
 int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out);
 
-/* "ok", "info", "warn", "error". */
+/* "ok", "info", "warn", "error"; NULL outside the enum. */
 const char *gov_doctor_severity_name(gov_doctor_severity s);
+
+/* The tool's label: the name, but "ERROR" shouts. */
+const char *gov_doctor_severity_label(gov_doctor_severity s);
 
 /* "cpus", "bytes" or "gpus" for a finding about an allocation, else NULL. */
 const char *gov_doctor_unit(const gov_doctor_finding *f);
