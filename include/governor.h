@@ -190,18 +190,19 @@ uint64_t gov_cpuset_count(const gov_cpuset *set);
  * the enum, its count GOV_<ENUM>_COUNT and its stable names
  * (gov_<enum>_name(); NULL only for a "none" member of value 0, which the
  * JSON prints as null), so appending an enumerator, the one change the ABI
- * allows, is one line of its list (and a row of its docs; a unit test holds
- * the docs to the lists).  A count grows with its enum: nothing stored or
+ * allows, is one line, inserted above its list's closing comment (and a row
+ * of docs/names.md, which a unit test holds to the lists).  A count grows with its enum: nothing stored or
  * exchanged between versions may be sized by it.
  */
 #define GOV_ENUM_MEMBER_(id, ...) id,
 #define GOV_ENUM_ONE_(id, ...) 1 +
 
 /** Status of a cgroup limit: evidence of a limit, of none, or no evidence. */
-#define GOV_LIMIT_STATUS_LIST(X)      \
-    X(GOV_LIMIT_UNKNOWN, "unknown")   \
-    X(GOV_LIMIT_LIMITED, "limited")   \
-    X(GOV_LIMIT_UNLIMITED, "unlimited")
+#define GOV_LIMIT_STATUS_LIST(X)        \
+    X(GOV_LIMIT_UNKNOWN, "unknown")     \
+    X(GOV_LIMIT_LIMITED, "limited")     \
+    X(GOV_LIMIT_UNLIMITED, "unlimited") \
+    /* append above this line */
 typedef enum gov_limit_status { GOV_LIMIT_STATUS_LIST(GOV_ENUM_MEMBER_) } gov_limit_status;
 enum { GOV_LIMIT_STATUS_COUNT = GOV_LIMIT_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -209,59 +210,65 @@ enum { GOV_LIMIT_STATUS_COUNT = GOV_LIMIT_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 #define GOV_ENFORCEMENT_LIST(X)           \
     X(GOV_ENFORCEMENT_UNKNOWN, "unknown") \
     X(GOV_ENFORCED, "enforced")           \
-    X(GOV_NOT_ENFORCED, "not_enforced")
+    X(GOV_NOT_ENFORCED, "not_enforced")   \
+    /* append above this line */
 typedef enum gov_enforcement { GOV_ENFORCEMENT_LIST(GOV_ENUM_MEMBER_) } gov_enforcement;
 enum { GOV_ENFORCEMENT_COUNT = GOV_ENFORCEMENT_LIST(GOV_ENUM_ONE_) 0 };
 
 /** The layer that sets an effective value. */
-#define GOV_LAYER_LIST(X)                                                \
-    X(GOV_LAYER_NONE, NULL)           /* nothing known */                \
-    X(GOV_LAYER_HOST, "host")                                            \
-    X(GOV_LAYER_AFFINITY, "affinity")                                    \
-    X(GOV_LAYER_CPUSET, "cpuset")                                        \
-    X(GOV_LAYER_QUOTA, "quota")                                          \
-    X(GOV_LAYER_CGROUP, "cgroup")     /* memory.max / memory.high / v1 limits */ \
-    X(GOV_LAYER_SCHEDULER, "scheduler")                                  \
-    X(GOV_LAYER_DEVICES, "devices")   /* a device cgroup (GPU enforcement only) */
+#define GOV_LAYER_LIST(X)                                                          \
+    X(GOV_LAYER_NONE, NULL)           /* nothing known */                          \
+    X(GOV_LAYER_HOST, "host")                                                      \
+    X(GOV_LAYER_AFFINITY, "affinity")                                              \
+    X(GOV_LAYER_CPUSET, "cpuset")                                                  \
+    X(GOV_LAYER_QUOTA, "quota")                                                    \
+    X(GOV_LAYER_CGROUP, "cgroup")     /* memory.max / memory.high / v1 limits */   \
+    X(GOV_LAYER_SCHEDULER, "scheduler")                                            \
+    X(GOV_LAYER_DEVICES, "devices")   /* a device cgroup (GPU enforcement only) */ \
+    /* append above this line */
 typedef enum gov_layer { GOV_LAYER_LIST(GOV_ENUM_MEMBER_) } gov_layer;
 enum { GOV_LAYER_COUNT = GOV_LAYER_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Where the scheduler facts come from. */
-#define GOV_SCHED_SOURCE_LIST(X)                                                     \
-    X(GOV_SCHED_NONE, NULL)                  /* no scheduler evidence */             \
-    X(GOV_SCHED_DESCRIPTOR, "descriptor")    /* the verified, sealed descriptor */   \
-    X(GOV_SCHED_ENVIRONMENT, "environment")  /* SLURM_* variables (any user can change them) */
+#define GOV_SCHED_SOURCE_LIST(X)                                                                \
+    X(GOV_SCHED_NONE, NULL)                  /* no scheduler evidence */                        \
+    X(GOV_SCHED_DESCRIPTOR, "descriptor")    /* the verified, sealed descriptor */              \
+    X(GOV_SCHED_ENVIRONMENT, "environment")  /* SLURM_* variables (any user can change them) */ \
+    /* append above this line */
 typedef enum gov_sched_source { GOV_SCHED_SOURCE_LIST(GOV_ENUM_MEMBER_) } gov_sched_source;
 enum { GOV_SCHED_SOURCE_COUNT = GOV_SCHED_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** What became of the sealed descriptor. */
-#define GOV_DESCRIPTOR_STATUS_LIST(X)                                      \
-    X(GOV_DESCRIPTOR_ABSENT, "absent")                                     \
-    X(GOV_DESCRIPTOR_VERIFIED, "verified")                                 \
-    X(GOV_DESCRIPTOR_INVALID, "invalid") /* see gov_snapshot.descriptor.reason */
+#define GOV_DESCRIPTOR_STATUS_LIST(X)                                             \
+    X(GOV_DESCRIPTOR_ABSENT, "absent")                                            \
+    X(GOV_DESCRIPTOR_VERIFIED, "verified")                                        \
+    X(GOV_DESCRIPTOR_INVALID, "invalid") /* see gov_snapshot.descriptor.reason */ \
+    /* append above this line */
 typedef enum gov_descriptor_status {
     GOV_DESCRIPTOR_STATUS_LIST(GOV_ENUM_MEMBER_)
 } gov_descriptor_status;
 enum { GOV_DESCRIPTOR_STATUS_COUNT = GOV_DESCRIPTOR_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Where PSI figures come from. */
-#define GOV_PRESSURE_SOURCE_LIST(X)                                                      \
-    X(GOV_PRESSURE_SOURCE_NONE, NULL)                                                    \
+#define GOV_PRESSURE_SOURCE_LIST(X)                                                           \
+    X(GOV_PRESSURE_SOURCE_NONE, NULL)                                                         \
     X(GOV_PRESSURE_SOURCE_CGROUP, "cgroup") /* the process's non-root v2 cgroup *.pressure */ \
-    X(GOV_PRESSURE_SOURCE_SYSTEM, "system") /* /proc/pressure, or the v2 root cgroup's    \
-                                               (system-wide: a hybrid host) */
+    X(GOV_PRESSURE_SOURCE_SYSTEM, "system") /* /proc/pressure, or the v2 root cgroup's        \
+                                               (system-wide: a hybrid host) */                \
+    /* append above this line */
 typedef enum gov_pressure_source {
     GOV_PRESSURE_SOURCE_LIST(GOV_ENUM_MEMBER_)
 } gov_pressure_source;
 enum { GOV_PRESSURE_SOURCE_COUNT = GOV_PRESSURE_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Slurm step kinds that the plugin and the snapshot treat deliberately. */
-#define GOV_STEP_KIND_LIST(X)                \
-    X(GOV_STEP_UNKNOWN, NULL)                \
-    X(GOV_STEP_NORMAL, "normal")             \
-    X(GOV_STEP_BATCH, "batch")               \
-    X(GOV_STEP_EXTERN, "extern")             \
-    X(GOV_STEP_INTERACTIVE, "interactive")
+#define GOV_STEP_KIND_LIST(X)              \
+    X(GOV_STEP_UNKNOWN, NULL)              \
+    X(GOV_STEP_NORMAL, "normal")           \
+    X(GOV_STEP_BATCH, "batch")             \
+    X(GOV_STEP_EXTERN, "extern")           \
+    X(GOV_STEP_INTERACTIVE, "interactive") \
+    /* append above this line */
 typedef enum gov_step_kind { GOV_STEP_KIND_LIST(GOV_ENUM_MEMBER_) } gov_step_kind;
 enum { GOV_STEP_KIND_COUNT = GOV_STEP_KIND_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -270,16 +277,18 @@ enum { GOV_STEP_KIND_COUNT = GOV_STEP_KIND_LIST(GOV_ENUM_ONE_) 0 };
     X(GOV_TOPOLOGY_SOURCE_NONE, NULL)               /* no topology known */                \
     X(GOV_TOPOLOGY_SOURCE_DESCRIPTOR, "descriptor") /* the step part from a verified       \
                                                        descriptor */                       \
-    X(GOV_TOPOLOGY_SOURCE_LIVE, "live")             /* only the task part, counted here */
+    X(GOV_TOPOLOGY_SOURCE_LIVE, "live")             /* only the task part, counted here */ \
+    /* append above this line */
 typedef enum gov_topology_source {
     GOV_TOPOLOGY_SOURCE_LIST(GOV_ENUM_MEMBER_)
 } gov_topology_source;
 enum { GOV_TOPOLOGY_SOURCE_COUNT = GOV_TOPOLOGY_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Admission profile (see the governor section). */
-#define GOV_PROFILE_LIST(X)                                                         \
-    X(GOV_PROFILE_BATCH, "batch")             /* keeps no host reserve */           \
-    X(GOV_PROFILE_INTERACTIVE, "interactive") /* keeps a quarter of RAM and threads */
+#define GOV_PROFILE_LIST(X)                                                            \
+    X(GOV_PROFILE_BATCH, "batch")             /* keeps no host reserve */              \
+    X(GOV_PROFILE_INTERACTIVE, "interactive") /* keeps a quarter of RAM and threads */ \
+    /* append above this line */
 typedef enum gov_profile { GOV_PROFILE_LIST(GOV_ENUM_MEMBER_) } gov_profile;
 enum { GOV_PROFILE_COUNT = GOV_PROFILE_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -772,10 +781,11 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsig
  */
 
 /** What became of one setting. */
-#define GOV_RUNENV_ACTION_LIST(X)                                        \
-    X(GOV_RUNENV_SET, "set")     /* set to the plan's figure */          \
-    X(GOV_RUNENV_KEEP, "keep")   /* the user's own setting stays */      \
-    X(GOV_RUNENV_SKIP, "skip")   /* left alone (see the reason) */
+#define GOV_RUNENV_ACTION_LIST(X)                                   \
+    X(GOV_RUNENV_SET, "set")     /* set to the plan's figure */     \
+    X(GOV_RUNENV_KEEP, "keep")   /* the user's own setting stays */ \
+    X(GOV_RUNENV_SKIP, "skip")   /* left alone (see the reason) */  \
+    /* append above this line */
 typedef enum gov_runenv_action { GOV_RUNENV_ACTION_LIST(GOV_ENUM_MEMBER_) } gov_runenv_action;
 enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -784,25 +794,26 @@ enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
  * gov_runenv_reason_text() says to people.  PLANNED to MARKER come with
  * SET, USER and USER_HEAP with KEEP, the rest with SKIP.
  */
-#define GOV_RUNENV_REASON_LIST(X)                                                            \
-    X(GOV_RUNENV_PLANNED, "planned", "the plan's figure; you had not set it")                \
-    X(GOV_RUNENV_REPLACED, "replaced", "the plan's figure, replacing what an earlier "       \
-      "governor run or the plugin exported")                                                 \
-    X(GOV_RUNENV_FORCED, "forced", "the plan's figure, replacing yours (--force)")           \
-    X(GOV_RUNENV_POOL, "pool", "for process pools; always set")                              \
-    X(GOV_RUNENV_MARKER, "marker", "records the figure exported, so that a nested run or a " \
-      "step tells it from yours and replaces it")                                            \
-    X(GOV_RUNENV_USER, "user", "yours, kept (--force replaces it)")                          \
+#define GOV_RUNENV_REASON_LIST(X)                                                             \
+    X(GOV_RUNENV_PLANNED, "planned", "the plan's figure; you had not set it")                 \
+    X(GOV_RUNENV_REPLACED, "replaced", "the plan's figure, replacing what an earlier "        \
+      "governor run or the plugin exported")                                                  \
+    X(GOV_RUNENV_FORCED, "forced", "the plan's figure, replacing yours (--force)")            \
+    X(GOV_RUNENV_POOL, "pool", "for process pools; always set")                               \
+    X(GOV_RUNENV_MARKER, "marker", "records the figure exported, so that a nested run or a "  \
+      "step tells it from yours and replaces it")                                             \
+    X(GOV_RUNENV_USER, "user", "yours, kept (--force replaces it)")                           \
     X(GOV_RUNENV_USER_HEAP, "user_heap", "your -Xmx or -XX:MaxHeapSize sizes the heap; kept") \
-    X(GOV_RUNENV_MEMORY_UNKNOWN, "memory_unknown", "no evidence of the memory budget")       \
-    X(GOV_RUNENV_NO_ALLOCATION, "no_allocation", "only the host bounds memory: the "         \
-      "runtime's own default applies")                                                       \
-    X(GOV_RUNENV_RUNTIME_SEES, "runtime_sees", "the JVM reads the same bound itself")        \
-    X(GOV_RUNENV_TOO_SMALL, "too_small", "less than 1 MiB per worker: no useful figure")     \
-    X(GOV_RUNENV_CLEARED, "cleared", "removed: an earlier governor run or the plugin "       \
-      "exported it for another allocation, and this one sets nothing there")                 \
-    X(GOV_RUNENV_NOT_ASKED, "not_asked", "not asked for (--governor=threads sets the CPU "   \
-      "variables only)")
+    X(GOV_RUNENV_MEMORY_UNKNOWN, "memory_unknown", "no evidence of the memory budget")        \
+    X(GOV_RUNENV_NO_ALLOCATION, "no_allocation", "only the host bounds memory: the "          \
+      "runtime's own default applies")                                                        \
+    X(GOV_RUNENV_RUNTIME_SEES, "runtime_sees", "the JVM reads the same bound itself")         \
+    X(GOV_RUNENV_TOO_SMALL, "too_small", "less than 1 MiB per worker: no useful figure")      \
+    X(GOV_RUNENV_CLEARED, "cleared", "removed: an earlier governor run or the plugin "        \
+      "exported it for another allocation, and this one sets nothing there")                  \
+    X(GOV_RUNENV_NOT_ASKED, "not_asked", "not asked for (--governor=threads sets the CPU "    \
+      "variables only)")                                                                      \
+    /* append above this line */
 typedef enum gov_runenv_reason { GOV_RUNENV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_runenv_reason;
 enum { GOV_RUNENV_REASON_COUNT = GOV_RUNENV_REASON_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -975,7 +986,8 @@ const char *gov_runenv_reason_text(gov_runenv_reason r);
 #define GOV_PRESSURE_LEVEL_LIST(X) \
     X(GOV_GREEN, "green")          \
     X(GOV_YELLOW, "yellow")        \
-    X(GOV_RED, "red")
+    X(GOV_RED, "red")              \
+    /* append above this line */
 typedef enum gov_pressure_level { GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_MEMBER_) } gov_pressure_level;
 enum { GOV_PRESSURE_LEVEL_COUNT = GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_ONE_) 0 };
 
@@ -985,43 +997,46 @@ enum { GOV_PRESSURE_LEVEL_COUNT = GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_ONE_) 0 };
  * than any seen before.  A client that presents the same snapshot again and
  * again stays at 1 (GOV_CEILING_GROWING with no new observation).
  */
-#define GOV_CEILING_REASON_LIST(X)                                                          \
-    X(GOV_CEILING_NO_OBSERVATION, "no_observation") /* no valid snapshot observed yet */    \
-    X(GOV_CEILING_GROWING, "growing")   /* GREEN: doubles after every GOV_RECOVERY_STEP     \
-                                           healthy observations of newer snapshots */       \
-    X(GOV_CEILING_LARGEST, "largest")   /* at the largest batch_max seen (or max_batch):    \
-                                           it cannot grow further */                        \
-    X(GOV_CEILING_PRESSURE, "pressure") /* YELLOW or RED: held at 1 while the level         \
-                                           recovers (GOV_RECOVERY_STEP healthy              \
-                                           observations per level) */                       \
-    X(GOV_CEILING_RAM_UNKNOWN, "ram_unknown") /* the last observation knew no RAM bound:    \
-                                                 it counted neither as healthy nor as       \
-                                                 pressure */
+#define GOV_CEILING_REASON_LIST(X)                                                       \
+    X(GOV_CEILING_NO_OBSERVATION, "no_observation") /* no valid snapshot observed yet */ \
+    X(GOV_CEILING_GROWING, "growing")   /* GREEN: doubles after every GOV_RECOVERY_STEP  \
+                                           healthy observations of newer snapshots */    \
+    X(GOV_CEILING_LARGEST, "largest")   /* at the largest batch_max seen (or max_batch): \
+                                           it cannot grow further */                     \
+    X(GOV_CEILING_PRESSURE, "pressure") /* YELLOW or RED: held at 1 while the level      \
+                                           recovers (GOV_RECOVERY_STEP healthy           \
+                                           observations per level) */                    \
+    X(GOV_CEILING_RAM_UNKNOWN, "ram_unknown") /* the last observation knew no RAM bound: \
+                                                 it counted neither as healthy nor as    \
+                                                 pressure */                             \
+    /* append above this line */
 typedef enum gov_ceiling_reason { GOV_CEILING_REASON_LIST(GOV_ENUM_MEMBER_) } gov_ceiling_reason;
 enum { GOV_CEILING_REASON_COUNT = GOV_CEILING_REASON_LIST(GOV_ENUM_ONE_) 0 };
 
 /** What a decision says. */
-#define GOV_VERDICT_LIST(X)                                                             \
-    X(GOV_ADMIT, "admit")   /* reserve and run `batch` items on `threads` threads */    \
-    X(GOV_WAIT, "wait")     /* not now: see the reason */                               \
-    X(GOV_REJECT, "reject") /* never: the estimate exceeds the whole budget */
+#define GOV_VERDICT_LIST(X)                                                          \
+    X(GOV_ADMIT, "admit")   /* reserve and run `batch` items on `threads` threads */ \
+    X(GOV_WAIT, "wait")     /* not now: see the reason */                            \
+    X(GOV_REJECT, "reject") /* never: the estimate exceeds the whole budget */       \
+    /* append above this line */
 typedef enum gov_verdict { GOV_VERDICT_LIST(GOV_ENUM_MEMBER_) } gov_verdict;
 enum { GOV_VERDICT_COUNT = GOV_VERDICT_LIST(GOV_ENUM_ONE_) 0 };
 
 /** Why a decision is WAIT or REJECT (GOV_REASON_NONE for ADMIT). */
-#define GOV_REASON_LIST(X)                                                                   \
-    X(GOV_REASON_NONE, "none")                                                               \
-    X(GOV_REASON_STALE_SNAPSHOT, "stale_snapshot")   /* older than GOV_SNAPSHOT_MAX_AGE_NS */ \
+#define GOV_REASON_LIST(X)                                                                     \
+    X(GOV_REASON_NONE, "none")                                                                 \
+    X(GOV_REASON_STALE_SNAPSHOT, "stale_snapshot")   /* older than GOV_SNAPSHOT_MAX_AGE_NS */  \
     X(GOV_REASON_FUTURE_SNAPSHOT, "future_snapshot") /* captured after the governor's "now" */ \
-    X(GOV_REASON_CPU_PRESSURE, "cpu_pressure")       /* PSI cpu some avg10 >= 20 % */         \
-    X(GOV_REASON_MEMORY_PRESSURE, "memory_pressure") /* PSI memory some avg10 >= 1 % */       \
-    X(GOV_REASON_RAM, "ram")          /* not enough RAM (now, or ever: REJECT) */             \
-    X(GOV_REASON_RAM_UNKNOWN, "ram_unknown") /* work needs RAM and no RAM bound is known */   \
-    X(GOV_REASON_CPU, "cpu")          /* no CPU thread free (now, or ever) */                 \
-    X(GOV_REASON_IO, "io")            /* no I/O slot free (now, or ever) */                   \
-    X(GOV_REASON_GPU, "gpu")          /* the GPU is taken, or there is none (REJECT) */       \
-    X(GOV_REASON_GPU_MEMORY, "gpu_memory") /* not enough (or unknown) memory on the GPU */    \
-    X(GOV_REASON_BATCH_CEILING, "batch_ceiling") /* batch_min exceeds the pressure ceiling */
+    X(GOV_REASON_CPU_PRESSURE, "cpu_pressure")       /* PSI cpu some avg10 >= 20 % */          \
+    X(GOV_REASON_MEMORY_PRESSURE, "memory_pressure") /* PSI memory some avg10 >= 1 % */        \
+    X(GOV_REASON_RAM, "ram")          /* not enough RAM (now, or ever: REJECT) */              \
+    X(GOV_REASON_RAM_UNKNOWN, "ram_unknown") /* work needs RAM and no RAM bound is known */    \
+    X(GOV_REASON_CPU, "cpu")          /* no CPU thread free (now, or ever) */                  \
+    X(GOV_REASON_IO, "io")            /* no I/O slot free (now, or ever) */                    \
+    X(GOV_REASON_GPU, "gpu")          /* the GPU is taken, or there is none (REJECT) */        \
+    X(GOV_REASON_GPU_MEMORY, "gpu_memory") /* not enough (or unknown) memory on the GPU */     \
+    X(GOV_REASON_BATCH_CEILING, "batch_ceiling") /* batch_min exceeds the pressure ceiling */  \
+    /* append above this line */
 typedef enum gov_reason { GOV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_reason;
 enum { GOV_REASON_COUNT = GOV_REASON_LIST(GOV_ENUM_ONE_) 0 };
 

@@ -40,10 +40,11 @@ int gov_mode_parse(const char *text, gov_mode *out);
 /* The site's runtimes= key: whether governed steps get the environment of
  * `governor run` (--governor=runtimes) by default, and whether users may
  * decline it (--governor=noruntimes). */
-#define GOV_RUNTIMES_POLICY_LIST(X)                                  \
-    X(GOV_RUNTIMES_OFF, "off")       /* only when a user asks */      \
-    X(GOV_RUNTIMES_ON, "on")         /* unless a user declines */     \
-    X(GOV_RUNTIMES_ALWAYS, "always") /* users may not decline */
+#define GOV_RUNTIMES_POLICY_LIST(X)                               \
+    X(GOV_RUNTIMES_OFF, "off")       /* only when a user asks */  \
+    X(GOV_RUNTIMES_ON, "on")         /* unless a user declines */ \
+    X(GOV_RUNTIMES_ALWAYS, "always") /* users may not decline */  \
+    /* append above this line */
 typedef enum gov_runtimes_policy {
     GOV_RUNTIMES_POLICY_LIST(GOV_ENUM_MEMBER_)
 } gov_runtimes_policy;

@@ -10,11 +10,12 @@
 #include <stddef.h>
 
 /* X(ENUMERATOR, name in JSON, label in the tool's table), mildest first. */
-#define GOV_DOCTOR_SEVERITY_LIST(X)                                                  \
-    X(GOV_DOCTOR_OK, "ok", "ok")                                                     \
-    X(GOV_DOCTOR_INFO, "info", "info")                                               \
-    X(GOV_DOCTOR_WARN, "warn", "warn")                                               \
-    X(GOV_DOCTOR_ERROR, "error", "ERROR") /* an allocation the kernel does not enforce */
+#define GOV_DOCTOR_SEVERITY_LIST(X)                                                       \
+    X(GOV_DOCTOR_OK, "ok", "ok")                                                          \
+    X(GOV_DOCTOR_INFO, "info", "info")                                                    \
+    X(GOV_DOCTOR_WARN, "warn", "warn")                                                    \
+    X(GOV_DOCTOR_ERROR, "error", "ERROR") /* an allocation the kernel does not enforce */ \
+    /* append above this line */
 typedef enum gov_doctor_severity {
     GOV_DOCTOR_SEVERITY_LIST(GOV_ENUM_MEMBER_)
 } gov_doctor_severity;
