@@ -1,9 +1,7 @@
 /* cpuset.c - Linux CPU list syntax ("0-3,8") to and from gov_cpuset. */
 #include "cpuset.h"
-#include "text.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
@@ -46,38 +44,40 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
     return 0;
 }
 
-int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
+void gov_cpuset_put(gov_text_buf *o, const gov_cpuset *set)
 {
-    size_t used = 0;
-    unsigned c;
+    bool first = true;
 
-    if (!set || !buf || cap == 0)
-        return GOV_EINVAL;
-    buf[0] = '\0';
     /* From one CPU of the set straight to the next: a list of a few CPUs
      * (the topology table holds one per core) costs no more than the
      * set's 128 words. */
-    for (c = gov_cpu_next(set, 0); c < GOV_CPUSET_BITS; c = gov_cpu_next(set, c)) {
-        uint64_t lo, hi;
-        int n;
+    for (unsigned c = gov_cpu_next(set, 0); c < GOV_CPUSET_BITS; c = gov_cpu_next(set, c)) {
+        unsigned lo = c;
 
-        lo = c;
         while (gov_cpu_in(set, c + 1))
             c++;
-        hi = c++;
-        if (lo == hi)
-            n = snprintf(buf + used, cap - used, "%s%llu", used ? "," : "",
-                         (unsigned long long)lo);
+        if (lo == c)
+            gov_text_put(o, "%s%u", first ? "" : ",", lo);
         else
-            n = snprintf(buf + used, cap - used, "%s%llu-%llu", used ? "," : "",
-                         (unsigned long long)lo, (unsigned long long)hi);
-        if (n < 0 || (size_t)n >= cap - used) {
-            buf[0] = '\0';
-            return GOV_ENOSPC;
-        }
-        used += (size_t)n;
+            gov_text_put(o, "%s%u-%u", first ? "" : ",", lo, c);
+        first = false;
+        c++;
     }
-    return (int)used;
+}
+
+int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
+{
+    gov_text_buf o = gov_text_fixed(buf, cap);
+
+    if (!set || !buf || cap == 0)
+        return GOV_EINVAL;
+    gov_text_append(&o, "", 0);
+    gov_cpuset_put(&o, set);
+    if (o.err) {
+        buf[0] = '\0';
+        return o.err;
+    }
+    return (int)o.used;
 }
 
 uint64_t gov_cpuset_count(const gov_cpuset *set)

@@ -1,12 +1,14 @@
 /*
  * cpuset.h - one CPU of a gov_cpuset: the only place that knows how its
  * bits are laid out, for every file that walks or builds a set (the
- * public header has parse, format and count).
+ * public header has parse, format and count); and the set written as a
+ * CPU list onto a text writer, for encoders that write more than a list.
  */
 #ifndef GOV_CPUSET_H
 #define GOV_CPUSET_H
 
 #include "governor.h"
+#include "text.h"
 
 #include <stdbool.h>
 
@@ -40,5 +42,9 @@ static inline unsigned gov_cpu_next(const gov_cpuset *s, unsigned cpu)
 #define GOV_CPU_FOREACH(cpu, s)                                                        \
     for (unsigned cpu = gov_cpu_next((s), 0); cpu < GOV_CPUSET_BITS;                   \
          cpu = gov_cpu_next((s), cpu + 1))
+
+/* Append s as a canonical Linux CPU list ("0-3,8"; nothing when empty):
+ * gov_cpuset_format() without a buffer of its own. */
+void gov_cpuset_put(gov_text_buf *o, const gov_cpuset *s);
 
 #endif /* GOV_CPUSET_H */

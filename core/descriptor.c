@@ -413,7 +413,7 @@ static const struct key {
 
 int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 {
-    gov_text_buf o = { buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1, 0, false };
+    gov_text_buf o = gov_text_fixed(buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1);
     const gov_desc_topology *t;
     const gov_desc_policy *p;
 
@@ -434,7 +434,7 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
             gov_text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
     for (size_t i = 0; i < N_KEYS; i++)
         keys[i].put(&o, keys[i].name, d);
-    if (o.full) {
+    if (o.err) {
         buf[0] = '\0';
         return GOV_ENOSPC;
     }

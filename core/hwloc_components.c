@@ -3,8 +3,7 @@
  * components (and xml, to read a test's file), nothing else. */
 #include "hwloc_components.h"
 #include "governor.h"
-
-#include <string.h>
+#include "text.h"
 
 const char *const gov_hwloc_excluded[] = {
     /* Vendor GPU components: they start CUDA, NVML, ROCm SMI, Level Zero
@@ -24,26 +23,16 @@ const char *const gov_hwloc_excluded[] = {
 
 int gov_hwloc_plugins_blacklist(char *buf, size_t cap)
 {
-    static const char prefix[] = "hwloc_";
-    size_t used = 0;
+    gov_text_buf o = gov_text_fixed(buf, cap);
 
     if (!buf || cap == 0)
         return GOV_ENOSPC;
-    buf[0] = '\0';
-    for (const char *const *n = gov_hwloc_excluded; *n; n++) {
-        size_t need = (used ? 1 : 0) + sizeof prefix - 1 + strlen(*n);
-
-        if (used + need >= cap) {
-            buf[0] = '\0';
-            return GOV_ENOSPC;
-        }
-        if (used)
-            buf[used++] = ',';
-        memcpy(buf + used, prefix, sizeof prefix - 1);
-        used += sizeof prefix - 1;
-        memcpy(buf + used, *n, strlen(*n));
-        used += strlen(*n);
-        buf[used] = '\0';
+    gov_text_append(&o, "", 0);
+    for (const char *const *n = gov_hwloc_excluded; *n; n++)
+        gov_text_put(&o, "%shwloc_%s", o.used ? "," : "", *n);
+    if (o.err) {
+        buf[0] = '\0';
+        return o.err;
     }
-    return (int)used;
+    return (int)o.used;
 }

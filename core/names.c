@@ -5,7 +5,6 @@
 
 #include "text.h"
 
-#include <stdio.h>
 
 const char *gov_name_of(const char *const *table, size_t n, unsigned v)
 {
@@ -100,22 +99,12 @@ void gov_layers_format(unsigned bits, char *buf, size_t cap)
 {
     static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
                                        GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
-    size_t len = 0;
+    gov_text_buf o = gov_text_fixed(buf, cap);
 
-    if (cap == 0)
-        return;
-    buf[0] = '\0';
-    if (bits == 0) {
-        snprintf(buf, cap, "none");
-        return;
-    }
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        int n;
-        if (!(bits & (1u << order[i])))
-            continue;
-        n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "", gov_layer_name(order[i]));
-        if (n < 0 || (size_t)n >= cap - len)
-            return;
-        len += (size_t)n;
-    }
+    gov_text_append(&o, "", 0);
+    if (bits == 0)
+        gov_text_put(&o, "none");
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (bits & (1u << order[i]))
+            gov_text_put(&o, "%s%s", o.used ? "," : "", gov_layer_name(order[i]));
 }

@@ -454,24 +454,27 @@ static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_s
 static char *worker_list(const builder *b, int which, int *rc)
 {
     const gov_plan *p = &b->env->pool;
-    size_t cap = (size_t)p->numa_workers * (which == 2 ? GOV_CPUSET_BITS * 6 : 24) + 1, len = 0;
-    char *out = malloc(cap);
+    gov_text_buf o = gov_text_growable();
+    bool unknown = false;
+    char *out;
 
-    *rc = out ? 0 : GOV_ENOMEM;
-    for (uint32_t i = 0; out && i < p->numa_workers; i++) {
+    for (uint32_t i = 0; i < p->numa_workers && !unknown; i++) {
         uint64_t v = which == 0 ? p->worker[i].threads : p->worker[i].memory_limit_bytes;
-        int n;
         if (i)
-            out[len++] = which == 2 ? ':' : ',';
+            gov_text_append(&o, which == 2 ? ":" : ",", 1);
         if (which == 2)
-            n = gov_cpuset_format(&b->snap->topology.numa[i].cpus, out + len, cap - len);
+            gov_cpuset_put(&o, &b->snap->topology.numa[i].cpus);
+        else if (v == GOV_UNKNOWN)
+            unknown = true;
         else
-            n = v == GOV_UNKNOWN ? -1 : snprintf(out + len, cap - len, "%" PRIu64, v);
-        if (n < 0) {
-            free(out);
-            return NULL;
-        }
-        len += (size_t)n;
+            gov_text_put(&o, "%" PRIu64, v);
+    }
+    *rc = gov_text_take(&o, &out, NULL);
+    if (*rc)
+        return NULL;
+    if (unknown) {
+        free(out);
+        return NULL;
     }
     return out;
 }

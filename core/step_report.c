@@ -178,7 +178,7 @@ static int closing(const char *path)
 
 int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap)
 {
-    gov_text_buf o = { buf, cap, 0, false };
+    gov_text_buf o = gov_text_fixed(buf, cap);
     const char *prev = NULL;
 
     if (!name_ok(r->step) || !name_ok(r->node))
@@ -222,7 +222,7 @@ int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap)
         if (r->findings & (1u << f))
             gov_text_put(&o, "%s\"%s\"", n++ ? "," : "", findings[f].name);
     gov_text_put(&o, "]}\n");
-    if (o.full || o.used >= GOV_REPORT_LINE_MAX)
+    if (o.err || o.used >= GOV_REPORT_LINE_MAX)
         return GOV_ENOSPC;
     return (int)o.used;
 }

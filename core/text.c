@@ -4,7 +4,9 @@
 #include "governor.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 gov_lines gov_lines_of(const char *text, size_t len, bool complete)
@@ -188,20 +190,93 @@ bool gov_name_number(const char *name, const char *prefix, uint64_t *num)
     return gov_parse_dec(name + n, strlen(name + n), 0, UINT64_MAX, num) == 0;
 }
 
+/* Room for more bytes and the terminating NUL: false (err set) when there
+ * is none.  A growable buffer starts at 1 KiB and doubles. */
+static bool reserve(gov_text_buf *o, size_t more)
+{
+    size_t want;
+    char *nb;
+
+    if (o->err)
+        return false;
+    if (more < o->cap - o->used)
+        return true;
+    if (!o->growable) {
+        o->err = GOV_ENOSPC;
+        return false;
+    }
+    if (more > SIZE_MAX / 2 - o->used) {
+        o->err = GOV_ENOMEM;
+        return false;
+    }
+    for (want = o->cap ? o->cap : 1024; want <= o->used + more; want *= 2)
+        ;
+    nb = realloc(o->buf, want);
+    if (!nb) {
+        o->err = GOV_ENOMEM;
+        return false;
+    }
+    o->buf = nb;
+    o->cap = want;
+    return true;
+}
+
+void gov_text_append(gov_text_buf *o, const char *s, size_t n)
+{
+    if (!reserve(o, n))
+        return;
+    if (n)
+        memcpy(o->buf + o->used, s, n);
+    o->used += n;
+    o->buf[o->used] = '\0';
+}
+
 void gov_text_put(gov_text_buf *o, const char *fmt, ...)
 {
+    size_t room = o->cap - o->used;
     va_list ap;
     int n;
 
-    if (o->full)
+    if (o->err)
         return;
     va_start(ap, fmt);
-    n = vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    n = vsnprintf(room ? o->buf + o->used : NULL, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= o->cap - o->used)
-        o->full = true;
-    else
+    if (n >= 0 && (size_t)n < room) {
         o->used += (size_t)n;
+        return;
+    }
+    if (room)
+        o->buf[o->used] = '\0';   /* no cut piece left behind */
+    if (n < 0) {
+        o->err = GOV_ERANGE;
+        return;
+    }
+    if (!reserve(o, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(o->buf + o->used, o->cap - o->used, fmt, ap);
+    va_end(ap);
+    o->used += (size_t)n;
+}
+
+int gov_text_take(gov_text_buf *o, char **out, size_t *len)
+{
+    int rc;
+
+    if (!o->growable)
+        return GOV_EINVAL;
+    gov_text_append(o, "", 0);
+    rc = o->err;
+    if (rc) {
+        free(o->buf);
+    } else {
+        *out = o->buf;
+        if (len)
+            *len = o->used;
+    }
+    *o = gov_text_growable();
+    return rc;
 }
 
 void gov_text_printable(char *s)

@@ -2,8 +2,9 @@
  * text.h - reading outside text, one set of rules (text.c): lines, key=value
  * records, tokens and numbers.  Every parser of kernel files, Slurm
  * variables, plugstack arguments and the project's own formats builds on
- * these, so their strictness is chosen with a flag, never rewritten.
- * Nothing here allocates; every function is pure and thread-safe.
+ * these, so their strictness is chosen with a flag, never rewritten; and
+ * the one writer of text every encoder appends to (gov_text_buf).
+ * Only a growable gov_text_buf allocates; every function is thread-safe.
  */
 #ifndef GOV_TEXT_H
 #define GOV_TEXT_H
@@ -92,15 +93,47 @@ static inline int gov_parse_u64(const char *text, size_t len, uint64_t *out)
  * where a newline would forge a line of its own. */
 void gov_text_printable(char *s);
 
-/* Text written into a fixed buffer by gov_text_put(); full once a piece did
- * not fit (the text is then cut and must not be used). */
+/* Text built piece by piece, in one of two modes:
+ *  - fixed (gov_text_fixed): the caller's buf[0..cap), which stays the
+ *    caller's; a piece that does not fit sets err to GOV_ENOSPC;
+ *  - growable (gov_text_growable): a malloc'd buffer the writer owns and
+ *    grows; when it cannot, err is GOV_ENOMEM.  gov_text_take() hands the
+ *    text over or frees it.
+ * Errors are sticky: once err is set every append is a no-op, and the text
+ * holds only the pieces before the one that failed (still terminated), to
+ * be thrown away.  Otherwise buf[used] is always '\0' once anything (even
+ * "") was appended. */
 typedef struct gov_text_buf {
     char *buf;
     size_t cap, used;
-    bool full;
+    bool growable;
+    int err;   /* 0, GOV_ENOSPC, GOV_ENOMEM, or GOV_ERANGE for a piece
+                  printf cannot write (longer than INT_MAX) */
 } gov_text_buf;
 
-/* Append printf-style; nothing more once full. */
+/* A writer over buf[0..cap); cap 0 fails at the first piece. */
+static inline gov_text_buf gov_text_fixed(char *buf, size_t cap)
+{
+    return (gov_text_buf){ .buf = buf, .cap = cap };
+}
+
+/* A writer with no buffer yet: the first piece allocates it. */
+static inline gov_text_buf gov_text_growable(void)
+{
+    return (gov_text_buf){ .growable = true };
+}
+
+/* Append printf-style. */
 void gov_text_put(gov_text_buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Append s[0..n) as it is (NULs too). */
+void gov_text_append(gov_text_buf *o, const char *s, size_t n);
+
+/* A growable writer's text: *out gets it, malloc'd and terminated ("" when
+ * nothing was appended), *len (may be NULL) its length; the caller frees
+ * it.  On error the buffer is freed instead and err returned.  Either way
+ * o is left empty, ready for new text.  GOV_EINVAL, and nothing done, for
+ * a fixed writer. */
+int gov_text_take(gov_text_buf *o, char **out, size_t *len);
 
 #endif /* GOV_TEXT_H */

@@ -4,6 +4,7 @@
 #include "parse.h"
 #include "run_dir.h"
 #include "step_report.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -233,12 +234,11 @@ static const struct policy_key {
 /* "default, profile, ...", in the table's order. */
 static void key_list(char *buf, size_t cap)
 {
-    size_t used = 0;
+    gov_text_buf o = gov_text_fixed(buf, cap);
 
-    buf[0] = '\0';
-    for (size_t k = 0; k < N_KEYS && used < cap; k++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%s", k ? ", " : "",
-                                 policy_keys[k].name);
+    gov_text_append(&o, "", 0);
+    for (size_t k = 0; k < N_KEYS; k++)
+        gov_text_put(&o, "%s%s", k ? ", " : "", policy_keys[k].name);
 }
 
 int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,

@@ -24,7 +24,6 @@
 #include "topology.h"
 #include "cpuset.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,22 +32,11 @@
 /* pu_core holds core indexes. */
 _Static_assert(GOV_CPUSET_BITS <= UINT16_MAX + 1, "a core index fits in pu_core");
 
-/* Append head, the list and a newline at *used.  Returns false when buf
- * is full. */
-static bool line(char *buf, size_t cap, size_t *used, const char *head, const gov_cpuset *set)
+/* Append the list and its newline. */
+static void line(gov_text_buf *o, const gov_cpuset *set)
 {
-    int n = snprintf(buf + *used, cap - *used, "%s", head);
-
-    if (n < 0 || (size_t)n >= cap - *used)
-        return false;
-    *used += (size_t)n;
-    n = gov_cpuset_format(set, buf + *used, cap - *used);
-    if (n < 0 || (size_t)n + 1 >= cap - *used)
-        return false;
-    *used += (size_t)n;
-    buf[(*used)++] = '\n';
-    buf[*used] = '\0';
-    return true;
+    gov_cpuset_put(o, set);
+    gov_text_append(o, "\n", 1);
 }
 
 static void set_and(gov_cpuset *dst, const gov_cpuset *a, const gov_cpuset *b)
@@ -147,12 +135,11 @@ static bool valid(const gov_topo_table *t)
 
 /* The "core=" lines: each core's PUs, sorted by core into order[] (a
  * counting sort: ends[c] first counts core c's PUs, then where they end). */
-static int core_lines(const gov_topo_table *t, char *buf, size_t cap, size_t *used)
+static int core_lines(const gov_topo_table *t, gov_text_buf *o)
 {
     size_t npus = gov_cpuset_count(&t->pus);
     uint32_t *ends = calloc(t->cores + npus, sizeof *ends), *order;
     gov_cpuset *one = calloc(1, sizeof *one);
-    int rc = 0;
 
     if (!ends || !one) {
         free(ends);
@@ -169,54 +156,51 @@ static int core_lines(const gov_topo_table *t, char *buf, size_t cap, size_t *us
     for (unsigned p = GOV_CPUSET_BITS; p-- > 0;)
         if (gov_cpu_in(&t->pus, p))
             order[--ends[t->pu_core[p]]] = p;
-    for (uint32_t c = 0; c < t->cores && !rc; c++) {
+    for (uint32_t c = 0; c < t->cores && !o->err; c++) {
         uint32_t end = c + 1 < t->cores ? ends[c + 1] : (uint32_t)npus;
         for (uint32_t i = ends[c]; i < end; i++)
             gov_cpu_add(one, order[i]);
-        if (!line(buf, cap, used, "core=", one))
-            rc = GOV_ENOSPC;
+        gov_text_put(o, "core=");
+        line(o, one);
         for (uint32_t i = ends[c]; i < end; i++)
             one->bits[order[i] / 64] = 0;
     }
     free(one);
     free(ends);
-    return rc;
+    return 0;
 }
 
 int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 {
-    char head[64];
-    size_t used;
-    bool ok;
-    int n, rc = 0;
+    gov_text_buf o = gov_text_fixed(buf, cap);
+    int rc;
 
     if (!t || !buf || cap == 0 || !valid(t))
         return GOV_EINVAL;
-    n = snprintf(buf, cap, "%scores=%u\n", GOV_TOPO_HEADER, t->cores);
-    ok = n > 0 && (size_t)n < cap;
-    used = ok ? (size_t)n : 0;
-    for (uint32_t k = 0; ok && k < t->n_packages; k++)
-        ok = line(buf, cap, &used, "package=", &t->package[k]);
-    for (uint32_t k = 0; ok && k < t->n_pu_groups; k++) {
-        snprintf(head, sizeof head, "pus=%u:", t->pu_group[k].pus);
-        ok = line(buf, cap, &used, head, &t->pu_group[k].cores);
+    gov_text_put(&o, "%scores=%u\n", GOV_TOPO_HEADER, t->cores);
+    for (uint32_t k = 0; k < t->n_packages; k++) {
+        gov_text_put(&o, "package=");
+        line(&o, &t->package[k]);
     }
-    if (ok && (rc = core_lines(t, buf, cap, &used)) != 0)
-        ok = false;
-    for (uint32_t k = 0; ok && k < t->n_numa; k++) {
-        snprintf(head, sizeof head, "numa=%u:%llu:", t->numa[k].os_index,
-                 (unsigned long long)t->numa[k].mem_bytes);
-        ok = line(buf, cap, &used, head, &t->numa[k].pus);
+    for (uint32_t k = 0; k < t->n_pu_groups; k++) {
+        gov_text_put(&o, "pus=%u:", t->pu_group[k].pus);
+        line(&o, &t->pu_group[k].cores);
     }
-    for (uint32_t k = 0; ok && k < t->n_gpus; k++) {
-        snprintf(head, sizeof head, "gpu=%d:", (int)t->gpu[k].numa_os);
-        ok = line(buf, cap, &used, head, &t->gpu[k].cores);
+    rc = core_lines(t, &o);
+    for (uint32_t k = 0; k < t->n_numa; k++) {
+        gov_text_put(&o, "numa=%u:%llu:", t->numa[k].os_index,
+                     (unsigned long long)t->numa[k].mem_bytes);
+        line(&o, &t->numa[k].pus);
     }
-    if (!ok) {
+    for (uint32_t k = 0; k < t->n_gpus; k++) {
+        gov_text_put(&o, "gpu=%d:", (int)t->gpu[k].numa_os);
+        line(&o, &t->gpu[k].cores);
+    }
+    if (rc || o.err) {
         buf[0] = '\0';
-        return rc ? rc : GOV_ENOSPC;
+        return rc ? rc : o.err;
     }
-    return (int)used;
+    return (int)o.used;
 }
 
 /* Digits only, no leading zero but "0", at most max. */

@@ -3,6 +3,7 @@
  * total row only when it ran on more than one node. */
 #include "report.h"
 #include "cmd_common.h"
+#include "text.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -28,13 +29,13 @@ static void fmt_ratio(double r, char *buf, size_t cap)
 
 static void fmt_findings(uint32_t set, char *buf, size_t cap)
 {
-    size_t used = 0;
+    gov_text_buf o = gov_text_fixed(buf, cap);
 
-    snprintf(buf, cap, "-");
-    for (unsigned f = 0; f < GOV_FINDING_COUNT && used < cap; f++)
+    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         if (set & (1u << f))
-            used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? "," : "",
-                                     gov_finding_name((gov_finding)f));
+            gov_text_put(&o, "%s%s", o.used ? "," : "", gov_finding_name((gov_finding)f));
+    if (!o.used)
+        gov_text_put(&o, "-");
 }
 
 static void row(FILE *f, const gov_step_record *r, const char *node)

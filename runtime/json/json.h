@@ -1,6 +1,7 @@
-/* json.h - a small append-only JSON writer, under every renderer (render.h).
- * Errors are sticky: after an allocation failure every call is a no-op and
- * gov_jw_finish() reports GOV_ENOMEM. */
+/* json.h - a small append-only JSON writer, under every renderer (render.h),
+ * over a growable text writer (core/text.h).  Errors are sticky: after an
+ * allocation failure every call is a no-op and gov_jw_finish() reports
+ * GOV_ENOMEM. */
 #ifndef GOV_JSON_H
 #define GOV_JSON_H
 
@@ -9,13 +10,13 @@
 #include <stdint.h>
 
 #include "governor.h"
+#include "text.h"
 
 #define GOV_JW_MAX_DEPTH 16
 
 typedef struct gov_jw {
-    char *buf;
-    size_t len, cap;
-    int err;
+    gov_text_buf out;
+    int err;    /* GOV_ERANGE: nested deeper than GOV_JW_MAX_DEPTH */
     int depth;
     bool first[GOV_JW_MAX_DEPTH]; /* no member written yet at this depth */
 } gov_jw;

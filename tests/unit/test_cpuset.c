@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "governor.h"
+#include "cpuset.h"
 
 static void roundtrip(const char *in, const char *canon, uint64_t count)
 {
@@ -53,12 +54,31 @@ static void test_format_too_small(void **state)
     assert_string_equal(buf, "");
 }
 
+/* A list written after other text: its commas come from the list alone. */
+static void test_put_after_text(void **state)
+{
+    gov_cpuset s;
+    char buf[32];
+    gov_text_buf o = gov_text_fixed(buf, sizeof buf);
+
+    (void)state;
+    assert_int_equal(gov_cpuset_parse("8,0-3,9", 7, &s), 0);
+    gov_text_put(&o, "cpus=");
+    gov_cpuset_put(&o, &s);
+    memset(&s, 0, sizeof s);
+    gov_text_put(&o, ";");
+    gov_cpuset_put(&o, &s);   /* empty: nothing */
+    assert_int_equal(o.err, 0);
+    assert_string_equal(buf, "cpus=0-3,8-9;");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_lists),
         cmocka_unit_test(test_invalid_lists),
         cmocka_unit_test(test_format_too_small),
+        cmocka_unit_test(test_put_after_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

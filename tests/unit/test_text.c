@@ -1,8 +1,12 @@
-/* text.c: the one set of rules for lines, records, tokens and numbers. */
+/* text.c: the one set of rules for lines, records, tokens and numbers, and
+ * the one text writer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "governor.h"
@@ -157,6 +161,97 @@ static void test_printable(void **state)
     assert_string_equal(s, "MUNGE: bad?[2026] error: forged???end \xc3\xa9");
 }
 
+/* A fixed writer: a piece fits with its NUL or not at all; once one does
+ * not, nothing more is written and the text ends after the last piece. */
+static void test_writer_fixed(void **state)
+{
+    char buf[8];
+    gov_text_buf o = gov_text_fixed(buf, sizeof buf);
+
+    (void)state;
+    gov_text_put(&o, "%s=%d", "ab", 12);
+    assert_int_equal(o.err, 0);
+    assert_string_equal(buf, "ab=12");
+    gov_text_append(&o, "xy", 2);   /* 7 bytes and the NUL: exactly full */
+    assert_int_equal(o.err, 0);
+    assert_int_equal(o.used, 7);
+    assert_string_equal(buf, "ab=12xy");
+    gov_text_put(&o, "z");
+    assert_int_equal(o.err, GOV_ENOSPC);
+    assert_string_equal(buf, "ab=12xy");
+
+    o = gov_text_fixed(buf, sizeof buf);
+    gov_text_put(&o, "abc");
+    gov_text_put(&o, "%s", "defghij");   /* cut by vsnprintf, then undone */
+    assert_int_equal(o.err, GOV_ENOSPC);
+    assert_string_equal(buf, "abc");
+    gov_text_put(&o, "d");               /* sticky: it would fit */
+    gov_text_append(&o, "d", 1);
+    assert_int_equal(o.used, 3);
+    assert_string_equal(buf, "abc");
+
+    o = gov_text_fixed(buf, 0);
+    gov_text_append(&o, "", 0);
+    assert_int_equal(o.err, GOV_ENOSPC);
+    o = gov_text_fixed(buf, sizeof buf);
+    assert_int_equal(gov_text_take(&o, &(char *){ NULL }, NULL), GOV_EINVAL);
+}
+
+/* A growable writer: the text survives several reallocations, raw bytes
+ * (NULs too) as they are, and the caller gets it all. */
+static void test_writer_growable(void **state)
+{
+    gov_text_buf o = gov_text_growable();
+    char *want = malloc(70000), *text;
+    size_t n = 0, len;
+
+    (void)state;
+    assert_non_null(want);
+    for (int i = 0; n < 60000; i++) {
+        int m = snprintf(want + n, 70000 - n, "%d:%0*d,", i, i % 300, i);
+        gov_text_put(&o, "%d:%0*d,", i, i % 300, i);
+        n += (size_t)m;
+        memcpy(want + n, "a\0b", 3);
+        gov_text_append(&o, "a\0b", 3);
+        n += 3;
+    }
+    assert_int_equal(o.err, 0);
+    assert_int_equal(o.used, n);
+    assert_true(o.cap > 60000 && o.cap <= 2 * 65536);
+    assert_int_equal(gov_text_take(&o, &text, &len), 0);
+    assert_int_equal(len, n);
+    assert_memory_equal(text, want, n);
+    assert_int_equal(text[n], '\0');
+    assert_null(o.buf);
+    free(text);
+
+    /* Nothing written: still a text, "". */
+    assert_int_equal(gov_text_take(&o, &text, &len), 0);
+    assert_int_equal(len, 0);
+    assert_string_equal(text, "");
+    free(text);
+    free(want);
+}
+
+/* Out of memory is sticky, and taking the text frees it. */
+static void test_writer_out_of_memory(void **state)
+{
+    gov_text_buf o = gov_text_growable();
+    char *text = NULL;
+
+    (void)state;
+    gov_text_put(&o, "kept");
+    gov_text_append(&o, "never read", SIZE_MAX / 2);
+    assert_int_equal(o.err, GOV_ENOMEM);
+    gov_text_put(&o, "x");
+    assert_int_equal(o.used, 4);
+    assert_string_equal(o.buf, "kept");
+    assert_int_equal(gov_text_take(&o, &text, NULL), GOV_ENOMEM);
+    assert_null(text);
+    assert_null(o.buf);
+    assert_int_equal(o.err, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +264,9 @@ int main(void)
         cmocka_unit_test(test_hex),
         cmocka_unit_test(test_name_number),
         cmocka_unit_test(test_printable),
+        cmocka_unit_test(test_writer_fixed),
+        cmocka_unit_test(test_writer_growable),
+        cmocka_unit_test(test_writer_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

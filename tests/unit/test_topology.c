@@ -123,6 +123,37 @@ static void test_table_text(void **state)
     free(u);
 }
 
+/* Tables as the encoder wrote them before it moved onto the shared text
+ * writer (two PU groups, PUs numbered apart from their cores, an empty GPU
+ * list with NUMA -1): each reads and encodes back to the same bytes. */
+static void test_table_same_bytes(void **state)
+{
+    static const char *const texts[] = {
+        "governor-topology/1\ncores=6\npackage=0-5\npus=2:0-3\npus=1:4-5\ncore=0-1\n"
+        "core=2-3\ncore=4-5\ncore=6-7\ncore=8\ncore=9\nnuma=0:1000:0-9\n",
+        "governor-topology/1\ncores=2\npackage=0-1\npus=1:0-1\ncore=1\ncore=0\n"
+        "numa=5:0:0-1\ngpu=-1:\n",
+        "governor-topology/1\ncores=8\npackage=0-3\npackage=4-7\npus=2:0-7\ncore=0,8\n"
+        "core=1,9\ncore=2,10\ncore=3,11\ncore=4,12\ncore=5,13\ncore=6,14\ncore=7,15\n"
+        "numa=0:0:0-3,8-11\nnuma=1:0:4-7,12-15\n",
+    };
+    gov_topo_table *t = malloc(sizeof *t);
+    char buf[512];
+
+    (void)state;
+    assert_non_null(t);
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        size_t n = strlen(texts[i]);
+        assert_int_equal(gov_topo_parse(texts[i], n, t), 0);
+        assert_int_equal(gov_topo_encode(t, buf, sizeof buf), (int)n);
+        assert_string_equal(buf, texts[i]);
+        /* One byte short of the NUL: nothing half-written. */
+        assert_int_equal(gov_topo_encode(t, buf, n), GOV_ENOSPC);
+        assert_string_equal(buf, "");
+    }
+    free(t);
+}
+
 /* The largest table there can be, with every list as long as it gets
  * (no two neighbours in one list, so no ranges): it fits the size limit,
  * and reads back. */
@@ -567,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_fixture_restricted),
         cmocka_unit_test(test_memory_only_nodes_left_out),
         cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_same_bytes),
         cmocka_unit_test(test_table_largest),
         cmocka_unit_test(test_table_strict),
         cmocka_unit_test(test_discovery_leaves_environment),
