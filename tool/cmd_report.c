@@ -239,7 +239,8 @@ static size_t group(records *rs, gov_report_step *steps)
 {
     size_t n = 0, w = 0;
 
-    qsort(rs->v, rs->n, sizeof *rs->v, by_step_node);
+    if (rs->n)   /* qsort's array must not be NULL, even empty */
+        qsort(rs->v, rs->n, sizeof *rs->v, by_step_node);
     for (size_t i = 0; i < rs->n; i++) {
         if (w && !by_step_node(&rs->v[w - 1], &rs->v[i])) {
             rs->duplicate++;
