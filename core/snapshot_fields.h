@@ -2,7 +2,7 @@
  * snapshot_fields.h - every field of gov_snapshot once (snapshot_fields.c):
  * its JSON path, how it is rendered, and so what "unknown" is for it.
  * gov_snapshot_init() and each collector's starting value come from it,
- * gov_snapshot_json() renders it, and tests/tool/test_snapshot_fields.sh
+ * gov_snapshot_json() renders it, and tests/consistency/test_snapshot_fields.sh
  * checks that docs/snapshot.md lists exactly its paths.  A new fact is a
  * member in governor.h, a row here, a row in docs/snapshot.md, and the
  * collector that fills it.

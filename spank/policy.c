@@ -205,7 +205,8 @@ static int set_report_min(const char *v, struct policy_build *b)
 
 /* Every key: its name, what a bad value's message says it needs, and its
  * parser.  The only list of them: the "known keys" message comes from it,
- * and tests/tool/test_plugstack_keys.sh holds the documentation to it. */
+ * and tests/consistency/test_plugstack_keys.sh holds the documentation to
+ * it. */
 static const struct policy_key {
     const char *name;
     const char *expect;

@@ -17,7 +17,8 @@
 
 #include "numa_nearest.h"
 
-#define GOV_HWLOC_SONAME "libhwloc.so.15"
+/* GOV_HWLOC_SONAME, the name dlopen takes: spank/meson.build reads it from
+ * the hwloc the build compiles against. */
 
 struct hwloc_api {
     void *lib;

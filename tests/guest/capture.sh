@@ -19,7 +19,7 @@ set -euo pipefail
 source "$(dirname "$0")/../slurm/lib.sh"
 
 dest=${GOV_CAPTURE_DIR:?GOV_CAPTURE_DIR: where the fixtures go (tests/guest/run.sh --capture)}
-[[ $(cgroup_mode) == v2 ]] || fail "the v2 fixtures come from a cgroup/v2 cluster"
+[[ $(cgroup_mode) == v2 ]] || die "the v2 fixtures come from a cgroup/v2 cluster"
 
 # In the task: ROOT is where the tree goes (the test user's, then moved).
 # shellcheck disable=SC2016 # expanded in the task

@@ -22,10 +22,8 @@ while [[ $# -gt 0 ]]; do
 	*) echo "image.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
-die() {
-	printf 'image.sh: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 case $suite in
 trixie | bookworm) ;;

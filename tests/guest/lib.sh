@@ -6,10 +6,8 @@
 # name, for messages) and cpu (--cpu, or empty) before calling these.
 # shellcheck disable=SC2154,SC2034 # the runner's variables, both ways
 
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 
 t0=$SECONDS
 mark() { # STEP: prints how long the stage has run so far

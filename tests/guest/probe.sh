@@ -60,7 +60,7 @@ slurmd -C 2>&1 || true
 section "a trivial step"
 for i in 1 2 3; do
 	t=$(uptime_s)
-	as_user srun -N1 -n1 true </dev/null || fail "srun -N1 -n1 true failed"
+	as_user srun -N1 -n1 true </dev/null || die "srun -N1 -n1 true failed"
 	printf 'srun -N1 -n1 true #%d: %s s\n' "$i" "$(awk -v t="$t" '{ printf "%.2f", $1 - t }' /proc/uptime)"
 done
 printf 'probe: done after %s s of uptime\n' "$(uptime_s)"

@@ -22,10 +22,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 user=buildd uid=2000 # the build user in the root, as sbuild's
-die() {
-	printf 'test_buildd: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$here/../lib/die.sh"
 
 # Inside the view (chroot.sh run), as root: build as the build user, with
 # the environment sbuild gives (no home, C.UTF-8, parallel=N) and no

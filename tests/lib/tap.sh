@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# TAP-style results for the test scripts (tests/tool/, tests/install/), the one
-# copy: "ok N - ..." / "not ok N - ..." lines (a failure's details indented
-# with "#"), then "1..N" from finish, which exits 1 when one failed.  A
-# failure is recorded, never fatal: the script goes on to its next check.
+# TAP-style results for the test scripts (tests/tool/, tests/consistency/,
+# tests/install/), the one copy: "ok N - ..." / "not ok N - ..." lines (a
+# failure's details indented with "#"), then "1..N" from finish, which exits
+# 1 when one failed.  A failure is recorded, never fatal: the script goes on
+# to its next check.
 n=0 failed=0
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() {

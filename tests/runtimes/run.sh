@@ -19,12 +19,12 @@ work=${2:-$build/runtimes}
 gov=$build/tool/governor
 omp=$build/tests/omp_count
 for f in "$gov" "$omp"; do
-	[[ -x $f ]] || fail "$f is missing: build with 'meson compile -C $build' (OpenMP needed)"
+	[[ -x $f ]] || die "$f is missing: build with 'meson compile -C $build' (OpenMP needed)"
 done
 /usr/bin/python3 -c 'import numpy, threadpoolctl' 2>/dev/null ||
-	fail "Debian's python3 lacks numpy or threadpoolctl: apt-get install python3-numpy python3-threadpoolctl libopenblas0-pthread"
-[[ -x /usr/bin/node ]] || fail "/usr/bin/node is missing: apt-get install nodejs"
-[[ -x /usr/lib/jvm/default-java/bin/java ]] || fail "no Debian JVM: apt-get install default-jdk-headless"
+	die "Debian's python3 lacks numpy or threadpoolctl: apt-get install python3-numpy python3-threadpoolctl libopenblas0-pthread"
+[[ -x /usr/bin/node ]] || die "/usr/bin/node is missing: apt-get install nodejs"
+[[ -x /usr/lib/jvm/default-java/bin/java ]] || die "no Debian JVM: apt-get install default-jdk-headless"
 bash "$here/build.sh" "$work"
 java=/usr/lib/jvm/default-java/bin/java
 # in_alloc ALLOC CMD...: CMD inside allocation ALLOC.

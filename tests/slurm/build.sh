@@ -10,10 +10,8 @@ set -euo pipefail
 [[ $# -eq 1 && $1 != -* ]] || { sed -n '2,7p' "$0" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$1
-die() {
-	printf 'build.sh: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 
 header=/usr/include/slurm/slurm_version.h
 [[ -f $header ]] || die "no $header: install libslurm-dev"

@@ -24,10 +24,8 @@ base=/run/slurm-governor/chroots
 lock=/run/gov-cluster.lock
 path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
-die() {
-	printf 'chroot.sh: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$here/../lib/die.sh"
 [[ $# -ge 1 ]] || die "usage: chroot.sh start|exec|stop|reap ... (see --help)"
 cmd=$1
 shift

@@ -59,10 +59,8 @@ usage: cluster.sh start|stop|status|env|restart-slurmd [options]
 EOF
 }
 
-die() {
-	printf 'cluster.sh: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 
 log() {
 	printf 'cluster.sh: %s\n' "$*" >&2

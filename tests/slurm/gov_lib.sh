@@ -6,7 +6,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_plugin
-[[ -x $GOV_BUILD_DIR/tool/governor ]] || fail "no tool/governor in the build directory: build it first"
+[[ -x $GOV_BUILD_DIR/tool/governor ]] || die "no tool/governor in the build directory: build it first"
 # A copy the test user can run, wherever the build tree lives.
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 export GOV_TOOL
@@ -58,7 +58,7 @@ assert_idle() {
 		all_idle && return 0
 		sleep 0.2
 	done
-	fail "nodes not idle: $(node_states | tr '\n' ' ')"
+	die "nodes not idle: $(node_states | tr '\n' ' ')"
 }
 
 # gov_python_copy: copies the Python binding and the built library where the
@@ -129,7 +129,7 @@ log_since() {
 assert_no_drain() {
 	local reasons
 	reasons=$(sinfo -R -h)
-	[[ -z $reasons ]] || fail "nodes drained or down: $reasons"
+	[[ -z $reasons ]] || die "nodes drained or down: $reasons"
 	assert_idle
 }
 
@@ -139,7 +139,7 @@ assert_refused() {
 	local out rc=0
 	out=$(as_user srun --governor -n1 echo should-not-run 2>&1) || rc=$?
 	printf '%s\n' "$out"
-	((rc != 0)) || fail "srun succeeded although the task should not start"
+	((rc != 0)) || die "srun succeeded although the task should not start"
 	assert_no_match 'should-not-run' "$out" "task output"
 	assert_match "$1" "$out" "the message"
 }

@@ -5,10 +5,9 @@
 
 GOV_SLURM_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-fail() {
-	printf 'FAIL: %s\n' "$*" >&2
-	exit 1
-}
+# die MSG ends the case as failed.
+# shellcheck source=../lib/die.sh
+source "$GOV_SLURM_TESTS/../lib/die.sh"
 
 skip() {
 	printf 'SKIP: %s\n' "$*" >&2
@@ -17,23 +16,23 @@ skip() {
 
 # assert_eq EXPECTED ACTUAL [WHAT]
 assert_eq() {
-	[[ $1 == "$2" ]] || fail "${3:-value}: expected '$1', got '$2'"
+	[[ $1 == "$2" ]] || die "${3:-value}: expected '$1', got '$2'"
 }
 
 # assert_match EXTENDED_REGEX ACTUAL [WHAT]; the regex must match somewhere.
 assert_match() {
-	[[ $2 =~ $1 ]] || fail "${3:-value}: '$2' does not match /$1/"
+	[[ $2 =~ $1 ]] || die "${3:-value}: '$2' does not match /$1/"
 }
 
 # assert_line EXTENDED_REGEX TEXT [WHAT]: some whole line of TEXT matches.
 assert_line() {
-	grep -Eqx -e "$1" <<<"$2" || fail "${3:-text}: no line matches /^$1\$/ in:
+	grep -Eqx -e "$1" <<<"$2" || die "${3:-text}: no line matches /^$1\$/ in:
 $2"
 }
 
 # assert_no_match EXTENDED_REGEX ACTUAL [WHAT]
 assert_no_match() {
-	[[ ! $2 =~ $1 ]] || fail "${3:-value}: '$2' matches /$1/"
+	[[ ! $2 =~ $1 ]] || die "${3:-value}: '$2' matches /$1/"
 }
 
 # assert_status EXPECTED CMD...: runs CMD and compares its exit status.
@@ -41,7 +40,7 @@ assert_status() {
 	local want=$1 got=0
 	shift
 	"$@" || got=$?
-	[[ $got -eq $want ]] || fail "exit status of '$*': expected $want, got $got"
+	[[ $got -eq $want ]] || die "exit status of '$*': expected $want, got $got"
 }
 
 # as_user CMD...: runs CMD as the unprivileged test user, in its home.
@@ -70,7 +69,7 @@ wait_job() {
 		*) printf '%s\n' "$state"; return 0 ;;
 		esac
 	done
-	fail "job $id still ${state:-unknown} after ${limit}s"
+	die "job $id still ${state:-unknown} after ${limit}s"
 }
 
 # node_states: one 'NODE STATE' line per node (idle, mix, alloc, drain, down...).
@@ -90,8 +89,8 @@ all_idle() {
 # 22.05.8" and "slurm-wlm 26.05.5").
 slurm_series() {
 	local v
-	v=$(scontrol version 2>/dev/null) || fail "scontrol version does not answer"
-	[[ $v =~ ([0-9]+\.[0-9]+)\.[0-9]+ ]] || fail "no Slurm version in '$v'"
+	v=$(scontrol version 2>/dev/null) || die "scontrol version does not answer"
+	[[ $v =~ ([0-9]+\.[0-9]+)\.[0-9]+ ]] || die "no Slurm version in '$v'"
 	printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
@@ -111,7 +110,7 @@ _pick() {
 	for arg; do
 		[[ ${arg%%=*} == "$have" ]] && { printf '%s\n' "${arg#*=}"; return 0; }
 	done
-	fail "no expectation for $what here (have: ${*%%=*}); observe it and add one"
+	die "no expectation for $what here (have: ${*%%=*}); observe it and add one"
 }
 
 # cgroup_mode: the cluster's cgroup plugin, v1 or v2 (run.sh --cgroup).
@@ -147,7 +146,7 @@ restart_cluster() {
 	eval "base=(${GOV_CLUSTER_START_ARGS:?restart_cluster needs run.sh})"
 	trap _restore_cluster EXIT
 	trap 'exit 143' TERM
-	"$GOV_SLURM_TESTS/cluster.sh" start "${base[@]}" "$@" || fail "the cluster did not restart with: $*"
+	"$GOV_SLURM_TESTS/cluster.sh" start "${base[@]}" "$@" || die "the cluster did not restart with: $*"
 }
 
 _restore_cluster() {
@@ -158,8 +157,7 @@ _restore_cluster() {
 		# start made a fresh run/: keep run.sh's copy of plugstack.conf.
 		cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.orig"
 	else
-		echo "FAIL: the cluster did not come back with this run's options" >&2
-		rc=1
+		die "the cluster did not come back with this run's options"
 	fi
 	exit "$rc"
 }

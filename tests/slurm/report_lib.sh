@@ -43,5 +43,5 @@ wait_records() {
 		(($(record_count) >= $1)) && return 0
 		sleep 0.2
 	done
-	fail "$(record_count) records, expected $1"
+	die "$(record_count) records, expected $1"
 }

@@ -19,10 +19,8 @@ while [[ $# -gt 0 ]]; do
 	*) echo "root.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
-die() {
-	printf 'root.sh: %s\n' "$*" >&2
-	exit 1
-}
+# shellcheck source=../lib/die.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 
 # The Debian release that ships each series.

@@ -13,7 +13,7 @@ source "$(dirname "$0")/../lib.sh"
 # the v2 cgroup's effective CPUs.
 if [[ $(cgroup_mode) == v1 ]]; then
 	mnt=$(cgroup_mount cpuset)
-	[[ -n $mnt ]] || fail "no cgroup v1 cpuset hierarchy, yet the cluster runs cgroup/v1"
+	[[ -n $mnt ]] || die "no cgroup v1 cpuset hierarchy, yet the cluster runs cgroup/v1"
 	# shellcheck disable=SC2016 # expanded in the task
 	own='$1$(sed -n "s/^[0-9]*:cpuset://p" /proc/self/cgroup)/cpuset.cpus'
 else

@@ -23,7 +23,7 @@ install_prolog() {
 		"$GOV_SRC_DIR/contrib/health/governor-doctor-taskprolog.sh" >"$prolog"
 	chmod 755 "$prolog"
 	if ! grep -q "^GOVERNOR=$gov\$" "$prolog" || ! grep -q "^log() { cat" "$prolog"; then
-		fail "the contrib script no longer has the lines this case edits"
+		die "the contrib script no longer has the lines this case edits"
 	fi
 	sed -i '/^TaskProlog=/d' "$SLURM_CONF"
 	printf 'TaskProlog=%s\n' "$prolog" >>"$SLURM_CONF"
@@ -37,7 +37,7 @@ run_task() {
 # task/affinity alone: memory is not enforced.
 restart_cluster --task-plugin task/affinity
 install_prolog 0
-out=$(run_task) || fail "the task failed without STRICT: $out"
+out=$(run_task) || die "the task failed without STRICT: $out"
 printf '%s\n' "$out"
 assert_line 'TASK RAN' "$out" "the task ran"
 assert_line 'ERROR +memory +allocation 200.0 MiB, enforced by none' "$(cat "$log")" "logged error"
@@ -47,7 +47,7 @@ install_prolog 1
 rc=0
 out=$(run_task) || rc=$?
 printf '%s\n' "$out"
-[[ $rc -ne 0 ]] || fail "STRICT=1 let a task with unenforced memory start"
+[[ $rc -ne 0 ]] || die "STRICT=1 let a task with unenforced memory start"
 assert_no_match 'TASK RAN' "$out" "the task did not start"
 
 # task/cgroup: everything enforced, the strict prolog lets the task start
@@ -55,7 +55,7 @@ assert_no_match 'TASK RAN' "$out" "the task did not start"
 restart_cluster
 rm -f "$log"
 install_prolog 1
-out=$(run_task) || fail "STRICT=1 stopped a task under task/cgroup: $out"
+out=$(run_task) || die "STRICT=1 stopped a task under task/cgroup: $out"
 printf '%s\n' "$out"
 assert_line 'TASK RAN' "$out" "the task ran"
 assert_no_match 'ERROR' "$(cat "$log" 2>/dev/null || true)" "no error logged under task/cgroup"

@@ -19,7 +19,7 @@ for mode in bogus batch,interactive off,threads 'threads,'; do
 		rc=0
 		# shellcheck disable=SC2086 # the command's words
 		out=$(as_user ${cmd%% *} --governor="$mode" ${cmd#* } 2>&1) || rc=$?
-		((rc != 0)) || fail "${cmd%% *} --governor=$mode succeeded"
+		((rc != 0)) || die "${cmd%% *} --governor=$mode succeeded"
 		assert_match 'governor: invalid --governor value; valid values: batch, interactive, threads, runtimes, noruntimes, off' \
 			"$out" "${cmd%% *} --governor=$mode"
 	done
@@ -32,13 +32,13 @@ for cmd in "srun -n1 true" "sbatch --wrap true" "salloc -n1 true"; do
 	rc=0
 	# shellcheck disable=SC2086 # the command's words
 	out=$(as_user $cmd 2>&1) || rc=$?
-	((rc != 0)) || fail "'$cmd' ran with a bad plugstack.conf line"
+	((rc != 0)) || die "'$cmd' ran with a bad plugstack.conf line"
 	assert_match "governor: unknown plugstack.conf argument 'colour'; known keys: default" "$out" "$cmd"
 done
 gov_plugstack ttl=99999
 rc=0
 out=$(as_user srun -n1 true 2>&1) || rc=$?
-((rc != 0)) || fail "srun ran with ttl=99999"
+((rc != 0)) || die "srun ran with ttl=99999"
 assert_match "governor: plugstack.conf key 'ttl' needs seconds from 1 to 3600" "$out" "ttl"
 assert_no_match 'govtest' "$out" "message privacy"
 # Only the one valid 'srun --governor=' above reached slurmctld.

@@ -11,14 +11,14 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v unshare >/dev/null || fail "unshare (util-linux) is missing"
+command -v unshare >/dev/null || die "unshare (util-linux) is missing"
 # An unprivileged user may make a user namespace (Debian's default); the
 # PID namespace needs one.  The kernel refuses it to a chrooted process,
 # which is how the other Slurm series run here (tests/slurm/chroot.sh).
 if ! as_user unshare --user --map-root-user true 2>/dev/null; then
 	[[ $(stat -c %d:%i /) == "$(stat -c %d:%i /proc/1/root/)" ]] ||
 		skip "this Slurm runs in a chroot (chroot.sh), where the kernel refuses user namespaces (CLONE_NEWUSER: EPERM)"
-	fail "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
+	die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
 fi
 
 # shellcheck disable=SC2016 # expanded in the task

@@ -24,5 +24,5 @@ echo "depth $n"
 out=$(as_user srun --governor -n1 sh -c "$nest" "$nest" 200)
 printf '%s\n' "$out"
 depth=$(sed -n 's/^depth //p' <<<"$out")
-((depth >= 200)) || fail "the bottom process is only $depth levels below slurmstepd"
+((depth >= 200)) || die "the bottom process is only $depth levels below slurmstepd"
 assert_line verified "$out" "verify 200 levels below the task"

@@ -18,7 +18,7 @@ show='echo "$("$GOV_TOOL" verify --json | jq -r .status) ${OMP_NUM_THREADS-unset
 for value in bogus 'batch,,' off noruntimes 'off,batch'; do
 	mark=$(log_mark)
 	out=$(as_user env "_SLURM_SPANK_OPTION_governor_governor=$value" \
-		srun -n1 -c1 --mem=200M bash -c "$show") || fail "value '$value': the step failed"
+		srun -n1 -c1 --mem=200M bash -c "$show") || die "value '$value': the step failed"
 	printf '%s: %s\n' "$value" "$out"
 	assert_eq "verified 1 209715200" "$out" "value '$value' from the job's environment: the site's default"
 	case $value in
@@ -33,6 +33,6 @@ gov_plugstack default=on allow_off=no seal=required runtimes=always
 rc=0
 out=$(as_user env _SLURM_SPANK_OPTION_governor_governor=bogus srun -n1 -c1 --mem=200M true 2>&1) || rc=$?
 printf 'seal=required: %s (exit %s)\n' "$out" "$rc"
-((rc != 0)) || fail "seal=required: a task started with an invalid value from the environment"
+((rc != 0)) || die "seal=required: a task started with an invalid value from the environment"
 assert_no_drain
 assert_next_step_works

@@ -20,7 +20,7 @@ mark=$(log_mark)
 t0=$SECONDS
 out=$(as_user srun --governor -N3 -n3 bash -c "$status")
 assert_eq "absent absent absent" "$(tr '\n' ' ' <<<"$out" | sed 's/ $//')" "tasks without a descriptor"
-((SECONDS - t0 <= 3)) || fail "the step took $((SECONDS - t0))s"
+((SECONDS - t0 <= 3)) || die "the step took $((SECONDS - t0))s"
 log=$(log_since "$mark")
 assert_eq 1 "$(grep -Ec 'governor: MUNGE cannot seal the descriptor \(Failed to access .*\); tasks run without a descriptor \(seal=optional\). Check munged' <<<"$log")" \
 	"info lines for three tasks on three nodes (one node: rate-limited)"

@@ -57,7 +57,7 @@ assert_eq "absent
 absent
 sockets 0
 sockets 0" "$out" "tasks without a descriptor, and without MUNGE's socket"
-((elapsed <= 6)) || fail "the step took ${elapsed}s: the seal was not bounded"
+((elapsed <= 6)) || die "the step took ${elapsed}s: the seal was not bounded"
 log=$(log_since "$mark")
 assert_eq 1 "$(grep -c 'governor: MUNGE cannot seal the descriptor (munged does not answer within 2s: stopped, hung, or busy; many open connections can hold all of its threads, see munged --num-threads); tasks run without a descriptor' <<<"$log")" \
 	"info lines for two tasks (rate-limited), naming the likely causes"
@@ -68,8 +68,8 @@ rc=0
 out=$(as_user srun --governor -n1 echo should-not-run 2>&1) || rc=$?
 elapsed=$((SECONDS - t0))
 printf '%s\n' "$out"
-((rc != 0)) || fail "the task ran without a seal under seal=required"
-((elapsed <= 6)) || fail "the failing step took ${elapsed}s"
+((rc != 0)) || die "the task ran without a seal under seal=required"
+((elapsed <= 6)) || die "the failing step took ${elapsed}s"
 assert_no_match should-not-run "$out" "task output"
 assert_match 'governor: MUNGE cannot seal the descriptor \(munged does not answer within 2s: .*--num-threads\); this site requires a sealed descriptor' "$out" "message"
 

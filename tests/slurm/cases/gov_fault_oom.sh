@@ -10,7 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/../gov_lib.sh"
 
 [[ $(cgroup_mode) == v2 || -n $(cgroup_mount memory) ]] ||
-	fail "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
+	die "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
 gov_plugstack
 mark=$(log_mark)
 rc=0
@@ -21,7 +21,7 @@ out=$(as_user srun --governor -n2 --mem=100M bash -c '
 	echo "task $SLURM_PROCID $("$GOV_TOOL" snapshot --json | jq -r "[.descriptor.status, .memory.scheduler.limit_bytes] | join(\" \")")"
 	if [ "$SLURM_PROCID" = 0 ]; then exec python3 -c "b = b\"x\" * (400 << 20)"; fi' 2>&1) || rc=$?
 printf '%s\n' "$out"
-((rc != 0)) || fail "the task using 400 MB with --mem=100M was not stopped"
+((rc != 0)) || die "the task using 400 MB with --mem=100M was not stopped"
 assert_line "task 1 verified $((100 << 20))" "$out" "the other task's sealed budget"
 # Slurm 22.05 with cgroup/v1 reports the kill, not its cause; the kernel's
 # log has the cause (on v2 too: the kill is the memory cgroup's).

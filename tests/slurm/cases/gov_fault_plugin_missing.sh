@@ -35,7 +35,7 @@ for ((i = 0; i < 150; i++)); do
 	sleep 0.2
 done
 printf 'required, .so missing: job %s; node1: %s\n' "$(job_state "$id")" "${reason:-not drained}"
-[[ -n $reason ]] || fail "node1 did not drain: rollout.md's warning would be wrong"
+[[ -n $reason ]] || die "node1 did not drain: rollout.md's warning would be wrong"
 assert_match 'Failed to load plugin|spank' "$(log_since "$mark")" "slurmd's log"
 scancel "$id" 2>/dev/null || true
 scontrol update nodename=node1 state=resume

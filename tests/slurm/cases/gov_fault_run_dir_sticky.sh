@@ -26,7 +26,7 @@ for spelling in run_dir topology_cache; do
 	printf '%s=%s: %s\n' "$spelling" "$dir" "$out"
 	assert_match '^verified topo=1,1,' "$out" "the step, with a topology"
 	assert_match "$refused" "$(log_since "$mark")" "log ($spelling)"
-	[[ ! -e $dir ]] || fail "root created $dir under sticky /tmp"
+	[[ ! -e $dir ]] || die "root created $dir under sticky /tmp"
 done
 
 # The user made it first: the same refusal, and nothing of root's in it.

@@ -28,12 +28,12 @@ done
 rm -f /run/slurm-governor/topology-*.v2
 mark=$(log_mark)
 "$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 ||
-	fail "slurmd of node1 did not restart"
+	die "slurmd of node1 did not restart"
 for ((i = 0; i < 100; i++)); do
 	[[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]] && break
 	sleep 0.2
 done
-wait "$srun_pid" || fail "the step that spanned the restart failed"
+wait "$srun_pid" || die "the step that spanned the restart failed"
 out=$(cat "$home/gov_restart.out")
 printf '%s\n' "$out"
 assert_line 'before verified' "$out" "the task before the restart"
@@ -41,7 +41,7 @@ assert_line 'after verified' "$out" "the same task after slurmd restarted"
 assert_match 'governor: node topology discovered and cached for this boot' "$(log_since "$mark")" \
 	"the restarted slurmd's log"
 [[ -n $(find /run/slurm-governor -maxdepth 1 -name 'topology-*.v2') ]] ||
-	fail "the restarted slurmd wrote no table"
+	die "the restarted slurmd wrote no table"
 
 assert_no_drain
 out=$(as_user srun --governor -n1 -w node1 "$GOV_TOOL" verify --json | jq -r .status)

@@ -41,7 +41,7 @@ for ((i = 0; i < 150; i++)); do
 	grep -qx held "$held" 2>/dev/null && break
 	sleep 0.2
 done
-grep -qx held "$held" || fail "the user's job could not take the lock: $(cat "$held")"
+grep -qx held "$held" || die "the user's job could not take the lock: $(cat "$held")"
 
 # Seals fail at once: nothing listens on this socket.
 gov_plugstack "run_dir=$run_dir" topology_cache=off seal=optional munge_timeout=1 \
@@ -53,20 +53,20 @@ out=$(timeout 60 "$GOV_SLURM_TESTS/as_user.sh" srun --governor -n2 -w node2 \
 	bash -c '"$GOV_TOOL" verify --json | jq -r .status') || rc=$?
 elapsed=$((SECONDS - t0))
 printf 'tasks: %s (exit %s) in %ss\n' "$(tr '\n' ' ' <<<"$out")" "$rc" "$elapsed"
-((rc != 124)) || fail "the governed step hung behind the user's lock"
+((rc != 124)) || die "the governed step hung behind the user's lock"
 assert_eq "absent
 absent" "$out" "tasks started without a descriptor"
-((elapsed <= 15)) || fail "the step took ${elapsed}s with munge_timeout=1"
+((elapsed <= 15)) || die "the step took ${elapsed}s with munge_timeout=1"
 
 # The stamp was replaced by a private one, in run_dir and nowhere else.
 assert_eq "600 root" "$(stat -c '%a %U' "$stamp")" "the stamp's mode and owner"
-[[ $(stat -c %i "$stamp") != "$inode" ]] || fail "the readable stamp was kept, not replaced"
-[[ ! -e $default_stamp ]] || fail "a stamp was written in /run/slurm-governor, not in run_dir"
+[[ $(stat -c %i "$stamp") != "$inode" ]] || die "the readable stamp was kept, not replaced"
+[[ ! -e $default_stamp ]] || die "a stamp was written in /run/slurm-governor, not in run_dir"
 log=$(log_since "$mark")
 assert_eq 1 "$(grep -c 'governor: MUNGE cannot seal the descriptor .*tasks run without a descriptor' <<<"$log")" \
 	"one info line for two tasks (rate-limited through run_dir's stamp)"
 # The user cannot open the new stamp to hold it again.
-as_user bash -c "exec 9<'$stamp'" 2>/dev/null && fail "the test user can open the new stamp"
+as_user bash -c "exec 9<'$stamp'" 2>/dev/null && die "the test user can open the new stamp"
 
 scancel --quiet --name=stamp-holder --user="${GOV_TEST_USER:-govtest}"
 wait || true

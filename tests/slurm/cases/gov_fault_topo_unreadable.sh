@@ -21,7 +21,7 @@ mark=$(log_mark)
 out=$(as_user srun --governor -n1 -w node1 bash -c "$task")
 assert_match '^verified topo=1,1,' "$out" "first step"
 file=$(find "$cache" -name 'topology-*.v2')
-[[ -f $file ]] || fail "no table was written in the cache directory"
+[[ -f $file ]] || die "no table was written in the cache directory"
 assert_match 'governor: node topology discovered and cached' "$(log_since "$mark")" "log"
 
 # damage KIND: puts an unusable thing at the table's name.
@@ -37,11 +37,11 @@ for kind in garbage fifo empty; do
 	damage "$kind"
 	mark=$(log_mark)
 	out=$(timeout 30 "$GOV_SLURM_TESTS/as_user.sh" srun --governor -n1 -w node1 bash -c "$task") ||
-		fail "a step with a $kind table did not run"
+		die "a step with a $kind table did not run"
 	assert_match '^verified topo=1,1,' "$out" "step with a $kind table"
 	assert_match "governor: the cached node topology was not usable \(" "$(log_since "$mark")" "log after $kind"
 	if ! { [[ -f $file && ! -p $file ]] && grep -q '^governor-topology/1$' "$file"; }; then
-		fail "the $kind table was not replaced"
+		die "the $kind table was not replaced"
 	fi
 done
 

@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v script >/dev/null || fail "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
+command -v script >/dev/null || die "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
 restart_cluster --conf-line LaunchParameters=use_interactive_step
 grep -x 'LaunchParameters=use_interactive_step' "$SLURM_CONF"
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
@@ -34,9 +34,9 @@ exit'
 interactive() {
 	local out
 	out=$(timeout 45 "$GOV_SLURM_TESTS/as_user.sh" script -qec "salloc $1" /dev/null <<<"$commands" |
-		tr -d '\r\0') || fail "salloc $1 did not end within 45 s:
+		tr -d '\r\0') || die "salloc $1 did not end within 45 s:
 $out"
-	grep -a '^RES_' <<<"$out" || fail "no answer from the interactive shell of salloc $1:
+	grep -a '^RES_' <<<"$out" || die "no answer from the interactive shell of salloc $1:
 $out"
 }
 

@@ -30,10 +30,10 @@ cred=$(cat "$home/gov_leak.cred")
 rc=0
 out=$(unmunge -S "$GOV_MUNGE_SOCKET" <<<"$cred" 2>&1) || rc=$?
 printf 'root: %s\n' "$out"
-((rc != 0)) || fail "root decoded another user's descriptor"
+((rc != 0)) || die "root decoded another user's descriptor"
 assert_match 'Unauthorized credential' "$out" "root's unmunge"
 rc=0
 out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups unmunge -S "$GOV_MUNGE_SOCKET" <<<"$cred" 2>&1) || rc=$?
 printf 'nobody: %s\n' "$out"
-((rc != 0)) || fail "another user decoded the descriptor"
+((rc != 0)) || die "another user decoded the descriptor"
 assert_match 'Unauthorized credential' "$out" "another user's unmunge"

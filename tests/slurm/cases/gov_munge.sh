@@ -23,4 +23,4 @@ id=$(as_user sbatch --parsable --governor -o /dev/null --wrap 'echo should-not-r
 assert_match '^(FAILED|NODE_FAIL)$' "$(wait_job "$id")" "batch job state"
 assert_idle
 node_states
-! node_states | grep -Eq 'drain|down' || fail "a node drained"
+! node_states | grep -Eq 'drain|down' || die "a node drained"

@@ -36,7 +36,7 @@ while True:
 listener=$!
 trap 'kill "$listener" 2>/dev/null; rm -rf "$dir"' EXIT
 for ((i = 0; i < 50; i++)); do [[ -S $dir/munge.socket ]] && break; sleep 0.1; done
-[[ -S $dir/munge.socket ]] || fail "the user's listener did not start"
+[[ -S $dir/munge.socket ]] || die "the user's listener did not start"
 
 # shellcheck disable=SC2016 # expanded in the task
 status='"$GOV_TOOL" verify --json | jq -r .status'

@@ -15,7 +15,7 @@ set -euo pipefail
 source "$(dirname "$0")/../gov_lib.sh"
 
 cpu=$(cgroup_mount cpu)
-[[ -n $cpu ]] || fail "no cgroup v1 cpu hierarchy, yet the cluster runs cgroup/v1"
+[[ -n $cpu ]] || die "no cgroup v1 cpu hierarchy, yet the cluster runs cgroup/v1"
 quota=$cpu/gov-test-quota
 rmdir "$quota" 2>/dev/null || true
 mkdir "$quota"
@@ -43,7 +43,7 @@ spread() {
 spread "$(GOV_QUOTA=$quota as_user srun --governor -w node1 -n2 -c1 --cpu-bind=none bash -c "$task" | sort)"
 
 slurmd=$(pgrep -f 'slurmd .*-N node1( |$)' | head -n1)
-[[ -n $slurmd ]] || fail "no slurmd of node1"
+[[ -n $slurmd ]] || die "no slurmd of node1"
 echo "$slurmd" >"$quota/cgroup.procs"
 trap 'echo "$slurmd" >"$cpu/cgroup.procs"; rmdir "$quota" 2>/dev/null || true' EXIT
 # shellcheck disable=SC2016 # expanded in the tasks

@@ -7,7 +7,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v python3 >/dev/null || fail "no python3 (apt-get install python3)"
+command -v python3 >/dev/null || die "no python3 (apt-get install python3)"
 gov_plugstack
 py=$(gov_python_copy)
 

@@ -21,30 +21,30 @@ cat "$REPORT_TASKS"
 wait_records 2
 busy=$(job_of "$REPORT_TASKS")
 report_of "$busy" | "$check" "$REPORT_TASKS" 0 --nodes 2 --told --no-finding cpu_underused \
-	--no-finding memory_near_limit || fail "the busy step's records"
-[[ $(stat -c '%U %a' "$REPORT_FILE") == "root 600" ]] || fail "the report file is $(stat -c '%U %a' "$REPORT_FILE"), not root's 0600"
+	--no-finding memory_near_limit || die "the busy step's records"
+[[ $(stat -c '%U %a' "$REPORT_FILE") == "root 600" ]] || die "the report file is $(stat -c '%U %a' "$REPORT_FILE"), not root's 0600"
 
 echo "== idle"
 as_user srun --governor -n1 -c2 --mem=200M "$REPORT_TASK" 0 0 2.0 >"$REPORT_TASKS"
 wait_records 3
 report_of "$(job_of "$REPORT_TASKS")" | "$check" "$REPORT_TASKS" 0 --finding cpu_underused \
-	--no-finding memory_near_limit || fail "the idle step's record"
+	--no-finding memory_near_limit || die "the idle step's record"
 
 echo "== near its memory limit"
 as_user srun --governor -n1 --mem=200M "$REPORT_TASK" 0.2 178 >"$REPORT_TASKS"
 wait_records 4
 report_of "$(job_of "$REPORT_TASKS")" | "$check" "$REPORT_TASKS" 0 --finding memory_near_limit \
-	--no-finding cpu_underused || fail "the step near its memory limit"
+	--no-finding cpu_underused || die "the step near its memory limit"
 
 echo "== OOM-killed"
 rc=0
 # shellcheck disable=SC2016 # expanded in the task
 as_user srun --governor -n1 --mem=100M bash -c 'echo "{\"job\": \"$SLURM_JOB_ID\", \"node\": \"-\"}"; exec "$0" 0 300' \
 	"$REPORT_TASK" >"$REPORT_TASKS" 2>/dev/null || rc=$?
-((rc != 0)) || fail "the task writing 300 MiB with --mem=100M was not stopped"
+((rc != 0)) || die "the task writing 300 MiB with --mem=100M was not stopped"
 wait_records 5
 oom=$(job_of "$REPORT_TASKS")
-report_of "$oom" | "$check" "$REPORT_TASKS" 0 --oom --finding oom_killed || fail "the OOM-killed step"
+report_of "$oom" | "$check" "$REPORT_TASKS" 0 --oom --finding oom_killed || die "the OOM-killed step"
 
 echo "== without --governor"
 as_user srun -n1 true
@@ -55,7 +55,7 @@ assert_eq 5 "$(record_count)" "records after two steps without the governor"
 echo "== governor report"
 table=$("$GOV_BUILD_DIR/tool/governor" report "$REPORT_FILE")
 printf '%s\n' "$table"
-grep -qE "^$busy +0 +[0-9]+ +\(total\) " <<<"$table" || fail "no total row for the two-node step"
+grep -qE "^$busy +0 +[0-9]+ +\(total\) " <<<"$table" || die "no total row for the two-node step"
 assert_eq 7 "$(wc -l <<<"$table")" "header, 2 nodes and a total, 3 one-node steps"
 only=$("$GOV_BUILD_DIR/tool/governor" report --json --finding oom_killed "$REPORT_FILE")
 assert_eq "$oom" "$(python3 -c 'import json, sys; print(" ".join(str(s["job"]) for s in json.load(sys.stdin)["steps"]))' <<<"$only")" \
@@ -64,9 +64,9 @@ none=$("$GOV_BUILD_DIR/tool/governor" report --json --user root "$REPORT_FILE")
 assert_eq '[]' "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["steps"])' <<<"$none")" "--user root: no step"
 prom=$("$GOV_BUILD_DIR/tool/governor" report --prometheus --job "$busy" "$REPORT_FILE")
 grep -qE "^governor_step_cpu_seconds\{job=\"$busy\",step=\"0\",node=\"node2\",uid=\"[0-9]+\"\} [0-9.]+$" <<<"$prom" ||
-	fail "no Prometheus sample of the busy step's CPU time on node2"
+	die "no Prometheus sample of the busy step's CPU time on node2"
 if command -v promtool >/dev/null; then
-	promtool check metrics <<<"$prom" || fail "promtool check metrics"
+	promtool check metrics <<<"$prom" || die "promtool check metrics"
 fi
 assert_no_match 'governor: ' "$(log_since "$mark")" "slurmd's logs"
 rm -rf "$REPORT_DIR"

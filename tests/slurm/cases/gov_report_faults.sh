@@ -21,7 +21,7 @@ for i in $(seq 1 6); do
 	pids+=($!)
 done
 as_user srun --governor -N3 -n6 --mem=50M "$REPORT_TASK" 0.2 0 >/dev/null
-for p in "${pids[@]}"; do wait "$p" || fail "a concurrent step failed"; done
+for p in "${pids[@]}"; do wait "$p" || die "a concurrent step failed"; done
 wait_records 9
 assert_eq 9 "$(record_count)" "six one-node steps and a three-node step: nine records"
 err=$("$governor" report --json "$REPORT_FILE" 2>&1 >/dev/null)
@@ -36,7 +36,7 @@ assert_eq '7 [1, 1, 1, 1, 1, 1, 3]' "$steps" "seven steps, one of them on three 
 fault_step() {
 	local mark log
 	mark=$(log_mark)
-	as_user srun --governor -n1 true || fail "$1: the step failed"
+	as_user srun --governor -n1 true || die "$1: the step failed"
 	for ((i = 0; i < 25; i++)); do
 		log=$(log_since "$mark")
 		grep -q 'governor: no step report' <<<"$log" && break
@@ -62,7 +62,7 @@ rm -f "$target"
 
 echo "== a full disk"
 rm -rf "$REPORT_DIR" && mkdir -m 755 "$REPORT_DIR"
-mount -t tmpfs -o size=16k,mode=0755 gov-test-report "$REPORT_DIR" || fail "cannot mount a small tmpfs (root is needed)"
+mount -t tmpfs -o size=16k,mode=0755 gov-test-report "$REPORT_DIR" || die "cannot mount a small tmpfs (root is needed)"
 trap 'umount "$REPORT_DIR" 2>/dev/null; rm -rf "$REPORT_DIR"' EXIT
 dd if=/dev/zero of="$REPORT_DIR/filler" bs=1k count=64 2>/dev/null || true
 fault_step "full disk" "the report file's disk is full"
@@ -70,7 +70,7 @@ assert_eq 0 "$(stat -c %s "$REPORT_FILE" 2>/dev/null || echo 0)" "no partial rec
 rm -f "$REPORT_DIR/filler"
 as_user srun --governor -n1 true
 wait_records 1
-"$governor" report "$REPORT_FILE" >/dev/null || fail "the record after the disk had room again"
+"$governor" report "$REPORT_FILE" >/dev/null || die "the record after the disk had room again"
 
 assert_no_drain
 assert_next_step_works

@@ -10,7 +10,7 @@ set -euo pipefail
 # shellcheck source=../report_lib.sh
 source "$(dirname "$0")/../report_lib.sh"
 
-command -v script >/dev/null || fail "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
+command -v script >/dev/null || die "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
 check=$GOV_SLURM_TESTS/report_check.py
 
 echo "== batch"
@@ -26,9 +26,9 @@ assert_eq COMPLETED "$(wait_job "$job" 60)" "the batch job"
 cat "$out"
 wait_records 2
 head -n1 "$out" >"$REPORT_TASKS"
-report_of "$job" | "$check" "$REPORT_TASKS" batch || fail "the batch step's record"
+report_of "$job" | "$check" "$REPORT_TASKS" batch || die "the batch step's record"
 tail -n1 "$out" >"$REPORT_TASKS"
-report_of "$job" | "$check" "$REPORT_TASKS" 0 || fail "the inner step's record"
+report_of "$job" | "$check" "$REPORT_TASKS" 0 || die "the inner step's record"
 assert_eq "0 batch" "$(report_of "$job" | python3 -c 'import json, sys
 print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the job's steps: no extern step"
 
@@ -36,9 +36,9 @@ echo "== interactive"
 before=$(record_count)
 # shellcheck disable=SC2016 # expanded in the interactive shell
 timeout 45 "$GOV_SLURM_TESTS/as_user.sh" script -qec "salloc -N1 -n1 --governor" /dev/null \
-	<<<'echo "RES_job $SLURM_JOB_ID"; exit' | tr -d '\r' >"$REPORT_TASKS" || fail "salloc did not end within 45 s"
+	<<<'echo "RES_job $SLURM_JOB_ID"; exit' | tr -d '\r' >"$REPORT_TASKS" || die "salloc did not end within 45 s"
 job=$(sed -n 's/^RES_job \([0-9]*\)$/\1/p' "$REPORT_TASKS")
-[[ -n $job ]] || fail "no answer from the interactive shell: $(cat "$REPORT_TASKS")"
+[[ -n $job ]] || die "no answer from the interactive shell: $(cat "$REPORT_TASKS")"
 wait_records $((before + 1))
 assert_eq interactive "$(report_of "$job" | python3 -c 'import json, sys
 print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the interactive step's record"

@@ -10,7 +10,7 @@ set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-[[ -x $GOV_BUILD_DIR/tests/omp_count ]] || fail "no tests/omp_count in the build directory: build with OpenMP (gcc's libgomp)"
+[[ -x $GOV_BUILD_DIR/tests/omp_count ]] || die "no tests/omp_count in the build directory: build with OpenMP (gcc's libgomp)"
 gov_plugstack
 # One directory per series: each root builds its probes with its own
 # toolchains once and keeps them.
@@ -23,7 +23,7 @@ if [[ -d ${GOV_RUNTIME_PROBES:-} ]]; then
 		[[ -e $GOV_RUNTIME_PROBES/$f ]] && cp -a "$GOV_RUNTIME_PROBES/$f" "$work/"
 	done
 fi
-bash "$GOV_SRC_DIR/tests/runtimes/build.sh" "$work" >&2 || fail "the runtime probes did not build"
+bash "$GOV_SRC_DIR/tests/runtimes/build.sh" "$work" >&2 || die "the runtime probes did not build"
 omp=$(user_copy "$GOV_BUILD_DIR/tests/omp_count")
 probe=$(user_copy "$GOV_SRC_DIR/tests/runtimes/probe.sh")
 export GOV_RT_WORK=$work GOV_RT_OMP=$omp GOV_RT_PROBE=$probe
@@ -66,9 +66,9 @@ for shape in "1 400" "2 600"; do
 		assert_eq "$c" "$(val "$out" python affinity)" "-c$c $how: Python sched_getaffinity"
 		heap=$(val "$out" node heap_limit_mib)
 		assert_match '^[0-9]+$' "$heap" "-c$c $how: V8 heap limit"
-		((heap <= mem)) || fail "-c$c --mem=${mem}M: V8 heap limit $heap MiB ($how)"
+		((heap <= mem)) || die "-c$c --mem=${mem}M: V8 heap limit $heap MiB ($how)"
 		heap=$(val "$out" java maxheap_mib)
-		((heap <= mem)) || fail "-c$c --mem=${mem}M: JVM heap $heap MiB ($how)"
+		((heap <= mem)) || die "-c$c --mem=${mem}M: JVM heap $heap MiB ($how)"
 	done
 	assert_idle
 done

@@ -24,7 +24,7 @@ for shape in "-n1 -c1 --mem=400M" "-N2 -n3 -c1 --mem=300M" "-n2 -c2 --mem=1000M"
 	out=$(as_user srun --governor=runtimes $shape bash -c "$matches")
 	printf '%s: %s\n' "$shape" "$(tr '\n' ';' <<<"$out")"
 	bad=$(grep -v '^matches [0-9]* variables$' <<<"$out" || true)
-	[[ -z $bad ]] || fail "srun --governor=runtimes $shape: the task's environment is not governor run's:
+	[[ -z $bad ]] || die "srun --governor=runtimes $shape: the task's environment is not governor run's:
 $bad"
 done
 
@@ -76,7 +76,7 @@ assert_eq "unset unset unset unset unset" \
 gov_plugstack default=on runtimes=always
 rc=0
 out=$(as_user srun --governor=noruntimes -n1 true 2>&1) || rc=$?
-((rc != 0)) || fail "runtimes=always let --governor=noruntimes through"
+((rc != 0)) || die "runtimes=always let --governor=noruntimes through"
 assert_match 'governor: this site sizes every runtime in every task \(runtimes=always\); drop noruntimes' \
 	"$out" "the refusal"
 assert_eq "1 1 360MiB --max-old-space-size=272 --max-semi-space-size=16 419430400" \

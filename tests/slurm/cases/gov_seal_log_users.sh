@@ -30,7 +30,7 @@ assert_eq 2 "$(grep -cE "$line" <<<"$log")" \
 # says how many of hers were not logged: the two tasks of her second step.
 uid=$(id -u "${GOV_TEST_USER:-govtest}")
 stamps=(/run/slurm-governor/seal-skipped.*."$uid".stamp)
-[[ -e ${stamps[0]} ]] || fail "no stamp of the first user's failures: $(ls /run/slurm-governor)"
+[[ -e ${stamps[0]} ]] || die "no stamp of the first user's failures: $(ls /run/slurm-governor)"
 touch -d '2 minutes ago' "${stamps[@]}"
 mark=$(log_mark)
 as_user srun --governor -n1 -w node1 true

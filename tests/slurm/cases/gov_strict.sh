@@ -18,11 +18,11 @@ gov_plugstack default=on seal=required allow_off=no
 rc=0
 out=$(as_user srun --governor=off -n1 echo should-not-run 2>&1) || rc=$?
 printf '%s\n' "$out"
-((rc != 0)) || fail "srun --governor=off ran under allow_off=no"
+((rc != 0)) || die "srun --governor=off ran under allow_off=no"
 assert_match 'governor: this site does not allow --governor=off \(allow_off=no\)' "$out" "srun's message"
 rc=0
 out=$(as_user sbatch --governor=off --wrap true 2>&1) || rc=$?
-((rc != 0)) || fail "sbatch --governor=off was accepted under allow_off=no"
+((rc != 0)) || die "sbatch --governor=off was accepted under allow_off=no"
 assert_match 'does not allow --governor=off' "$out" "sbatch's message"
 assert_eq "" "$(squeue -h)" "jobs submitted"
 
@@ -48,7 +48,7 @@ mark=$(log_mark)
 rc=0
 out=$(mine srun --governor=bogus -n1 echo should-not-run 2>&1) || rc=$?
 printf '%s\n' "$out"
-((rc != 0)) || fail "a task started with an invalid --governor value under seal=required"
+((rc != 0)) || die "a task started with an invalid --governor value under seal=required"
 assert_no_match 'should-not-run' "$out" "task output"
 assert_match "governor: this step's --governor value is not valid and this site requires a sealed descriptor" \
 	"$out$(log_since "$mark")" "message"
@@ -62,7 +62,7 @@ gov_plugstack default=off
 rc=0
 # shellcheck disable=SC2016 # expanded in the task
 out=$(as_user srun -n1 bash -c '"$GOV_TOOL" plan --require-descriptor' 2>&1) || rc=$?
-((rc != 0)) || fail "plan --require-descriptor succeeded without a descriptor"
+((rc != 0)) || die "plan --require-descriptor succeeded without a descriptor"
 assert_match 'no verified descriptor \(none in GOVERNOR_DESCRIPTOR\)' "$out" "strict plan's message"
 
 assert_no_drain

@@ -15,7 +15,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 restart_cluster --systemd no
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
 gov_plugstack
-grep -qx 'IgnoreSystemd=yes' "$GOV_CLUSTER_DIR/etc/cgroup.conf" || fail "cgroup.conf does not ignore systemd"
+grep -qx 'IgnoreSystemd=yes' "$GOV_CLUSTER_DIR/etc/cgroup.conf" || die "cgroup.conf does not ignore systemd"
 # slurmd is no systemd service here: it stays in the cgroup it was started in.
 pid=$(cat "$GOV_CLUSTER_DIR/run/slurmd-node1.pid")
 assert_no_match 'gov-slurmd-' "$(cat "/proc/$pid/cgroup")" "slurmd's own cgroup"

@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib.sh"
 
 if [[ $(cgroup_mode) == v1 ]]; then
 	mnt=$(cgroup_mount memory)
-	[[ -n $mnt ]] || fail "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
+	[[ -n $mnt ]] || die "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
 	# Inside the step: limit, soft limit and memsw limit of the task's
 	# level, the step's and the job's.
 	script='
@@ -53,4 +53,4 @@ fi
 # 400 MB in one line: tail must hold it all, over the 100M limit.
 rc=0
 as_user srun --mem=100M -c1 bash -c 'head -c 400000000 /dev/zero | tail -n 1 >/dev/null' || rc=$?
-[[ $rc -ne 0 ]] || fail "a step using 400 MB with --mem=100M was not stopped"
+[[ $rc -ne 0 ]] || die "a step using 400 MB with --mem=100M was not stopped"

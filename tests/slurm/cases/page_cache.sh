@@ -15,13 +15,13 @@ source "$(dirname "$0")/../gov_lib.sh"
 # shellcheck disable=SC2016 # evaluated in the task
 if [[ $(cgroup_mode) == v1 ]]; then
 	mnt=$(cgroup_mount memory)
-	[[ -n $mnt ]] || fail "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
+	[[ -n $mnt ]] || die "no cgroup v1 memory hierarchy, yet the cluster runs cgroup/v1"
 	files='own=$(sed -n "s/^[0-9]*:memory://p" /proc/self/cgroup) f_max=memory.limit_in_bytes f_use=memory.usage_in_bytes f_ina=total_inactive_file'
 else
 	mnt=$(cgroup2_mount)
 	files='own=$(sed -n "s/^0:://p" /proc/self/cgroup) f_max=memory.max f_use=memory.current f_ina=inactive_file'
 fi
-command -v jq >/dev/null || fail "no jq (apt-get install jq; tests/install-deps.sh does)"
+command -v jq >/dev/null || die "no jq (apt-get install jq; tests/install-deps.sh does)"
 gov_plugstack
 py=$(gov_python_copy)
 
@@ -81,24 +81,24 @@ assert_no_match '^(tmpfs|ramfs)$' "$(get fs)" "the test file's filesystem (tmpfs
 raw=$(get own_raw) ws=$(get own_ws)
 # The case is only meaningful when the cache filled the cgroups: limit minus
 # raw usage is then a few MiB, limit minus the working set most of 300 MiB.
-((raw < 40 << 20)) || fail "limit minus raw usage is $raw: the page cache did not fill the step"
-((ws > 250 << 20)) || fail "limit minus working set is only $ws"
+((raw < 40 << 20)) || die "limit minus raw usage is $raw: the page cache did not fill the step"
+((ws > 250 << 20)) || die "limit minus working set is only $ws"
 
 read -r status remaining wset current effective profile < <(get snap | jq -r '@tsv')
 assert_eq verified "$status" "descriptor"
 assert_eq batch "$profile" "default profile in an allocation"
 diff=$((remaining > ws ? remaining - ws : ws - remaining))
 ((diff < 4 << 20)) ||
-	fail "snapshot remaining $remaining differs from the task's own $ws by $diff bytes"
+	die "snapshot remaining $remaining differs from the task's own $ws by $diff bytes"
 ((effective <= remaining && effective > 250 << 20)) ||
-	fail "effective remaining $effective (cgroup remaining $remaining)"
-((current - wset > 200 << 20)) || fail "usage $current, working set $wset: no cache shown"
+	die "effective remaining $effective (cgroup remaining $remaining)"
+((current - wset > 200 << 20)) || die "usage $current, working set $wset: no cache shown"
 assert_eq '["green","batch"]' "$(get watch)" "governor watch"
 read -r free verdict reason needed ram_free level < <(get python)
-((free > 250 << 20)) || fail "the Python governor's free RAM is $free"
+((free > 250 << 20)) || die "the Python governor's free RAM is $free"
 # A batch of all that remains fits its RAM.  PSI gates every new admission
 # on a busy machine (CPU some avg10 >= 20 %), which is not what this case is
 # about: such a WAIT still reports what was needed and what was free.
 assert_eq "$free $free GREEN" "$needed $ram_free $level" "the Python governor's view of the batch"
 [[ "$verdict $reason" == "ADMIT NONE" || $reason == CPU_PRESSURE || $reason == MEMORY_PRESSURE ]] ||
-	fail "the Python governor does not admit the remaining: $verdict $reason"
+	die "the Python governor does not admit the remaining: $verdict $reason"

@@ -37,10 +37,10 @@ shape() {
 	shift
 	# Memory per step, not per CPU: DefMemPerCPU times 8 CPUs is more than
 	# the node's RealMemory.
-	out=$(as_user srun -w node1 --mem=500M "$@" python3 "$check" "$GOV_TOOL") || fail "$name: srun $* failed"
+	out=$(as_user srun -w node1 --mem=500M "$@" python3 "$check" "$GOV_TOOL") || die "$name: srun $* failed"
 	printf '%s: srun %s\n%s\n' "$name" "$*" "$out" >&2
 	[[ $(jq -s 'map(.diffs | length) | add' <<<"$out") == 0 ]] ||
-		fail "$name: governor and sysfs disagree: $(jq -c 'select(.diffs != []) | .diffs' <<<"$out")"
+		die "$name: governor and sysfs disagree: $(jq -c 'select(.diffs != []) | .diffs' <<<"$out")"
 	printf '%s\n' "$out"
 }
 # field OUT JQ: the value in each task's line, one per line, sorted.

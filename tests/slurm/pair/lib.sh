@@ -7,7 +7,7 @@
 # shellcheck source=../gov_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../gov_lib.sh"
 
-[[ $GOV_CLUSTER_NODES == 2 ]] || fail "these cases need the two-machine cluster of tests/guest/pair.sh"
+[[ $GOV_CLUSTER_NODES == 2 ]] || die "these cases need the two-machine cluster of tests/guest/pair.sh"
 FACTS=$(user_copy "$GOV_SLURM_TESTS/pair/task_facts.py")
 user_copy "$GOV_SLURM_TESTS/topology_check.py" >/dev/null
 user_copy "$GOV_SLURM_TESTS/../lib/sysfs_topology.py" >/dev/null
@@ -19,13 +19,13 @@ gov_plugstack
 facts() {
 	local name=$1 out
 	shift
-	out=$(as_user srun "$@" python3 "$FACTS" "$GOV_TOOL") || fail "$name: srun $* failed"
+	out=$(as_user srun "$@" python3 "$FACTS" "$GOV_TOOL") || die "$name: srun $* failed"
 	out=$(jq -sc 'sort_by(.rank)[]' <<<"$out")
 	printf '%s: srun %s\n%s\n' "$name" "$*" "$out" >&2
 	[[ $(jq -s 'map(.diffs | length) | add' <<<"$out") == 0 ]] ||
-		fail "$name: governor and the task disagree: $(jq -c 'select(.diffs != []) | {node, diffs}' <<<"$out")"
+		die "$name: governor and the task disagree: $(jq -c 'select(.diffs != []) | {node, diffs}' <<<"$out")"
 	[[ $(jq -r .verify <<<"$out" | sort -u) == verified ]] ||
-		fail "$name: not every task verified: $(jq -c '{node, verify, reason_code}' <<<"$out")"
+		die "$name: not every task verified: $(jq -c '{node, verify, reason_code}' <<<"$out")"
 	printf '%s\n' "$out"
 }
 
@@ -52,6 +52,6 @@ wait_tools() {
 		as_user srun -N1 -w node2 test -x "$GOV_TOOL" -a -r "$FACTS" 2>/dev/null && return 0
 		sleep 2
 	done
-	fail "the tools never appeared on node2 (tests/guest/pair_node.sh copies them)"
+	die "the tools never appeared on node2 (tests/guest/pair_node.sh copies them)"
 }
 wait_tools

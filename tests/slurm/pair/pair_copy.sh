@@ -34,7 +34,7 @@ for line in p.stdout:
         print(line, end="")
 sys.exit(p.wait())
 '
-out=$(as_user python3 -c "$driver" "$task") || fail "the step failed: $out"
+out=$(as_user python3 -c "$driver" "$task") || die "the step failed: $out"
 printf '%s\n' "$out"
 own=$(sed -n 's/^own node1 //p' <<<"$out")
 carried=$(sed -n 's/^carried node1 //p' <<<"$out")

@@ -12,8 +12,8 @@ source "$(dirname "$0")/lib.sh"
 
 before=$(node_boot_id 2)
 old=$(as_user srun --governor -N1 -w node2 --mem=100M printenv GOVERNOR_DESCRIPTOR)
-[[ -n $old ]] || fail "the step on node2 had no descriptor"
-scontrol reboot nextstate=RESUME reason="pair_reboot" node2 || fail "scontrol reboot refused"
+[[ -n $old ]] || die "the step on node2 had no descriptor"
+scontrol reboot nextstate=RESUME reason="pair_reboot" node2 || die "scontrol reboot refused"
 t0=$SECONDS
 # The node leaves idle when slurmd runs RebootProgram, then registers again.
 for ((i = 0; i < 600; i++)); do
@@ -31,7 +31,7 @@ printf 'node2: %s after %s s (states seen until then)\n' "$state" $((SECONDS - t
 assert_eq idle "$state" "node2 after its reboot"
 wait_tools
 after=$(node_boot_id 2)
-[[ $after != "$before" ]] || fail "node2's boot id did not change: did it reboot?"
+[[ $after != "$before" ]] || die "node2's boot id did not change: did it reboot?"
 
 # shellcheck disable=SC2016 # expanded in the task
 out=$(as_user srun --governor -N1 -w node2 --mem=100M bash -c \
@@ -39,5 +39,5 @@ out=$(as_user srun --governor -N1 -w node2 --mem=100M bash -c \
 printf '%s\n' "$out"
 assert_eq invalid "$(json_get .status <<<"$out")" "the descriptor of before the reboot"
 assert_eq ENODE "$(json_get .reason_code <<<"$out")" "the reason names the node binding"
-[[ -z $(sinfo -h -R -n node2) ]] || fail "node2 has a reason set: $(sinfo -h -R -n node2)"
+[[ -z $(sinfo -h -R -n node2) ]] || die "node2 has a reason set: $(sinfo -h -R -n node2)"
 facts "both nodes after the reboot" --governor -N2 -n2 --mem=300M >/dev/null

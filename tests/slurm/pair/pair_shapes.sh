@@ -18,7 +18,7 @@ assert_eq "node1 0
 node2 2" "$(per_node "$out" .nvidia_nodes)" "-N2 -n2: GPU device nodes only on node2"
 node1_mem=$(jq -r 'select(.node == "node1") | .mem_total' <<<"$out")
 node2_mem=$(jq -r 'select(.node == "node2") | .mem_total' <<<"$out")
-((node1_mem > node2_mem)) || fail "node1 ($node1_mem B) should have more memory than node2 ($node2_mem B)"
+((node1_mem > node2_mem)) || die "node1 ($node1_mem B) should have more memory than node2 ($node2_mem B)"
 
 out=$(facts "two tasks per node, two CPUs each" --governor -N2 --ntasks-per-node=2 -c2 --mem=400M)
 assert_eq "node1 2

@@ -20,8 +20,8 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 "$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 ||
-	fail "slurmd of node1 did not restart"
-wait "$srun_pid" || fail "the step that spanned the restart failed: $(cat "$log")"
+	die "slurmd of node1 did not restart"
+wait "$srun_pid" || die "the step that spanned the restart failed: $(cat "$log")"
 out=$(sort "$log")
 rm -f "$log"
 printf '%s\n' "$out"
