@@ -7,20 +7,20 @@
 #include <sched.h>
 #include <string.h>
 
-int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
+int gov__status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out)
 {
     static const char key[] = "Cpus_allowed_list:";
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *p;
     size_t n;
 
     if (!out || (!text && len))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
-    while (gov_line_next(&it, &p, &n)) {
+    while (gov__line_next(&it, &p, &n)) {
         const char *v;
         size_t vn;
-        if (gov_prefix(p, n, key, &v, &vn))
+        if (gov__prefix(p, n, key, &v, &vn))
             return gov_cpuset_parse(v, vn, out);
     }
     return GOV_ENOENT;
@@ -50,13 +50,13 @@ static int live_affinity(gov_cpuset *set)
     } else {
         for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
             if (CPU_ISSET_S(cpu, size, mask))
-                gov_cpu_add(set, cpu);
+                gov__cpu_add(set, cpu);
     }
     CPU_FREE(mask);
     return rc;
 }
 
-int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
+int gov__affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
 {
     char buf[16384];
     size_t len;
@@ -64,13 +64,13 @@ int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
 
     memset(set, 0, sizeof *set);
     *count = GOV_UNKNOWN;
-    if (gov_root_is_live(root)) {
+    if (gov__root_is_live(root)) {
         rc = live_affinity(set);
     } else {
         /* The system call cannot be redirected into a sysroot. */
-        rc = gov_read_file(root, "/proc/self/status", buf, sizeof buf, &len);
+        rc = gov__read_file(root, "/proc/self/status", buf, sizeof buf, &len);
         if (rc == 0)
-            rc = gov_status_parse_cpus_allowed(buf, len, set);
+            rc = gov__status_parse_cpus_allowed(buf, len, set);
     }
     if (rc) {
         memset(set, 0, sizeof *set);
@@ -83,7 +83,7 @@ int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count)
     return 0;
 }
 
-int gov_affinity_set(const gov_cpuset *set)
+int gov__affinity_set(const gov_cpuset *set)
 {
     size_t size;
     cpu_set_t *mask = mask_alloc(&size);

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-uint64_t gov_boot_hash(const char *text, size_t len)
+uint64_t gov__boot_hash(const char *text, size_t len)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
 
@@ -28,22 +28,22 @@ uint64_t gov_boot_hash(const char *text, size_t len)
     return h;
 }
 
-int gov_boot_hash_read(const gov_root *root, uint64_t *out)
+int gov__boot_hash_read(const gov_root *root, uint64_t *out)
 {
     char buf[128];
     size_t len;
-    int rc = gov_read_file(root, "/proc/sys/kernel/random/boot_id", buf, sizeof buf, &len);
+    int rc = gov__read_file(root, "/proc/sys/kernel/random/boot_id", buf, sizeof buf, &len);
 
     if (rc)
         return rc;
     if (len < 8)
         return GOV_EPARSE;
-    *out = gov_boot_hash(buf, len);
+    *out = gov__boot_hash(buf, len);
     return 0;
 }
 
-int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
-                        uint64_t *start)
+int gov__proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
+                         uint64_t *start)
 {
     const char *p = NULL, *end = text + len;
     int field = 2;   /* the command name, ending at the last ')' */
@@ -63,18 +63,18 @@ int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
         while (p < end && *p != ' ' && *p != '\n')
             p++;
         field++;
-        if (field == 4 && gov_parse_u64(tok, (size_t)(p - tok), ppid))
+        if (field == 4 && gov__parse_u64(tok, (size_t)(p - tok), ppid))
             return GOV_EPARSE;
         if (field == 22)
-            return gov_parse_u64(tok, (size_t)(p - tok), start) ? GOV_EPARSE : 0;
+            return gov__parse_u64(tok, (size_t)(p - tok), start) ? GOV_EPARSE : 0;
         if (p < end && *p == '\n')
             break;
     }
     return GOV_EPARSE;
 }
 
-int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
-                        uint64_t *start)
+int gov__proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
+                         uint64_t *start)
 {
     char path[64], buf[1024];
     size_t len;
@@ -84,23 +84,23 @@ int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
         snprintf(path, sizeof path, "/proc/%llu/stat", (unsigned long long)pid);
     else
         snprintf(path, sizeof path, "/proc/self/stat");
-    rc = gov_read_file(root, path, buf, sizeof buf, &len);
+    rc = gov__read_file(root, path, buf, sizeof buf, &len);
     if (rc)
         return rc;
-    return gov_proc_stat_parse(buf, len, ppid, start);
+    return gov__proc_stat_parse(buf, len, ppid, start);
 }
 
 static uint64_t claim_value(const char *text)
 {
     uint64_t v;
 
-    if (!text || gov_parse_u64(text, strlen(text), &v))
+    if (!text || gov__parse_u64(text, strlen(text), &v))
         return GOV_UNKNOWN;
     return v;
 }
 
-bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
-                            uint64_t anc_start)
+bool gov__proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
+                             uint64_t anc_start)
 {
     /* Brent's cycle detection: compare with a saved pid whose distance
      * behind doubles, so any loop is caught in constant memory. */
@@ -108,7 +108,7 @@ bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid
 
     while (pid > 0) {
         uint64_t ppid, start;
-        if (gov_proc_start_read(root, pid, &ppid, &start))
+        if (gov__proc_start_read(root, pid, &ppid, &start))
             return false;
         if (pid == anc_pid && start == anc_start)
             return true;
@@ -137,7 +137,7 @@ static void het_collect(const char *const *envp, gov_desc_claim *out)
             char name[48];
             uint64_t id;
             snprintf(name, sizeof name, "%s%u", names[n], k);
-            id = claim_value(gov_env_get(envp, name));
+            id = claim_value(gov__env_get(envp, name));
             if (id == GOV_UNKNOWN)
                 break;
             out->het_jobs[out->het_count++] = id;
@@ -151,24 +151,24 @@ static uint64_t ns_inode(const char *path)
     return stat(path, &st) ? GOV_UNKNOWN : (uint64_t)st.st_ino;
 }
 
-void gov_proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns)
+void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns)
 {
     *pid_ns = ns_inode("/proc/self/ns/pid");
     *user_ns = ns_inode("/proc/self/ns/user");
 }
 
-void gov_claim_collect(const char *const *envp, gov_desc_claim *out)
+void gov__claim_collect(const char *const *envp, gov_desc_claim *out)
 {
     memset(out, 0, sizeof *out);
-    out->job_id = claim_value(gov_env_get(envp, "SLURM_JOB_ID"));
-    if (gov_slurm_step_id_parse(gov_env_get(envp, "SLURM_STEP_ID"), &out->step_id))
+    out->job_id = claim_value(gov__env_get(envp, "SLURM_JOB_ID"));
+    if (gov__slurm_step_id_parse(gov__env_get(envp, "SLURM_STEP_ID"), &out->step_id))
         out->step_id = GOV_UNKNOWN;
-    out->node_index = claim_value(gov_env_get(envp, "SLURM_NODEID"));
+    out->node_index = claim_value(gov__env_get(envp, "SLURM_NODEID"));
     out->uid = (uint64_t)getuid();
-    if (gov_boot_hash_read(NULL, &out->boot_hash))
+    if (gov__boot_hash_read(NULL, &out->boot_hash))
         out->boot_hash = GOV_UNKNOWN;
     out->pid = (uint64_t)getpid();
-    gov_proc_ns_read(&out->pid_ns, &out->user_ns);
+    gov__proc_ns_read(&out->pid_ns, &out->user_ns);
     het_collect(envp, out);
 }
 
@@ -199,8 +199,8 @@ static bool ns_differs(uint64_t sealed, uint64_t claimed)
     return sealed != GOV_UNKNOWN && claimed != GOV_UNKNOWN && sealed != claimed;
 }
 
-int gov_descriptor_check_binding(const gov_descriptor *d,
-                                 const gov_desc_claim *c)
+int gov__descriptor_check_binding(const gov_descriptor *d,
+                                  const gov_desc_claim *c)
 {
     bool batch = d->step_kind == GOV_STEP_BATCH;
 
@@ -231,5 +231,5 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
          * them apart.  An absent claim names no other node. */
         return c->node_index == GOV_UNKNOWN ? GOV_EBINDING : GOV_ENODE;
     }
-    return gov_proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
+    return gov__proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
 }

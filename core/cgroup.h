@@ -20,20 +20,20 @@ typedef struct gov_mount {
 } gov_mount;
 
 /* Decode mountinfo octal escapes (\040 etc.) in place; returns new length. */
-size_t gov_unescape_octal(char *s, size_t len);
+size_t gov__unescape_octal(char *s, size_t len);
 
 /* Find the cgroup mount for a controller: version 2 with controller NULL
  * gives the cgroup2 mount; version 1 the v1 mount whose options list
  * contains the controller.  Returns 0, GOV_ENOENT, GOV_EPARSE, GOV_ENOSPC
  * (a field of the matching mount does not fit gov_mount). */
-int gov_mountinfo_find(const char *text, size_t len, int version,
-                       const char *controller, gov_mount *out);
+int gov__mountinfo_find(const char *text, size_t len, int version,
+                        const char *controller, gov_mount *out);
 
 /* From /proc/self/cgroup, the path for a v1 controller (controller != NULL)
  * or the v2 entry "0::" (controller NULL).  Returns 0, GOV_ENOENT,
  * GOV_EPARSE, GOV_ENOSPC (the path does not fit cap). */
-int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
-                         char *path, size_t cap);
+int gov__proc_cgroup_find(const char *text, size_t len, const char *controller,
+                          char *path, size_t cap);
 
 /* What the process's cgroups say: the snapshot's two cgroup parts, filled
  * here and copied whole, and what the other collectors need of the
@@ -49,29 +49,29 @@ typedef struct gov_cgroup_evidence {
 
     int devices_confined;       /* v1 devices cgroup below the root: 1, 0, -1 */
     char pressure_dir[2048];    /* absolute path as seen inside root, without
-                                 * the root prefix (read with gov_read_file(root,
+                                 * the root prefix (read with gov__read_file(root,
                                  * ...) like every other file); never printed */
 } gov_cgroup_evidence;
 
-void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
+void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
 
 /* Only devices_confined, for slurmstepd (reads no limit files). */
-int gov_cgroup_devices_confined(const gov_root *root);
+int gov__cgroup_devices_confined(const gov_root *root);
 
 /* Per-file parsers (exposed for tests and fuzzing). */
-int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
-                      bool *unlimited);
+int gov__parse_cpu_max(const char *text, size_t len, double *ratio,
+                       bool *unlimited);
 /* v2 memory.max/high: "max" or bytes. */
-int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
-                           bool *unlimited);
+int gov__parse_memory_value(const char *text, size_t len, uint64_t *bytes,
+                            bool *unlimited);
 /* v1 limit_in_bytes: a value at or above the page-rounded LONG_MAX sentinel
  * for any page size counts as unlimited. */
-int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
-                       bool *unlimited);
+int gov__parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
+                        bool *unlimited);
 /* The value of "KEY VALUE\n" in a memory.stat (v1 or v2): *val points into
  * text, *vlen bytes up to the newline.  Only complete lines count, so a
  * truncated read never yields a cut-off number.  Returns 0 or GOV_ENOENT. */
-int gov_memory_stat_find(const char *text, size_t len, const char *key,
-                         const char **val, size_t *vlen);
+int gov__memory_stat_find(const char *text, size_t len, const char *key,
+                          const char **val, size_t *vlen);
 
 #endif /* GOV_CGROUP_H */

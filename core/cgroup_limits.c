@@ -20,8 +20,8 @@
 
 /* ---- per-file parsers ---------------------------------------------------- */
 
-int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
-                      bool *unlimited)
+int gov__parse_cpu_max(const char *text, size_t len, double *ratio,
+                       bool *unlimited)
 {
     const char *q, *per;
     size_t ql, pl;
@@ -32,7 +32,7 @@ int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
         return GOV_EINVAL;
     *ratio = NAN;
     *unlimited = false;
-    gov_trim(&text, &len);
+    gov__trim(&text, &len);
     /* "$MAX $PERIOD": exactly two fields separated by one space. */
     q = text;
     per = memchr(text, ' ', len);
@@ -43,16 +43,16 @@ int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
     pl = len - ql - 1;
     if (ql == 0 || pl == 0 || memchr(per, ' ', pl))
         return GOV_EPARSE;
-    rc = gov_parse_u64(per, pl, &period);
+    rc = gov__parse_u64(per, pl, &period);
     if (rc)
         return rc;
     if (period == 0)
         return GOV_ERANGE;
-    if (gov_token_eq(q, ql, "max")) {
+    if (gov__token_eq(q, ql, "max")) {
         *unlimited = true;
         return 0;
     }
-    rc = gov_parse_u64(q, ql, &quota);
+    rc = gov__parse_u64(q, ql, &quota);
     if (rc)
         return rc;
     if (quota == 0)
@@ -61,8 +61,8 @@ int gov_parse_cpu_max(const char *text, size_t len, double *ratio,
     return 0;
 }
 
-int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
-                           bool *unlimited)
+int gov__parse_memory_value(const char *text, size_t len, uint64_t *bytes,
+                            bool *unlimited)
 {
     int rc;
 
@@ -70,12 +70,12 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
         return GOV_EINVAL;
     *bytes = GOV_UNKNOWN;
     *unlimited = false;
-    gov_trim(&text, &len);
-    if (gov_token_eq(text, len, "max")) {
+    gov__trim(&text, &len);
+    if (gov__token_eq(text, len, "max")) {
         *unlimited = true;
         return 0;
     }
-    rc = gov_parse_u64(text, len, bytes);
+    rc = gov__parse_u64(text, len, bytes);
     /* The kernel prints "max" long before this; it is not a byte count. */
     if (!rc && *bytes == GOV_UNKNOWN)
         rc = GOV_ERANGE;
@@ -84,8 +84,8 @@ int gov_parse_memory_value(const char *text, size_t len, uint64_t *bytes,
     return rc;
 }
 
-int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
-                       bool *unlimited)
+int gov__parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
+                        bool *unlimited)
 {
     int rc;
 
@@ -93,7 +93,7 @@ int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
         return GOV_EINVAL;
     *bytes = GOV_UNKNOWN;
     *unlimited = false;
-    rc = gov_parse_u64(text, len, bytes);
+    rc = gov__parse_u64(text, len, bytes);
     if (rc) {
         *bytes = GOV_UNKNOWN;
         return rc;
@@ -105,17 +105,17 @@ int gov_parse_v1_limit(const char *text, size_t len, uint64_t *bytes,
     return 0;
 }
 
-int gov_memory_stat_find(const char *text, size_t len, const char *key,
-                         const char **val, size_t *vlen)
+int gov__memory_stat_find(const char *text, size_t len, const char *key,
+                          const char **val, size_t *vlen)
 {
     size_t n;
-    gov_lines it = gov_lines_of(text, len, true);
+    gov_lines it = gov__lines_of(text, len, true);
     const char *line;
 
-    while (gov_line_next(&it, &line, &n)) {
+    while (gov__line_next(&it, &line, &n)) {
         const char *v;
         size_t vn;
-        if (gov_prefix(line, n, key, &v, &vn) && vn > 0 && v[0] == ' ') {
+        if (gov__prefix(line, n, key, &v, &vn) && vn > 0 && v[0] == ' ') {
             *val = v + 1;
             *vlen = vn - 1;
             return 0;
@@ -133,15 +133,15 @@ static bool v2_no_limit(const gov_root *root, const char *dir, const char *contr
     char buf[512];
     size_t n;
 
-    if (gov_read_file_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
+    if (gov__read_file_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n))
         return false;
     /* A level without the controller enabled has no limit of its own; its
      * parent's limit is another level of the walk. */
-    if (!gov_words_have(buf, n, controller))
+    if (!gov__words_have(buf, n, controller))
         return true;
     /* The hierarchy's root has no cgroup.type and never carries cpu.max,
      * memory.max or memory.high: the kernel does not limit it. */
-    return !gov_exists_in(root, dir, "cgroup.type");
+    return !gov__exists_in(root, dir, "cgroup.type");
 }
 
 /* ---- CPU ----------------------------------------------------------------- */
@@ -154,15 +154,15 @@ static int v1_quota(const gov_root *root, const char *dir, double *ratio)
     const char *q = qb;
     uint64_t quota, period;
 
-    if (gov_read_file_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
+    if (gov__read_file_in(root, dir, "cpu.cfs_quota_us", qb, sizeof qb, &ql))
         return -1;
-    gov_trim(&q, &ql);
-    if (gov_token_eq(q, ql, "-1"))
+    gov__trim(&q, &ql);
+    if (gov__token_eq(q, ql, "-1"))
         return 0;
-    if (gov_parse_u64(q, ql, &quota) || quota == 0)
+    if (gov__parse_u64(q, ql, &quota) || quota == 0)
         return -1;
-    if (gov_read_file_in(root, dir, "cpu.cfs_period_us", pb, sizeof pb, &pl) ||
-        gov_parse_u64(pb, pl, &period) || period == 0)
+    if (gov__read_file_in(root, dir, "cpu.cfs_period_us", pb, sizeof pb, &pl) ||
+        gov__parse_u64(pb, pl, &period) || period == 0)
         return -1;
     *ratio = (double)quota / (double)period;
     return 1;
@@ -176,8 +176,8 @@ static int v2_quota(const gov_root *root, const char *dir, double *ratio)
 
     if (v2_no_limit(root, dir, "cpu"))
         return 0;
-    if (gov_read_file_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
-        gov_parse_cpu_max(buf, n, ratio, &unlimited))
+    if (gov__read_file_in(root, dir, "cpu.max", buf, sizeof buf, &n) ||
+        gov__parse_cpu_max(buf, n, ratio, &unlimited))
         return -1;
     return unlimited ? 0 : 1;
 }
@@ -193,13 +193,13 @@ static void collect_quota(const gov_root *root, const gov_cg_loc *loc,
     do {
         double r = NAN;
         int st;
-        gov_cg_level_dir(loc, len, dir);
+        gov__cg_level_dir(loc, len, dir);
         st = loc->version == 1 ? v1_quota(root, dir, &r) : v2_quota(root, dir, &r);
         if (st < 0)
             unknown = true;
         else if (st > 0 && r < best)
             best = r;
-    } while (gov_cg_up(loc, &len));
+    } while (gov__cg_up(loc, &len));
 
     if (isfinite(best)) {
         out->cpu.quota_cores = best;
@@ -220,16 +220,16 @@ static void collect_cpuset(const gov_root *root, const gov_cg_loc *loc,
     gov_cpuset set;
     int rc;
 
-    gov_cg_level_dir(loc, len, dir);
+    gov__cg_level_dir(loc, len, dir);
     if (loc->version == 1) {
-        rc = gov_read_file_in(root, dir, "cpuset.effective_cpus", buf, sizeof buf, &n);
+        rc = gov__read_file_in(root, dir, "cpuset.effective_cpus", buf, sizeof buf, &n);
         if (rc == GOV_ENOENT)
-            rc = gov_read_file_in(root, dir, "cpuset.cpus", buf, sizeof buf, &n);
+            rc = gov__read_file_in(root, dir, "cpuset.cpus", buf, sizeof buf, &n);
     } else {
         do {
-            gov_cg_level_dir(loc, len, dir);
-            rc = gov_read_file_in(root, dir, "cpuset.cpus.effective", buf, sizeof buf, &n);
-        } while (rc == GOV_ENOENT && gov_cg_up(loc, &len));
+            gov__cg_level_dir(loc, len, dir);
+            rc = gov__read_file_in(root, dir, "cpuset.cpus.effective", buf, sizeof buf, &n);
+        } while (rc == GOV_ENOENT && gov__cg_up(loc, &len));
     }
     if (rc || gov_cpuset_parse(buf, n, &set) || gov_cpuset_count(&set) == 0)
         return;
@@ -284,16 +284,16 @@ static int read_u64_in(const gov_root *root, const char *dir, const char *name,
 {
     char buf[64];
     size_t n;
-    int rc = gov_read_file_in(root, dir, name, buf, sizeof buf, &n);
+    int rc = gov__read_file_in(root, dir, name, buf, sizeof buf, &n);
 
-    return rc ? rc : gov_parse_u64(buf, n, v);
+    return rc ? rc : gov__parse_u64(buf, n, v);
 }
 
 /* memory.stat of a level; a stat larger than the buffer still gives its
- * complete lines (gov_memory_stat_find never reads a cut-off one). */
+ * complete lines (gov__memory_stat_find never reads a cut-off one). */
 static bool read_stat(const gov_root *root, const char *dir, char *buf, size_t cap, size_t *n)
 {
-    int rc = gov_read_file_in(root, dir, "memory.stat", buf, cap, n);
+    int rc = gov__read_file_in(root, dir, "memory.stat", buf, cap, n);
 
     return rc == 0 || rc == GOV_ENOSPC;
 }
@@ -315,7 +315,7 @@ static mem_level read_level(const gov_root *root, const char *dir, int version)
         return (mem_level){ GOV_UNKNOWN, GOV_UNKNOWN };
     lv.working_set = lv.usage;
     if (read_stat(root, dir, stat, sizeof stat, &n) &&
-        gov_memory_stat_find(stat, n, key, &v, &vl) == 0 && gov_parse_u64(v, vl, &inactive) == 0)
+        gov__memory_stat_find(stat, n, key, &v, &vl) == 0 && gov__parse_u64(v, vl, &inactive) == 0)
         lv.working_set = inactive >= lv.usage ? 0 : lv.usage - inactive;
     return lv;
 }
@@ -331,11 +331,11 @@ static void v2_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
 
     if (v2_no_limit(root, dir, "memory"))
         return;
-    if (gov_read_file_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
-        gov_parse_memory_value(buf, n, &max, &unl))
+    if (gov__read_file_in(root, dir, "memory.max", buf, sizeof buf, &n) ||
+        gov__parse_memory_value(buf, n, &max, &unl))
         acc->unknown = true;
-    if (gov_read_file_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
-        gov_parse_memory_value(buf, n, &high, &unl))
+    if (gov__read_file_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
+        gov__parse_memory_value(buf, n, &high, &unl))
         acc->unknown = true;
     lv = read_level(root, dir, 2);
     if (own)
@@ -359,8 +359,8 @@ static void v1_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
     bool unl;
     mem_level lv;
 
-    if (gov_read_file_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
-        gov_parse_v1_limit(buf, n, &limit, &unl))
+    if (gov__read_file_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
+        gov__parse_v1_limit(buf, n, &limit, &unl))
         acc->unknown = true;
     lv = read_level(root, dir, 1);
     if (own)
@@ -386,8 +386,8 @@ static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
     bool unl;
 
     if (!read_stat(root, dir, buf, sizeof buf, &n) ||
-        gov_memory_stat_find(buf, n, "hierarchical_memory_limit", &v, &vl) ||
-        gov_parse_v1_limit(v, vl, &hl, &unl)) {
+        gov__memory_stat_find(buf, n, "hierarchical_memory_limit", &v, &vl) ||
+        gov__parse_v1_limit(v, vl, &hl, &unl)) {
         acc->unknown = true;
         return;
     }
@@ -409,15 +409,15 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
     bool is_own = true;
 
     do {
-        gov_cg_level_dir(loc, len, dir);
+        gov__cg_level_dir(loc, len, dir);
         if (loc->version == 1)
             v1_memory_level(root, dir, &acc, is_own ? &own : NULL);
         else
             v2_memory_level(root, dir, &acc, is_own ? &own : NULL);
         is_own = false;
-    } while (gov_cg_up(loc, &len));
+    } while (gov__cg_up(loc, &len));
     if (loc->version == 1) {
-        gov_cg_level_dir(loc, strlen(loc->rel), dir);
+        gov__cg_level_dir(loc, strlen(loc->rel), dir);
         v1_hierarchical(root, dir, &acc, &own);
     }
 
@@ -441,7 +441,7 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
 /* ---- the collector ------------------------------------------------------- */
 
 
-void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
+void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
 {
     gov_cg_text *t;
     gov_cg_loc cpu, cpuset, mem;
@@ -456,10 +456,10 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     t = calloc(1, sizeof *t);
     if (!t)
         return;
-    if (gov_cg_read_texts(root, t)) {
-        gov_cg_locate(root, t, "cpu", "cpu.max", &cpu);
-        gov_cg_locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
-        gov_cg_locate(root, t, "memory", "memory.max", &mem);
+    if (gov__cg_read_texts(root, t)) {
+        gov__cg_locate(root, t, "cpu", "cpu.max", &cpu);
+        gov__cg_locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
+        gov__cg_locate(root, t, "memory", "memory.max", &mem);
         if (cpu.mapped)
             collect_quota(root, &cpu, out);
         if (cpuset.mapped)
@@ -468,8 +468,8 @@ void gov_cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
             collect_memory(root, &mem, out);
         out->cpu.version = cpu.version ? cpu.version : cpuset.version;
         out->memory.version = mem.version;
-        gov_cg_pressure_dir(root, t, out);
-        out->devices_confined = gov_cg_devices_confined(t);
+        gov__cg_pressure_dir(root, t, out);
+        out->devices_confined = gov__cg_devices_confined(t);
     }
     free(t->mountinfo);
     free(t);

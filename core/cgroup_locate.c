@@ -68,14 +68,14 @@ static bool map_path(const gov_mount *m, const char *path, gov_cg_loc *loc)
 static bool find_mount(const gov_cg_text *t, int version, const char *controller,
                        const char *path, gov_cg_loc *loc)
 {
-    gov_lines it = gov_lines_of(t->mountinfo, t->mountinfo_len, false);
+    gov_lines it = gov__lines_of(t->mountinfo, t->mountinfo_len, false);
     const char *line;
     bool found = false;
     gov_mount m;
     size_t n;
 
-    while (gov_line_next(&it, &line, &n)) {
-        int rc = gov_mountinfo_find(line, n, version, controller, &m);
+    while (gov__line_next(&it, &line, &n)) {
+        int rc = gov__mountinfo_find(line, n, version, controller, &m);
         if (rc == 0) {
             gov_cg_loc cand;
             memset(&cand, 0, sizeof cand);
@@ -94,7 +94,7 @@ static bool find_mount(const gov_cg_text *t, int version, const char *controller
 }
 
 /* Build the directory of a level: base + the first `rel_len` bytes of rel. */
-void gov_cg_level_dir(const gov_cg_loc *loc, size_t rel_len, char *dir)
+void gov__cg_level_dir(const gov_cg_loc *loc, size_t rel_len, char *dir)
 {
     size_t bl = strlen(loc->base);
 
@@ -117,30 +117,30 @@ static bool v2_carries(const gov_root *root, const gov_cg_loc *loc,
     char dir[GOV_CG_DIR_CAP], buf[512];
     size_t n;
 
-    gov_cg_level_dir(loc, 0, dir);
-    if (gov_read_file_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n) == 0)
-        return gov_words_have(buf, n, controller);
+    gov__cg_level_dir(loc, 0, dir);
+    if (gov__read_file_in(root, dir, "cgroup.controllers", buf, sizeof buf, &n) == 0)
+        return gov__words_have(buf, n, controller);
     if (!loc->mapped)
         return false;
-    gov_cg_level_dir(loc, strlen(loc->rel), dir);
-    return gov_exists_in(root, dir, probe);
+    gov__cg_level_dir(loc, strlen(loc->rel), dir);
+    return gov__exists_in(root, dir, probe);
 }
 
 /* v1 when a v1 mount carries the controller and /proc/self/cgroup names it;
  * else v2 when the v2 hierarchy carries it; else none. */
-void gov_cg_locate(const gov_root *root, const gov_cg_text *t, const char *controller,
-                   const char *probe_v2, gov_cg_loc *loc)
+void gov__cg_locate(const gov_root *root, const gov_cg_text *t, const char *controller,
+                    const char *probe_v2, gov_cg_loc *loc)
 {
     char path[GOV_CG_DIR_CAP];
 
     memset(loc, 0, sizeof *loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
+    if (gov__proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
         find_mount(t, 1, controller, path, loc)) {
         loc->version = 1;
         return;
     }
     memset(loc, 0, sizeof *loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) == 0 &&
+    if (gov__proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) == 0 &&
         find_mount(t, 2, NULL, path, loc) && v2_carries(root, loc, controller, probe_v2)) {
         loc->version = 2;
         return;
@@ -149,7 +149,7 @@ void gov_cg_locate(const gov_root *root, const gov_cg_text *t, const char *contr
 }
 
 /* Cut the last component of rel[0..*len); false past the mount root. */
-bool gov_cg_up(const gov_cg_loc *loc, size_t *len)
+bool gov__cg_up(const gov_cg_loc *loc, size_t *len)
 {
     if (*len == 0)
         return false;
@@ -161,11 +161,11 @@ bool gov_cg_up(const gov_cg_loc *loc, size_t *len)
 }
 
 /* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
-bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t)
+bool gov__cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t)
 {
     size_t cap = 65536;
 
-    if (gov_read_file(root, proc_cgroup, t->proc, sizeof t->proc, &t->proc_len))
+    if (gov__read_file(root, proc_cgroup, t->proc, sizeof t->proc, &t->proc_len))
         return false;
     for (;;) {
         int rc;
@@ -173,7 +173,7 @@ bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_
         if (!b)
             return false;
         t->mountinfo = b;
-        rc = gov_read_file(root, "/proc/self/mountinfo", b, cap, &t->mountinfo_len);
+        rc = gov__read_file(root, "/proc/self/mountinfo", b, cap, &t->mountinfo_len);
         if (rc == 0)
             return true;
         if (rc != GOV_ENOSPC || cap >= MOUNTINFO_MAX)
@@ -182,12 +182,12 @@ bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_
     }
 }
 
-bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t)
+bool gov__cg_read_texts(const gov_root *root, gov_cg_text *t)
 {
-    return gov_cg_read_texts_of(root, "/proc/self/cgroup", t);
+    return gov__cg_read_texts_of(root, "/proc/self/cgroup", t);
 }
 
-void gov_cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
+void gov__cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
                                  gov_cgroup_evidence *out)
 {
     static const char *const files[] = { "cpu.pressure", "memory.pressure", "io.pressure" };
@@ -195,18 +195,18 @@ void gov_cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
     gov_cg_loc loc;
 
     memset(&loc, 0, sizeof loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) ||
+    if (gov__proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) ||
         !find_mount(t, 2, NULL, path, &loc) || !loc.mapped)
         return;
-    gov_cg_level_dir(&loc, strlen(loc.rel), path);
+    gov__cg_level_dir(&loc, strlen(loc.rel), path);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        if (gov_exists_in(root, path, files[i])) {
+        if (gov__exists_in(root, path, files[i])) {
             strcpy(out->pressure_dir, path);
             out->has_pressure_dir = true;
             /* The hierarchy's root (no cgroup.type; a hybrid host keeps every
              * process there) accounts the whole system, not the process. */
             out->pressure_dir_is_root = loc.rel[0] == '\0' &&
-                                        !gov_exists_in(root, path, "cgroup.type");
+                                        !gov__exists_in(root, path, "cgroup.type");
             return;
         }
     }
@@ -216,25 +216,25 @@ void gov_cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
  * allowlist (Slurm's ConstrainDevices); the root cgroup allows every
  * device.  v2 keeps device rules in eBPF programs that an unprivileged
  * process cannot list, so there it stays unknown. */
-int gov_cg_devices_confined(const gov_cg_text *t)
+int gov__cg_devices_confined(const gov_cg_text *t)
 {
     char path[GOV_CG_DIR_CAP];
     gov_cg_loc loc;
 
     memset(&loc, 0, sizeof loc);
-    if (gov_proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
+    if (gov__proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
         !find_mount(t, 1, "devices", path, &loc))
         return -1;
     return strcmp(path, "/") != 0;
 }
 
-int gov_cgroup_devices_confined(const gov_root *root)
+int gov__cgroup_devices_confined(const gov_root *root)
 {
     gov_cg_text *t = calloc(1, sizeof *t);
     int confined = -1;
 
-    if (t && gov_cg_read_texts(root, t))
-        confined = gov_cg_devices_confined(t);
+    if (t && gov__cg_read_texts(root, t))
+        confined = gov__cg_devices_confined(t);
     if (t)
         free(t->mountinfo);
     free(t);

@@ -30,30 +30,30 @@ typedef struct gov_cg_text {
 
 /* Read /proc/self/cgroup and the whole /proc/self/mountinfo under root;
  * false when either cannot be read.  The caller frees t->mountinfo. */
-bool gov_cg_read_texts(const gov_root *root, gov_cg_text *t);
+bool gov__cg_read_texts(const gov_root *root, gov_cg_text *t);
 /* The same with another process's cgroup file ("/proc/PID/cgroup"). */
-bool gov_cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t);
+bool gov__cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t);
 
 /* The cgroup of `controller`: v1 when a v1 mount carries it and
  * /proc/self/cgroup names it; else v2 when the v2 hierarchy carries it
  * (probe_v2: a file of the controller, looked for when the mount root's
  * cgroup.controllers cannot be read); else version 0. */
-void gov_cg_locate(const gov_root *root, const gov_cg_text *t, const char *controller,
-                   const char *probe_v2, gov_cg_loc *loc);
+void gov__cg_locate(const gov_root *root, const gov_cg_text *t, const char *controller,
+                    const char *probe_v2, gov_cg_loc *loc);
 
 /* The directory of the level rel_len bytes deep into loc->rel. */
-void gov_cg_level_dir(const gov_cg_loc *loc, size_t rel_len, char *dir);
+void gov__cg_level_dir(const gov_cg_loc *loc, size_t rel_len, char *dir);
 
 /* One level up: cut the last component of rel[0..*len); false past the
  * mount root. */
-bool gov_cg_up(const gov_cg_loc *loc, size_t *len);
+bool gov__cg_up(const gov_cg_loc *loc, size_t *len);
 
 /* The v2 pressure files of the process's own cgroup, into out's
  * has_pressure_dir, pressure_dir, pressure_dir_is_root. */
-void gov_cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
-                         gov_cgroup_evidence *out);
+void gov__cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
+                          gov_cgroup_evidence *out);
 
 /* v1 devices cgroup below the root: 1, in the root: 0, unknown (v2): -1. */
-int gov_cg_devices_confined(const gov_cg_text *t);
+int gov__cg_devices_confined(const gov_cg_text *t);
 
 #endif /* GOV_CGROUP_LOCATE_H */

@@ -13,27 +13,27 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
     memset(&set, 0, sizeof set);
-    gov_trim(&text, &len);
+    gov__trim(&text, &len);
     p = text;
     end = text + len;
     if (p == end)
         return 0;
     for (;;) {
         uint64_t lo, hi;
-        int rc = gov_scan_dec(&p, end, GOV_CPUSET_BITS - 1, &lo);
+        int rc = gov__scan_dec(&p, end, GOV_CPUSET_BITS - 1, &lo);
         if (rc)
             return rc;
         hi = lo;
         if (p < end && *p == '-') {
             p++;
-            rc = gov_scan_dec(&p, end, GOV_CPUSET_BITS - 1, &hi);
+            rc = gov__scan_dec(&p, end, GOV_CPUSET_BITS - 1, &hi);
             if (rc)
                 return rc;
             if (hi < lo)
                 return GOV_EPARSE;
         }
         for (uint64_t c = lo; c <= hi; c++)
-            gov_cpu_add(&set, (unsigned)c);
+            gov__cpu_add(&set, (unsigned)c);
         if (p == end)
             break;
         if (*p != ',')
@@ -44,22 +44,22 @@ int gov_cpuset_parse(const char *text, size_t len, gov_cpuset *out)
     return 0;
 }
 
-void gov_cpuset_put(gov_text_buf *o, const gov_cpuset *set)
+void gov__cpuset_put(gov_text_buf *o, const gov_cpuset *set)
 {
     bool first = true;
 
     /* From one CPU of the set straight to the next: a list of a few CPUs
      * (the topology table holds one per core) costs no more than the
      * set's 128 words. */
-    for (unsigned c = gov_cpu_next(set, 0); c < GOV_CPUSET_BITS; c = gov_cpu_next(set, c)) {
+    for (unsigned c = gov__cpu_next(set, 0); c < GOV_CPUSET_BITS; c = gov__cpu_next(set, c)) {
         unsigned lo = c;
 
-        while (gov_cpu_in(set, c + 1))
+        while (gov__cpu_in(set, c + 1))
             c++;
         if (lo == c)
-            gov_text_put(o, "%s%u", first ? "" : ",", lo);
+            gov__text_put(o, "%s%u", first ? "" : ",", lo);
         else
-            gov_text_put(o, "%s%u-%u", first ? "" : ",", lo, c);
+            gov__text_put(o, "%s%u-%u", first ? "" : ",", lo, c);
         first = false;
         c++;
     }
@@ -71,8 +71,8 @@ int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
 
     if (!set || !buf || cap == 0)
         return GOV_EINVAL;
-    gov_text_append(&o, "", 0);
-    gov_cpuset_put(&o, set);
+    gov__text_append(&o, "", 0);
+    gov__cpuset_put(&o, set);
     if (o.err) {
         buf[0] = '\0';
         return o.err;

@@ -13,13 +13,13 @@
 #include <stdbool.h>
 
 /* Whether cpu is in s; false past GOV_CPUSET_BITS. */
-static inline bool gov_cpu_in(const gov_cpuset *s, unsigned cpu)
+static inline bool gov__cpu_in(const gov_cpuset *s, unsigned cpu)
 {
     return cpu < GOV_CPUSET_BITS && ((s->bits[cpu / 64] >> (cpu % 64)) & 1u);
 }
 
 /* Put cpu in s; nothing past GOV_CPUSET_BITS. */
-static inline void gov_cpu_add(gov_cpuset *s, unsigned cpu)
+static inline void gov__cpu_add(gov_cpuset *s, unsigned cpu)
 {
     if (cpu < GOV_CPUSET_BITS)
         s->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
@@ -27,7 +27,7 @@ static inline void gov_cpu_add(gov_cpuset *s, unsigned cpu)
 
 /* The first CPU of s at or after cpu; GOV_CPUSET_BITS when there is none.
  * Sparse sets (a core's PUs) skip their empty words whole. */
-static inline unsigned gov_cpu_next(const gov_cpuset *s, unsigned cpu)
+static inline unsigned gov__cpu_next(const gov_cpuset *s, unsigned cpu)
 {
     while (cpu < GOV_CPUSET_BITS) {
         uint64_t rest = s->bits[cpu / 64] >> (cpu % 64);
@@ -40,11 +40,11 @@ static inline unsigned gov_cpu_next(const gov_cpuset *s, unsigned cpu)
 
 /* for (cpu in s), in increasing order. */
 #define GOV_CPU_FOREACH(cpu, s)                                                        \
-    for (unsigned cpu = gov_cpu_next((s), 0); cpu < GOV_CPUSET_BITS;                   \
-         cpu = gov_cpu_next((s), cpu + 1))
+    for (unsigned cpu = gov__cpu_next((s), 0); cpu < GOV_CPUSET_BITS;                   \
+         cpu = gov__cpu_next((s), cpu + 1))
 
 /* Append s as a canonical Linux CPU list ("0-3,8"; nothing when empty):
  * gov_cpuset_format() without a buffer of its own. */
-void gov_cpuset_put(gov_text_buf *o, const gov_cpuset *s);
+void gov__cpuset_put(gov_text_buf *o, const gov_cpuset *s);
 
 #endif /* GOV_CPUSET_H */

@@ -64,7 +64,7 @@ static uint64_t u64_get(const gov_descriptor *d, size_t i)
 #define KIND_UNKNOWN "unknown"
 
 
-void gov_descriptor_init(gov_descriptor *d)
+void gov__descriptor_init(gov_descriptor *d)
 {
     memset(d, 0, sizeof *d);
     for (size_t i = 0; i < N_U64; i++)
@@ -81,9 +81,9 @@ void gov_descriptor_init(gov_descriptor *d)
 static void put_reserve(gov_text_buf *o, const char *key, uint64_t abs, uint32_t pct)
 {
     if (pct)
-        gov_text_put(o, "%s=%u%%\n", key, pct);
+        gov__text_put(o, "%s=%u%%\n", key, pct);
     else if (abs != GOV_UNKNOWN)
-        gov_text_put(o, "%s=%llu\n", key, (unsigned long long)abs);
+        gov__text_put(o, "%s=%llu\n", key, (unsigned long long)abs);
 }
 
 /* ---- parsing --------------------------------------------------------------- */
@@ -92,7 +92,7 @@ static void put_reserve(gov_text_buf *o, const char *key, uint64_t abs, uint32_t
  * out, never spelled. */
 static int parse_u64(const char *v, size_t n, uint64_t *out)
 {
-    return gov_parse_dec(v, n, GOV_NUM_CANONICAL, GOV_UNKNOWN - 1, out) ? GOV_EPARSE : 0;
+    return gov__parse_dec(v, n, GOV_NUM_CANONICAL, GOV_UNKNOWN - 1, out) ? GOV_EPARSE : 0;
 }
 
 static int parse_bool(const char *v, size_t n, bool *out)
@@ -188,7 +188,7 @@ static int parse_topo(const char *v, size_t n, gov_desc_topology *t)
 /* Exactly 16 lowercase hex digits, as the encoder writes them. */
 static int parse_boot(const char *v, size_t n, uint64_t *out)
 {
-    return n != 16 || gov_parse_hex(v, n, GOV_HEX_LOWER, out) ? GOV_EPARSE : 0;
+    return n != 16 || gov__parse_hex(v, n, GOV_HEX_LOWER, out) ? GOV_EPARSE : 0;
 }
 
 /* ---- the keys after the plain numbers ------------------------------------- */
@@ -197,7 +197,7 @@ static int parse_boot(const char *v, size_t n, uint64_t *out)
  * reader, side by side. */
 static void put_boot(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
-    gov_text_put(o, "%s=%016llx\n", key, (unsigned long long)d->boot_hash);
+    gov__text_put(o, "%s=%016llx\n", key, (unsigned long long)d->boot_hash);
 }
 
 static int get_boot(const char *v, size_t n, gov_descriptor *d)
@@ -209,21 +209,21 @@ static void put_kind(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
     const char *name = gov_step_kind_name(d->step_kind);
 
-    gov_text_put(o, "%s=%s\n", key, name ? name : KIND_UNKNOWN);
+    gov__text_put(o, "%s=%s\n", key, name ? name : KIND_UNKNOWN);
 }
 
 static int get_kind(const char *v, size_t n, gov_descriptor *d)
 {
-    if (gov_token_eq(v, n, KIND_UNKNOWN)) {
+    if (gov__token_eq(v, n, KIND_UNKNOWN)) {
         d->step_kind = GOV_STEP_UNKNOWN;
         return 0;
     }
-    return gov_step_kind_from_name(v, n, &d->step_kind);
+    return gov__step_kind_from_name(v, n, &d->step_kind);
 }
 
 static void put_flag(gov_text_buf *o, const char *key, bool v)
 {
-    gov_text_put(o, "%s=%d\n", key, v ? 1 : 0);
+    gov__text_put(o, "%s=%d\n", key, v ? 1 : 0);
 }
 
 static void put_gpus_verified(gov_text_buf *o, const char *key, const gov_descriptor *d)
@@ -241,9 +241,9 @@ static void put_topo(gov_text_buf *o, const char *key, const gov_descriptor *d)
     const gov_desc_topology *t = &d->topo;
 
     if (t->present)
-        gov_text_put(o, "%s=%llu,%llu,%llu,%llu\n", key, (unsigned long long)t->packages,
-                     (unsigned long long)t->cores, (unsigned long long)t->pus,
-                     (unsigned long long)t->numa_nodes);
+        gov__text_put(o, "%s=%llu,%llu,%llu,%llu\n", key, (unsigned long long)t->packages,
+                      (unsigned long long)t->cores, (unsigned long long)t->pus,
+                      (unsigned long long)t->numa_nodes);
 }
 
 static int get_topo(const char *v, size_t n, gov_descriptor *d)
@@ -257,10 +257,10 @@ static void put_numa_mem(gov_text_buf *o, const char *key, const gov_descriptor 
 
     if (!t->present || !t->numa_count)
         return;
-    gov_text_put(o, "%s=", key);
+    gov__text_put(o, "%s=", key);
     for (uint32_t i = 0; i < t->numa_count; i++)
-        gov_text_put(o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
-    gov_text_put(o, "\n");
+        gov__text_put(o, "%s%llu", i ? "," : "", (unsigned long long)t->numa_mem_bytes[i]);
+    gov__text_put(o, "\n");
 }
 
 static int get_numa_mem(const char *v, size_t n, gov_descriptor *d)
@@ -274,10 +274,10 @@ static void put_gpus(gov_text_buf *o, const char *key, const gov_descriptor *d)
 
     if (!t->present || !t->gpu_count)
         return;
-    gov_text_put(o, "%s=", key);
+    gov__text_put(o, "%s=", key);
     for (uint32_t i = 0; i < t->gpu_count; i++)
-        gov_text_put(o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
-    gov_text_put(o, "\n");
+        gov__text_put(o, "%s%d/%d", i ? "," : "", t->gpu_numa[i], t->gpu_local[i] ? 1 : 0);
+    gov__text_put(o, "\n");
 }
 
 static int get_gpus(const char *v, size_t n, gov_descriptor *d)
@@ -287,12 +287,12 @@ static int get_gpus(const char *v, size_t n, gov_descriptor *d)
 
 static void put_profile(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
-    gov_text_put(o, "%s=%s\n", key, gov_profile_name(d->policy.site.profile));
+    gov__text_put(o, "%s=%s\n", key, gov_profile_name(d->policy.site.profile));
 }
 
 static int get_profile(const char *v, size_t n, gov_descriptor *d)
 {
-    return gov_profile_from_name(v, n, &d->policy.site.profile);
+    return gov__profile_from_name(v, n, &d->policy.site.profile);
 }
 
 static void put_imposed(gov_text_buf *o, const char *key, const gov_descriptor *d)
@@ -332,14 +332,14 @@ static int get_cpu_reserve(const char *v, size_t n, gov_descriptor *d)
 
 static void put_seal(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
-    gov_text_put(o, "%s=%s\n", key, d->policy.seal_required ? "required" : "optional");
+    gov__text_put(o, "%s=%s\n", key, d->policy.seal_required ? "required" : "optional");
 }
 
 static int get_seal(const char *v, size_t n, gov_descriptor *d)
 {
-    if (gov_token_eq(v, n, "required"))
+    if (gov__token_eq(v, n, "required"))
         d->policy.seal_required = true;
-    else if (!gov_token_eq(v, n, "optional"))
+    else if (!gov__token_eq(v, n, "optional"))
         return GOV_EPARSE;
     return 0;
 }
@@ -347,7 +347,7 @@ static int get_seal(const char *v, size_t n, gov_descriptor *d)
 static void put_ttl(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
     if (d->policy.ttl_s)
-        gov_text_put(o, "%s=%u\n", key, d->policy.ttl_s);
+        gov__text_put(o, "%s=%u\n", key, d->policy.ttl_s);
 }
 
 static int get_ttl(const char *v, size_t n, gov_descriptor *d)
@@ -411,7 +411,7 @@ static const struct key {
 
 /* ---- the whole ---------------------------------------------------------- */
 
-int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
+int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 {
     gov_text_buf o = gov_text_fixed(buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1);
     const gov_desc_topology *t;
@@ -428,10 +428,10 @@ int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         if (u64_fields[i].required && u64_get(d, i) == GOV_UNKNOWN)
             return GOV_EINVAL;
     buf[0] = '\0';
-    gov_text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
+    gov__text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
     for (size_t i = 0; i < N_U64; i++)
         if (u64_get(d, i) != GOV_UNKNOWN)
-            gov_text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
+            gov__text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
     for (size_t i = 0; i < N_KEYS; i++)
         keys[i].put(&o, keys[i].name, d);
     if (o.err) {
@@ -446,14 +446,14 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
                       size_t vn, gov_descriptor *d, bool *seen)
 {
     for (size_t i = 0; i < N_U64; i++)
-        if (gov_token_eq(k, kn, u64_fields[i].key)) {
+        if (gov__token_eq(k, kn, u64_fields[i].key)) {
             if (seen[i] || u64_fields[i].since > version)
                 return GOV_EPARSE;
             seen[i] = true;
             return parse_u64(v, vn, u64_at(d, i));
         }
     for (size_t i = 0; i < N_KEYS; i++)
-        if (gov_token_eq(k, kn, keys[i].name)) {
+        if (gov__token_eq(k, kn, keys[i].name)) {
             if (seen[N_U64 + i] || keys[i].since > version)
                 return GOV_EPARSE;
             seen[N_U64 + i] = true;
@@ -462,10 +462,10 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
     return GOV_EPARSE;
 }
 
-int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
+int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 {
     bool seen[N_U64 + N_KEYS] = { false };
-    gov_lines it = gov_lines_of(text, len, true);
+    gov_lines it = gov__lines_of(text, len, true);
     const char *line, *k, *v;
     size_t n, kn, vn, hl = strlen(GOV_DESC_HEADER);
     gov_descriptor d;
@@ -474,18 +474,18 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 
     if (!out || (!text && len))
         return GOV_EINVAL;
-    gov_descriptor_init(out);
+    gov__descriptor_init(out);
     if (len > GOV_DESC_MAX_BYTES)
         return GOV_EPARSE;
-    gov_descriptor_init(&d);
-    if (!gov_line_next(&it, &line, &n) || n <= hl || memcmp(line, GOV_DESC_HEADER, hl) ||
+    gov__descriptor_init(&d);
+    if (!gov__line_next(&it, &line, &n) || n <= hl || memcmp(line, GOV_DESC_HEADER, hl) ||
         parse_u64(line + hl, n - hl, &version))
         return GOV_EPARSE;
     /* Versions 1 (no gpus_usable, never verified GPUs) and 2 (no
      * namespaces) are still read: nodes and jobs upgrade at different times. */
     if (version < 1 || version > GOV_DESC_VERSION)
         return GOV_EVERSION;
-    while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
+    while ((rc = gov__record_next(&it, &k, &kn, &v, &vn)) == 1)
         if (parse_line((unsigned)version, k, kn, v, vn, &d, seen))
             return GOV_EPARSE;
     if (rc)
@@ -506,16 +506,16 @@ int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 
 /* ---- verification ---------------------------------------------------------- */
 
-int gov_descriptor_verify(const char *cred, const char *socket,
-                          uint32_t trusted_uid, const gov_desc_claim *claim,
-                          gov_descriptor *out, gov_seal_info *info)
+int gov__descriptor_verify(const char *cred, const char *socket,
+                           uint32_t trusted_uid, const gov_desc_claim *claim,
+                           gov_descriptor *out, gov_seal_info *info)
 {
     char *payload = NULL;
     size_t len = 0;
     int rc;
 
-    gov_descriptor_init(out);
-    rc = gov_seal_decode(socket, cred, &payload, &len, info);
+    gov__descriptor_init(out);
+    rc = gov__seal_decode(socket, cred, &payload, &len, info);
     if (rc)
         return rc;
     /* Only root (slurmstepd's privileged callbacks) or the configured
@@ -524,11 +524,11 @@ int gov_descriptor_verify(const char *cred, const char *socket,
     if (info->uid != 0 && (trusted_uid == GOV_UID_NONE || info->uid != trusted_uid))
         rc = GOV_EUNTRUSTED;
     else
-        rc = gov_descriptor_parse(payload, len, out);
+        rc = gov__descriptor_parse(payload, len, out);
     free(payload);
     if (!rc)
-        rc = gov_descriptor_check_binding(out, claim);
+        rc = gov__descriptor_check_binding(out, claim);
     if (rc)
-        gov_descriptor_init(out);
+        gov__descriptor_init(out);
     return rc;
 }

@@ -23,7 +23,7 @@
 typedef struct gov_desc_policy {
     /* The snapshot's .policy as sealed: the profile is the stricter of the
      * site's and the user's; `present` is set when a verified descriptor
-     * is applied (gov_descriptor_apply). */
+     * is applied (gov__descriptor_apply). */
     gov_site_policy site;
     bool seal_required;
     uint32_t ttl_s;                /* 0: MUNGE's default */
@@ -65,16 +65,16 @@ typedef struct gov_descriptor {
 } gov_descriptor;
 
 /* Every fact unknown, no topology, default policy. */
-void gov_descriptor_init(gov_descriptor *d);
+void gov__descriptor_init(gov_descriptor *d);
 
 /* Render as GOV_DESC_VERSION text into buf (NUL-terminated).  Returns the
  * length, GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
-int gov_descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
+int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
 
 /* Parse version 1, 2 or 3 text strictly (a key newer than the text's version
  * is an error).  Returns 0, GOV_EVERSION for another version, GOV_EPARSE for
  * anything else that does not follow the format. */
-int gov_descriptor_parse(const char *text, size_t len, gov_descriptor *out);
+int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 
 /* ---- binding (binding.c) --------------------------------------------------- */
 
@@ -95,36 +95,36 @@ typedef struct gov_desc_claim {
 } gov_desc_claim;
 
 /* FNV-1a 64 of the boot id text (trailing newline ignored). */
-uint64_t gov_boot_hash(const char *text, size_t len);
+uint64_t gov__boot_hash(const char *text, size_t len);
 
 /* Read ROOT/proc/sys/kernel/random/boot_id and hash it. */
-int gov_boot_hash_read(const gov_root *root, uint64_t *out);
+int gov__boot_hash_read(const gov_root *root, uint64_t *out);
 
 /* From a /proc/PID/stat text: the parent pid (field 4) and start time in
  * clock ticks since boot (field 22).  Returns 0 or GOV_EPARSE. */
-int gov_proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
-                        uint64_t *start);
+int gov__proc_stat_parse(const char *text, size_t len, uint64_t *ppid,
+                         uint64_t *start);
 
 /* Start time of ROOT/proc/PID (PID 0: self), and its parent. */
-int gov_proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
-                        uint64_t *start);
+int gov__proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
+                         uint64_t *start);
 
 /* Whether ROOT/proc/PID is the process (anc_pid, anc_start) or descends
  * from it, walking parent links up to the top of the pid namespace.  A
  * cycle in the links (a fixture, or pids reused during the walk) ends the
  * walk with false. */
-bool gov_proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
-                            uint64_t anc_start);
+bool gov__proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
+                             uint64_t anc_start);
 
 /* The inodes of the live /proc/self/ns/pid and .../user: which PID and
  * user namespace the process is in.  GOV_UNKNOWN where unreadable. */
-void gov_proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns);
+void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns);
 
 /* Fill the claim of the live process from envp (SLURM_JOB_ID,
  * SLURM_STEP_ID, SLURM_NODEID and, in a heterogeneous job,
  * SLURM_JOB_ID_HET_GROUP_N or its older name SLURM_JOB_ID_PACK_GROUP_N),
  * getuid(), the boot id, getpid() and its namespaces. */
-void gov_claim_collect(const char *const *envp, gov_desc_claim *out);
+void gov__claim_collect(const char *const *envp, gov_desc_claim *out);
 
 /* 0 when d is bound to the claiming process, else the first of:
  * GOV_ENAMESPACE when the process is in another PID or user namespace than
@@ -143,8 +143,8 @@ void gov_claim_collect(const char *const *envp, gov_desc_claim *out);
  * claimed components and the claimed index is not below the sealed one
  * (the offset, the nodes of the step's earlier components, is in no
  * variable); a lower one is GOV_EBINDING. */
-int gov_descriptor_check_binding(const gov_descriptor *d,
-                                 const gov_desc_claim *c);
+int gov__descriptor_check_binding(const gov_descriptor *d,
+                                  const gov_desc_claim *c);
 
 /* ---- MUNGE (seal.c) -------------------------------------------------------- */
 
@@ -156,8 +156,8 @@ int gov_descriptor_check_binding(const gov_descriptor *d,
  * gets MUNGE's own words (munge_ctx_strerror()).  Returns 0, GOV_EMUNGE,
  * GOV_EINVAL. */
 #define GOV_SEAL_WHY_MAX 160
-int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
-                    const void *payload, size_t len, char **cred, char *why);
+int gov__seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
+                     const void *payload, size_t len, char **cred, char *why);
 
 typedef struct gov_seal_info {
     uint32_t uid;        /* encoder's effective uid */
@@ -168,16 +168,16 @@ typedef struct gov_seal_info {
 /* munge_decode; SUCCESS, EXPIRED and REPLAYED all return 0 with the
  * payload (malloc'd, NUL-terminated).  Returns GOV_ESEAL for a credential
  * that does not verify, GOV_EMUNGE when MUNGE itself fails. */
-int gov_seal_decode(const char *socket, const char *cred, char **payload,
-                    size_t *len, gov_seal_info *info);
+int gov__seal_decode(const char *socket, const char *cred, char **payload,
+                     size_t *len, gov_seal_info *info);
 
 /* ---- verification (descriptor.c) ------------------------------------------- */
 
 /* Decode, authorise, parse and bind a sealed descriptor.  trusted_uid is
  * GOV_UID_NONE or a uid trusted besides 0.  On 0, *out holds the facts and
  * *info the seal's state; otherwise the GOV_E* reason. */
-int gov_descriptor_verify(const char *cred, const char *socket,
-                          uint32_t trusted_uid, const gov_desc_claim *claim,
-                          gov_descriptor *out, gov_seal_info *info);
+int gov__descriptor_verify(const char *cred, const char *socket,
+                           uint32_t trusted_uid, const gov_desc_claim *claim,
+                           gov_descriptor *out, gov_seal_info *info);
 
 #endif /* GOV_DESCRIPTOR_H */

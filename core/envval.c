@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-const char *gov_env_get(const char *const *envp, const char *name)
+const char *gov__env_get(const char *const *envp, const char *name)
 {
     size_t n;
 
@@ -26,7 +26,7 @@ static int split_unit(const char *text, size_t len, uint64_t *v, const char **un
                       size_t *ulen)
 {
     const char *p = text;
-    int rc = gov_scan_dec(&p, text + len, UINT64_MAX, v);
+    int rc = gov__scan_dec(&p, text + len, UINT64_MAX, v);
 
     *unit = p;
     *ulen = (size_t)(text + len - p);
@@ -42,11 +42,11 @@ static int shifted(uint64_t v, unsigned shift, uint64_t *out)
     return 0;
 }
 
-int gov_envval_count(const char *text, size_t len, uint64_t *out)
+int gov__envval_count(const char *text, size_t len, uint64_t *out)
 {
     const char *comma = memchr(text, ',', len);
     uint64_t v;
-    int rc = gov_parse_u64(text, comma ? (size_t)(comma - text) : len, &v);
+    int rc = gov__parse_u64(text, comma ? (size_t)(comma - text) : len, &v);
 
     if (rc)
         return rc;
@@ -56,7 +56,7 @@ int gov_envval_count(const char *text, size_t len, uint64_t *out)
     return 0;
 }
 
-int gov_envval_go_bytes(const char *text, size_t len, uint64_t *out)
+int gov__envval_go_bytes(const char *text, size_t len, uint64_t *out)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     const char *unit;
@@ -64,7 +64,7 @@ int gov_envval_go_bytes(const char *text, size_t len, uint64_t *out)
     uint64_t v;
     int rc;
 
-    if (gov_token_eq(text, len, "off")) {
+    if (gov__token_eq(text, len, "off")) {
         *out = INT64_MAX;
         return 0;
     }
@@ -74,12 +74,12 @@ int gov_envval_go_bytes(const char *text, size_t len, uint64_t *out)
     if (ulen == 0)
         return shifted(v, 0, out);
     for (unsigned u = 0; u < sizeof units / sizeof units[0]; u++)
-        if (gov_token_eq(unit, ulen, units[u]))
+        if (gov__token_eq(unit, ulen, units[u]))
             return shifted(v, 10 * u, out);
     return GOV_EPARSE;
 }
 
-int gov_envval_java_size(const char *text, size_t len, uint64_t *out)
+int gov__envval_java_size(const char *text, size_t len, uint64_t *out)
 {
     const char *unit;
     size_t ulen;
@@ -111,12 +111,12 @@ static int next_word(const char *text, size_t len, size_t *pos, size_t *start, s
     size_t i = *pos;
     int quoted = 0;
 
-    while (i < len && gov_is_space(text[i]))
+    while (i < len && gov__is_space(text[i]))
         i++;
     if (i == len)
         return 0;
     *start = i;
-    for (; i < len && (quoted || !gov_is_space(text[i])); i++) {
+    for (; i < len && (quoted || !gov__is_space(text[i])); i++) {
         if (text[i] == '"')
             quoted = !quoted;
         else if (quoted && text[i] == '\\' && i + 1 < len)
@@ -134,8 +134,8 @@ static int joined(const char *name)
     return (n && name[n - 1] == '=') || !strncmp(name, "-X", 2);
 }
 
-int gov_envval_find_option(const char *text, size_t len, const char *const *names, size_t n,
-                           gov_envval_option *out)
+int gov__envval_find_option(const char *text, size_t len, const char *const *names, size_t n,
+                            gov_envval_option *out)
 {
     size_t pos = 0, s, e;
     int found = 0;

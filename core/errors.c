@@ -29,7 +29,7 @@ static const struct gov_err_entry gov_errors[] = {
 static const int gov_codes[] = { GOV_ERRNO_MAP(GOV_ERR_VALUE_) };
 #undef GOV_ERR_VALUE_
 
-static const struct gov_err_entry *gov_err_find(int err)
+static const struct gov_err_entry *gov__err_find(int err)
 {
     for (size_t i = 0; i < sizeof gov_errors / sizeof gov_errors[0]; i++)
         if (gov_errors[i].code == err)
@@ -44,7 +44,7 @@ static bool system_error(int err)
 
 const char *gov_strerror(int err)
 {
-    const struct gov_err_entry *e = gov_err_find(err);
+    const struct gov_err_entry *e = gov__err_find(err);
     const char *t = NULL;
 
     if (e)
@@ -60,7 +60,7 @@ const char *gov_strerror(int err)
 
 const char *gov_err_name(int err)
 {
-    const struct gov_err_entry *e = gov_err_find(err);
+    const struct gov_err_entry *e = gov__err_find(err);
     const char *n = NULL;
 
     if (e)

@@ -17,7 +17,7 @@
 
 /* Count the devices named by a visibility variable's value ("0,1",
  * "GPU-uuid,...", "all", "none", ""); GOV_UNKNOWN for "all". */
-uint64_t gov_visible_count(const char *value);
+uint64_t gov__visible_count(const char *value);
 
 /* What access(R_OK | W_OK) says of a device node (permission only, no
  * open, so no driver is woken).  A device cgroup (v1 devices.deny, v2's
@@ -31,7 +31,7 @@ typedef enum gov_dev_access {
 } gov_dev_access;
 
 /* ROOT/DIR/NAME ("/dev", "kfd"). */
-gov_dev_access gov_dev_access_of(const gov_root *root, const char *dir, const char *name);
+gov_dev_access gov__dev_access_of(const gov_root *root, const char *dir, const char *name);
 
 /* GPU device nodes of one kind and what access(R_OK | W_OK) says of each:
  * usable, or denied by a device cgroup (EPERM); the rest are refused by
@@ -41,17 +41,17 @@ typedef struct gov_gpu_nodes {
 } gov_gpu_nodes;
 
 /* ROOT/DIR/PREFIX<digits> ("/dev", "nvidia"). */
-void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
-                         gov_gpu_nodes *out);
+void gov__gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
+                          gov_gpu_nodes *out);
 
 /* NVIDIA /dev/nvidiaN and DRM render nodes /dev/dri/renderD*. */
-void gov_gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
+void gov__gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render);
 
 /* ---- GPU rules (gpu_rules.c) --------------------------------------------- */
 
 /* The nodes that stand for GPUs: NVIDIA's when the node has any, else the
  * DRM render nodes (AMD, Intel). */
-const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render);
+const gov_gpu_nodes *gov__gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render);
 
 /* What the plugin seals, from the grant in slurmstepd's variables
  * (GOV_UNKNOWN: none written) and the GPU nodes counted as root in the
@@ -61,15 +61,15 @@ const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nod
  * with nothing denied stays unverified (it looks like no allowlist at
  * all).  *gpus_on_node is the kernel's count when verified, else the
  * variables' (maybe GOV_UNKNOWN). */
-void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
-                  bool *verified);
+void gov__gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
+                   bool *verified);
 
 /* docs/snapshot.md's rule: enforced when some GPU node is denied (EPERM)
  * and the process may open at most its grant, or the node has no GPU node
  * at all; not_enforced when it may open more than the grant, or when no
- * device cgroup exists (confined 0, gov_cgroup_devices_confined); unknown
+ * device cgroup exists (confined 0, gov__cgroup_devices_confined); unknown
  * without a grant, and when every GPU node is open to a grant of them all
  * under a device cgroup that may or may not list them. */
-gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
+gov_enforcement gov__gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined);
 
 #endif /* GOV_GPU_H */

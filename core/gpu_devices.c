@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-uint64_t gov_visible_count(const char *value)
+uint64_t gov__visible_count(const char *value)
 {
     uint64_t n = 0;
     const char *p = value;
@@ -40,14 +40,14 @@ uint64_t gov_visible_count(const char *value)
     }
 }
 
-gov_dev_access gov_dev_access_of(const gov_root *root, const char *dir, const char *name)
+gov_dev_access gov__dev_access_of(const gov_root *root, const char *dir, const char *name)
 {
     char rel[1024];
     int rc;
 
     if (snprintf(rel, sizeof rel, "%s/%s", dir, name) >= (int)sizeof rel)
         return GOV_DEV_UNKNOWN;
-    rc = gov_root_access(root, rel, R_OK | W_OK);
+    rc = gov__root_access(root, rel, R_OK | W_OK);
     if (rc == 0)
         return GOV_DEV_USABLE;
     if (rc == -EPERM)
@@ -55,10 +55,10 @@ gov_dev_access gov_dev_access_of(const gov_root *root, const char *dir, const ch
     return rc == -EACCES || rc == -ENOENT || rc == -EROFS ? GOV_DEV_REFUSED : GOV_DEV_UNKNOWN;
 }
 
-void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
-                         gov_gpu_nodes *out)
+void gov__gpu_nodes_count(const gov_root *root, const char *dir, const char *prefix,
+                          gov_gpu_nodes *out)
 {
-    DIR *d = gov_root_opendir(root, dir);
+    DIR *d = gov__root_opendir(root, dir);
     struct dirent *e;
     uint64_t num;
 
@@ -69,10 +69,10 @@ void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *pref
     }
     out->total = out->usable = out->denied = 0;
     while ((e = readdir(d))) {
-        if (!gov_name_number(e->d_name, prefix, &num))
+        if (!gov__name_number(e->d_name, prefix, &num))
             continue;
         out->total++;
-        switch (gov_dev_access_of(root, dir, e->d_name)) {
+        switch (gov__dev_access_of(root, dir, e->d_name)) {
         case GOV_DEV_USABLE:
             out->usable++;
             break;
@@ -90,8 +90,8 @@ void gov_gpu_nodes_count(const gov_root *root, const char *dir, const char *pref
     closedir(d);
 }
 
-void gov_gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
+void gov__gpu_devices_count(const gov_root *root, gov_gpu_nodes *nvidia, gov_gpu_nodes *render)
 {
-    gov_gpu_nodes_count(root, "/dev", "nvidia", nvidia);
-    gov_gpu_nodes_count(root, "/dev/dri", "renderD", render);
+    gov__gpu_nodes_count(root, "/dev", "nvidia", nvidia);
+    gov__gpu_nodes_count(root, "/dev/dri", "renderD", render);
 }

@@ -4,7 +4,7 @@
  * and docs/descriptor.md state the rules. */
 #include "gpu.h"
 
-const gov_gpu_nodes *gov_gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render)
+const gov_gpu_nodes *gov__gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render)
 {
     /* NVIDIA GPUs are /dev/nvidiaN (their render nodes, with nvidia-drm,
      * are not what CUDA opens and not what gres.conf lists); AMD and Intel
@@ -22,8 +22,8 @@ static bool denies_some(const gov_gpu_nodes *dev)
     return dev->denied != GOV_UNKNOWN && dev->denied > 0;
 }
 
-void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
-                  bool *verified)
+void gov__gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_node,
+                   bool *verified)
 {
     /* No variable in a step means no GPU grant: slurmstepd writes them for
      * every step that has one. */
@@ -42,7 +42,7 @@ void gov_gpu_seal(uint64_t grant, const gov_gpu_nodes *dev, uint64_t *gpus_on_no
     }
 }
 
-gov_enforcement gov_gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined)
+gov_enforcement gov__gpu_enforcement(uint64_t grant, const gov_gpu_nodes *dev, int confined)
 {
     if (grant == GOV_UNKNOWN || dev->total == GOV_UNKNOWN || dev->usable == GOV_UNKNOWN)
         return GOV_ENFORCEMENT_UNKNOWN;

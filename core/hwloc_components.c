@@ -5,7 +5,7 @@
 #include "governor.h"
 #include "text.h"
 
-const char *const gov_hwloc_excluded[] = {
+const char *const gov__hwloc_excluded[] = {
     /* Vendor GPU components: they start CUDA, NVML, ROCm SMI, Level Zero
      * or OpenCL drivers inside the job's or slurmstepd's process. */
     "cuda", "nvml", "rsmi", "levelzero", "opencl",
@@ -21,15 +21,15 @@ const char *const gov_hwloc_excluded[] = {
     NULL,
 };
 
-int gov_hwloc_plugins_blacklist(char *buf, size_t cap)
+int gov__hwloc_plugins_blacklist(char *buf, size_t cap)
 {
     gov_text_buf o = gov_text_fixed(buf, cap);
 
     if (!buf || cap == 0)
         return GOV_ENOSPC;
-    gov_text_append(&o, "", 0);
-    for (const char *const *n = gov_hwloc_excluded; *n; n++)
-        gov_text_put(&o, "%shwloc_%s", o.used ? "," : "", *n);
+    gov__text_append(&o, "", 0);
+    for (const char *const *n = gov__hwloc_excluded; *n; n++)
+        gov__text_put(&o, "%shwloc_%s", o.used ? "," : "", *n);
     if (o.err) {
         buf[0] = '\0';
         return o.err;

@@ -12,11 +12,11 @@
 #include <stddef.h>
 
 /* Component names, NULL-terminated. */
-extern const char *const gov_hwloc_excluded[];
+extern const char *const gov__hwloc_excluded[];
 
 /* The value for HWLOC_PLUGINS_BLACKLIST: each name as its plugin,
  * "hwloc_cuda,hwloc_nvml,...", NUL-terminated in buf.  Returns the length
  * or GOV_ENOSPC. */
-int gov_hwloc_plugins_blacklist(char *buf, size_t cap);
+int gov__hwloc_plugins_blacklist(char *buf, size_t cap);
 
 #endif /* GOV_HWLOC_COMPONENTS_H */

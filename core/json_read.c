@@ -237,7 +237,7 @@ static bool value(reader *r, int depth)
     }
 }
 
-int gov_json_leaves(const char *text, size_t len, gov_json_leaf *out, size_t cap)
+int gov__json_leaves(const char *text, size_t len, gov_json_leaf *out, size_t cap)
 {
     reader r = { .p = text, .end = text + len, .out = out, .cap = cap };
 

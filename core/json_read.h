@@ -33,6 +33,6 @@ typedef struct gov_json_leaf {
 /* Read text[0..len) as one JSON value (white space around it allowed).
  * Returns the number of leaves (at most cap are stored), or GOV_EPARSE (not
  * JSON, nested too deep, a path past 63 bytes, more leaves than cap). */
-int gov_json_leaves(const char *text, size_t len, gov_json_leaf *out, size_t cap);
+int gov__json_leaves(const char *text, size_t len, gov_json_leaf *out, size_t cap);
 
 #endif /* GOV_JSON_READ_H */

@@ -10,7 +10,7 @@
  * threads than this would stall the event loop behind one slow disk. */
 #define GOV_UV_DEFAULT_THREADS 4
 
-const gov_knob gov_knobs[] = {
+const gov_knob gov__knobs[] = {
     { "OMP_NUM_THREADS", NULL, GOV_KNOB_THREADS,
       "OpenMP (GCC libgomp, LLVM libomp, Intel); GNU coreutils nproc and sort" },
     { "OPENBLAS_NUM_THREADS", NULL, GOV_KNOB_THREADS, "OpenBLAS (numpy, scipy, R)" },
@@ -42,31 +42,31 @@ const gov_knob gov_knobs[] = {
       "HotSpot JVM (the memory its heap sizes are derived from)" },
 };
 
-const size_t gov_knob_count = sizeof gov_knobs / sizeof gov_knobs[0];
+const size_t gov__knob_count = sizeof gov__knobs / sizeof gov__knobs[0];
 
-int gov_knob_is_cpu(const gov_knob *k)
+int gov__knob_is_cpu(const gov_knob *k)
 {
     return k->kind == GOV_KNOB_THREADS || k->kind == GOV_KNOB_IO_THREADS;
 }
 
-uint64_t gov_knob_threads(const gov_knob *k, uint64_t n)
+uint64_t gov__knob_threads(const gov_knob *k, uint64_t n)
 {
     if (k->kind == GOV_KNOB_IO_THREADS && n < GOV_UV_DEFAULT_THREADS)
         return GOV_UV_DEFAULT_THREADS;
     return n;
 }
 
-size_t gov_runenv_inputs(const char **names, size_t cap)
+size_t gov__runenv_inputs(const char **names, size_t cap)
 {
     size_t n = 0;
 
-    for (size_t i = 0; i < gov_knob_count; i++) {
+    for (size_t i = 0; i < gov__knob_count; i++) {
         size_t j;
-        for (j = 0; j < i && strcmp(gov_knobs[j].name, gov_knobs[i].name); j++)
+        for (j = 0; j < i && strcmp(gov__knobs[j].name, gov__knobs[i].name); j++)
             ;
         if (j == i) {
             if (n < cap)
-                names[n] = gov_knobs[i].name;
+                names[n] = gov__knobs[i].name;
             n++;
         }
     }

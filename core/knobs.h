@@ -31,19 +31,19 @@ typedef struct gov_knob {
 #define GOV_THREADS_ENV "GOVERNOR_THREADS"
 #define GOV_MEMORY_ENV "GOVERNOR_MEMORY_SHARE"
 
-extern const gov_knob gov_knobs[];
-extern const size_t gov_knob_count;
+extern const gov_knob gov__knobs[];
+extern const size_t gov__knob_count;
 
 /* True for the knobs that carry a count of threads (not JAVA_TOOL_OPTIONS's
  * option, which also counts CPUs). */
-int gov_knob_is_cpu(const gov_knob *k);
+int gov__knob_is_cpu(const gov_knob *k);
 
 /* Every variable gov_runenv_compute() reads, each once (the knobs', the
  * markers' and SLURM_LOCALID), into names; returns how many (at most cap are written).  The
  * plugin reads exactly these from a task's environment. */
-size_t gov_runenv_inputs(const char **names, size_t cap);
+size_t gov__runenv_inputs(const char **names, size_t cap);
 
 /* The value a CPU-count knob gets for n threads of one process. */
-uint64_t gov_knob_threads(const gov_knob *k, uint64_t n);
+uint64_t gov__knob_threads(const gov_knob *k, uint64_t n);
 
 #endif

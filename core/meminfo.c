@@ -13,26 +13,26 @@ static uint64_t kb_value(const char *p, const char *eol)
         unit--;
     if (unit - p < 3 || memcmp(unit - 3, " kB", 3) != 0)
         return GOV_UNKNOWN;
-    if (gov_parse_u64(p, (size_t)(unit - 3 - p), &kb) || kb > UINT64_MAX / 1024)
+    if (gov__parse_u64(p, (size_t)(unit - 3 - p), &kb) || kb > UINT64_MAX / 1024)
         return GOV_UNKNOWN;
     return kb * 1024;
 }
 
-int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
-                      uint64_t *available_bytes)
+int gov__meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
+                       uint64_t *available_bytes)
 {
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *p;
     size_t n;
 
     if (!total_bytes || !available_bytes || (!text && len))
         return GOV_EINVAL;
     *total_bytes = *available_bytes = GOV_UNKNOWN;
-    while (gov_line_next(&it, &p, &n)) {
+    while (gov__line_next(&it, &p, &n)) {
         const char *v;
-        if (gov_prefix(p, n, "MemTotal:", &v, NULL))
+        if (gov__prefix(p, n, "MemTotal:", &v, NULL))
             *total_bytes = kb_value(v, p + n);
-        else if (gov_prefix(p, n, "MemAvailable:", &v, NULL))
+        else if (gov__prefix(p, n, "MemAvailable:", &v, NULL))
             *available_bytes = kb_value(v, p + n);
     }
     if (*total_bytes == GOV_UNKNOWN && *available_bytes == GOV_UNKNOWN)
@@ -40,13 +40,13 @@ int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
     return 0;
 }
 
-void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
-                         uint64_t *available_bytes)
+void gov__meminfo_collect(const gov_root *root, uint64_t *total_bytes,
+                          uint64_t *available_bytes)
 {
     char buf[16384];
     size_t len;
 
     *total_bytes = *available_bytes = GOV_UNKNOWN;
-    if (gov_read_file(root, "/proc/meminfo", buf, sizeof buf, &len) == 0)
-        gov_meminfo_parse(buf, len, total_bytes, available_bytes);
+    if (gov__read_file(root, "/proc/meminfo", buf, sizeof buf, &len) == 0)
+        gov__meminfo_parse(buf, len, total_bytes, available_bytes);
 }

@@ -10,7 +10,7 @@ static bool is_octal(char c)
     return c >= '0' && c <= '7';
 }
 
-size_t gov_unescape_octal(char *s, size_t len)
+size_t gov__unescape_octal(char *s, size_t len)
 {
     size_t r = 0, w = 0;
 
@@ -74,7 +74,7 @@ static int copy_decoded(char *dst, size_t cap, const char *src, size_t len)
         return GOV_ENOSPC;
     memcpy(dst, src, len);
     dst[len] = '\0';
-    gov_unescape_octal(dst, len);
+    gov__unescape_octal(dst, len);
     return 0;
 }
 
@@ -105,9 +105,9 @@ static int match_line(const char *p, const char *end, int version,
     if (f[3][0] != '/' || f[4][0] != '/')
         return GOV_EPARSE;
 
-    if (gov_token_eq(fs, fsl, "cgroup2"))
+    if (gov__token_eq(fs, fsl, "cgroup2"))
         v = 2;
-    else if (gov_token_eq(fs, fsl, "cgroup"))
+    else if (gov__token_eq(fs, fsl, "cgroup"))
         v = 1;
     else
         return 0;
@@ -127,10 +127,10 @@ static int match_line(const char *p, const char *end, int version,
     return 1;
 }
 
-int gov_mountinfo_find(const char *text, size_t len, int version,
-                       const char *controller, gov_mount *out)
+int gov__mountinfo_find(const char *text, size_t len, int version,
+                        const char *controller, gov_mount *out)
 {
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *p;
     size_t n;
 
@@ -138,7 +138,7 @@ int gov_mountinfo_find(const char *text, size_t len, int version,
         (version == 1 && !controller))
         return GOV_EINVAL;
     memset(out, 0, sizeof *out);
-    while (gov_line_next(&it, &p, &n)) {
+    while (gov__line_next(&it, &p, &n)) {
         int rc = n ? match_line(p, p + n, version, controller, out) : 0;
         if (rc == 1)
             return 0;
@@ -150,17 +150,17 @@ int gov_mountinfo_find(const char *text, size_t len, int version,
     return GOV_ENOENT;
 }
 
-int gov_proc_cgroup_find(const char *text, size_t len, const char *controller,
-                         char *path, size_t cap)
+int gov__proc_cgroup_find(const char *text, size_t len, const char *controller,
+                          char *path, size_t cap)
 {
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *p;
     size_t n;
 
     if (!path || cap == 0 || (!text && len))
         return GOV_EINVAL;
     path[0] = '\0';
-    while (gov_line_next(&it, &p, &n)) {
+    while (gov__line_next(&it, &p, &n)) {
         const char *le = p + n;
         const char *c1, *c2, *ctl, *cg;
         size_t ctll, cgl;

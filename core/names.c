@@ -6,15 +6,15 @@
 #include "text.h"
 
 
-const char *gov_name_of(const char *const *table, size_t n, unsigned v)
+const char *gov__name_of(const char *const *table, size_t n, unsigned v)
 {
     return v < n ? table[v] : NULL;
 }
 
-int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t len)
+int gov__name_lookup(const char *const *table, size_t n, const char *text, size_t len)
 {
     for (size_t i = 0; i < n; i++)
-        if (table[i] && gov_token_eq(text, len, table[i]))
+        if (table[i] && gov__token_eq(text, len, table[i]))
             return (int)i;
     return -1;
 }
@@ -26,7 +26,7 @@ int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t
     static const char *const type##_names[COUNT] = { LIST(NAME_ENTRY) }; \
     const char *gov_##type##_name(gov_##type v)                          \
     {                                                                    \
-        return gov_name_of(type##_names, COUNT, (unsigned)v);            \
+        return gov__name_of(type##_names, COUNT, (unsigned)v);            \
     }
 
 ENUM_NAMES(limit_status, GOV_LIMIT_STATUS_LIST, GOV_LIMIT_STATUS_COUNT)
@@ -52,11 +52,11 @@ static const char *const runenv_reason_texts[GOV_RUNENV_REASON_COUNT] = {
 
 const char *gov_runenv_reason_text(gov_runenv_reason r)
 {
-    return gov_name_of(GOV_NAMES(runenv_reason_texts), (unsigned)r);
+    return gov__name_of(GOV_NAMES(runenv_reason_texts), (unsigned)r);
 }
 
 #define TABLE(type, COUNT) { "gov_" #type, type##_names, COUNT }
-const gov_enum_table gov_enum_tables[] = {
+const gov_enum_table gov__enum_tables[] = {
     TABLE(limit_status, GOV_LIMIT_STATUS_COUNT),
     TABLE(enforcement, GOV_ENFORCEMENT_COUNT),
     TABLE(layer, GOV_LAYER_COUNT),
@@ -73,11 +73,11 @@ const gov_enum_table gov_enum_tables[] = {
     TABLE(verdict, GOV_VERDICT_COUNT),
     TABLE(reason, GOV_REASON_COUNT),
 };
-const size_t gov_enum_tables_count = sizeof gov_enum_tables / sizeof gov_enum_tables[0];
+const size_t gov__enum_tables_count = sizeof gov__enum_tables / sizeof gov__enum_tables[0];
 
-int gov_profile_from_name(const char *text, size_t len, gov_profile *out)
+int gov__profile_from_name(const char *text, size_t len, gov_profile *out)
 {
-    int v = gov_name_lookup(GOV_NAMES(profile_names), text, len);
+    int v = gov__name_lookup(GOV_NAMES(profile_names), text, len);
 
     if (v < 0)
         return GOV_EPARSE;
@@ -85,9 +85,9 @@ int gov_profile_from_name(const char *text, size_t len, gov_profile *out)
     return 0;
 }
 
-int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
+int gov__step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
 {
-    int v = gov_name_lookup(GOV_NAMES(step_kind_names), text, len);
+    int v = gov__name_lookup(GOV_NAMES(step_kind_names), text, len);
 
     if (v < 0)
         return GOV_EPARSE;
@@ -95,16 +95,16 @@ int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
     return 0;
 }
 
-void gov_layers_format(unsigned bits, char *buf, size_t cap)
+void gov__layers_format(unsigned bits, char *buf, size_t cap)
 {
     static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
                                        GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
     gov_text_buf o = gov_text_fixed(buf, cap);
 
-    gov_text_append(&o, "", 0);
+    gov__text_append(&o, "", 0);
     if (bits == 0)
-        gov_text_put(&o, "none");
+        gov__text_put(&o, "none");
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (bits & (1u << order[i]))
-            gov_text_put(&o, "%s%s", o.used ? "," : "", gov_layer_name(order[i]));
+            gov__text_put(&o, "%s%s", o.used ? "," : "", gov_layer_name(order[i]));
 }

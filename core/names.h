@@ -14,10 +14,10 @@
 #include <stddef.h>
 
 /* The name of value v in table (n entries), NULL when it has none. */
-const char *gov_name_of(const char *const *table, size_t n, unsigned v);
+const char *gov__name_of(const char *const *table, size_t n, unsigned v);
 
 /* The value whose name is text[0..len) in table, or -1. */
-int gov_name_lookup(const char *const *table, size_t n, const char *text, size_t len);
+int gov__name_lookup(const char *const *table, size_t n, const char *text, size_t len);
 
 #define GOV_NAMES(table) (table), (sizeof(table) / sizeof(table)[0])
 
@@ -29,16 +29,16 @@ typedef struct gov_enum_table {
     size_t count;
 } gov_enum_table;
 
-extern const gov_enum_table gov_enum_tables[];
-extern const size_t gov_enum_tables_count;
+extern const gov_enum_table gov__enum_tables[];
+extern const size_t gov__enum_tables_count;
 
 /* Reverse lookups of the enums that outside text names: 0 and *out set,
  * or GOV_EPARSE. */
-int gov_profile_from_name(const char *text, size_t len, gov_profile *out);
-int gov_step_kind_from_name(const char *text, size_t len, gov_step_kind *out);
+int gov__profile_from_name(const char *text, size_t len, gov_profile *out);
+int gov__step_kind_from_name(const char *text, size_t len, gov_step_kind *out);
 
 /* Comma list of the layers in BITS (1u << gov_layer: "affinity,cpuset"),
  * "none" for 0. */
-void gov_layers_format(unsigned bits, char *buf, size_t cap);
+void gov__layers_format(unsigned bits, char *buf, size_t cap);
 
 #endif /* GOV_NAMES_H */

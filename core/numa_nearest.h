@@ -19,7 +19,7 @@
 #ifndef GOV_NUMA_NEAREST_H
 #define GOV_NUMA_NEAREST_H
 
-static inline hwloc_obj_t gov_numa_nearest(hwloc_obj_t pu)
+static inline hwloc_obj_t gov__numa_nearest(hwloc_obj_t pu)
 {
     hwloc_obj_t o = pu;
 

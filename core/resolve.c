@@ -125,11 +125,11 @@ static void resolve_gpu_enforcement(gov_snapshot *s)
     uint64_t grant = s->scheduler.source == GOV_SCHED_NONE ? GOV_UNKNOWN
                                                            : s->scheduler.gpus_on_node;
 
-    s->enforcement.gpu = gov_gpu_enforcement(grant, gov_gpu_kind(&nvidia, &render),
-                                             s->accel.devices_confined);
+    s->enforcement.gpu = gov__gpu_enforcement(grant, gov__gpu_kind(&nvidia, &render),
+                                              s->accel.devices_confined);
 }
 
-unsigned gov_cpu_held(const gov_snapshot *s)
+unsigned gov__cpu_held(const gov_snapshot *s)
 {
     uint64_t cpus = s->cpu.scheduler.cpus;
     unsigned held = 0;
@@ -157,7 +157,7 @@ static void resolve_enforcement(gov_snapshot *s)
     if (cpus == GOV_UNKNOWN)
         s->enforcement.cpu = GOV_ENFORCEMENT_UNKNOWN;
     else
-        s->enforcement.cpu = gov_cpu_held(s) ? GOV_ENFORCED : GOV_NOT_ENFORCED;
+        s->enforcement.cpu = gov__cpu_held(s) ? GOV_ENFORCED : GOV_NOT_ENFORCED;
     resolve_gpu_enforcement(s);
     if (mem == GOV_UNKNOWN) {
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
@@ -169,7 +169,7 @@ static void resolve_enforcement(gov_snapshot *s)
     }
 }
 
-gov_profile gov_default_profile(const gov_snapshot *s)
+gov_profile gov__default_profile(const gov_snapshot *s)
 {
     return s->scheduler.source != GOV_SCHED_NONE ? GOV_PROFILE_BATCH : GOV_PROFILE_INTERACTIVE;
 }
@@ -179,7 +179,7 @@ void gov_snapshot_resolve(gov_snapshot *snap)
     if (!snap)
         return;
     if (!snap->policy.present)
-        snap->policy.profile = gov_default_profile(snap);
+        snap->policy.profile = gov__default_profile(snap);
     resolve_cpu(snap);
     resolve_memory(snap);
     resolve_enforcement(snap);

@@ -95,7 +95,7 @@ static const char *current(const builder *b, const char *name)
     for (size_t i = 0; i < b->env->nvars; i++)
         if (!strcmp(b->env->vars[i].name, name))
             return b->env->vars[i].value;
-    return gov_env_get(b->envp, name);
+    return gov__env_get(b->envp, name);
 }
 
 /* Record a change (value NULL: unset); a second change of NAME replaces the
@@ -123,7 +123,7 @@ static int put(builder *b, const char *name, const char *value)
 
 static int is_cpu(const gov_knob *k)
 {
-    return gov_knob_is_cpu(k) || k->kind == GOV_KNOB_JAVA_CPUS;
+    return gov__knob_is_cpu(k) || k->kind == GOV_KNOB_JAVA_CPUS;
 }
 
 /* Percent of a share, whole MiB. */
@@ -160,7 +160,7 @@ static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, cha
     switch (k->kind) {
     case GOV_KNOB_THREADS:
     case GOV_KNOB_IO_THREADS:
-        *planned = gov_knob_threads(k, threads);
+        *planned = gov__knob_threads(k, threads);
         snprintf(buf, cap, "%" PRIu64, *planned);
         return true;
     case GOV_KNOB_JAVA_CPUS:
@@ -282,15 +282,15 @@ static uint64_t user_figure(const gov_knob *k, const char *v, size_t n)
 
     switch (k->kind) {
     case GOV_KNOB_GO_MEMLIMIT:
-        return gov_envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
+        return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
     case GOV_KNOB_JAVA_RAM:
-        return gov_envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
+        return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
     case GOV_KNOB_NODE_HEAP:
     case GOV_KNOB_NODE_YOUNG:
-        return gov_envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN
+        return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN
                                                                       : x * GOV_MIB;
     default:
-        return gov_envval_count(v, n, &x) ? GOV_UNKNOWN : x;
+        return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
     }
 }
 
@@ -302,9 +302,9 @@ static char *splice(const char *cur, size_t at, size_t len, const char *word)
     char *v;
 
     if (!w) {
-        if (tail < n && gov_is_space(cur[tail]))
+        if (tail < n && gov__is_space(cur[tail]))
             tail++;
-        else if (head > 0 && gov_is_space(cur[head - 1]))
+        else if (head > 0 && gov__is_space(cur[head - 1]))
             head--;
     }
     v = malloc(head + w + (n - tail) + 1);
@@ -325,7 +325,7 @@ static int put_splice(builder *b, const char *name, const char *cur, size_t at, 
 
     if (!v)
         return GOV_ENOMEM;
-    for (i = 0; v[i] && gov_is_space(v[i]); i++)
+    for (i = 0; v[i] && gov__is_space(v[i]); i++)
         ;
     rc = put(b, name, v[i] ? v : NULL);
     free(v);
@@ -359,7 +359,7 @@ static int decide_knob(builder *b, const gov_knob *k)
     gov_runenv_reason why = want(b, k, e, goal, sizeof goal);
     bool ours = false, mine_heap = false;
 
-    if (var && nnames && !gov_envval_find_option(var, strlen(var), names, nnames, &o)) {
+    if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
         mine_heap = k->kind == GOV_KNOB_JAVA_RAM && o.which > 0;
     } else if (var && !nnames) {
@@ -419,7 +419,7 @@ static gov_runenv_entry *text_figure(builder *b, const char *name, gov_runenv_re
 
     if (!in_scope || !value) {
         e->action = GOV_RUNENV_SKIP;
-        e->reason = gov_env_get(b->envp, name) ? GOV_RUNENV_CLEARED
+        e->reason = gov__env_get(b->envp, name) ? GOV_RUNENV_CLEARED
                   : !in_scope                  ? GOV_RUNENV_NOT_ASKED
                                                : GOV_RUNENV_MEMORY_UNKNOWN;
         *rc = put(b, name, NULL);
@@ -461,15 +461,15 @@ static char *worker_list(const builder *b, int which, int *rc)
     for (uint32_t i = 0; i < p->numa_workers && !unknown; i++) {
         uint64_t v = which == 0 ? p->worker[i].threads : p->worker[i].memory_limit_bytes;
         if (i)
-            gov_text_append(&o, which == 2 ? ":" : ",", 1);
+            gov__text_append(&o, which == 2 ? ":" : ",", 1);
         if (which == 2)
-            gov_cpuset_put(&o, &b->snap->topology.numa[i].cpus);
+            gov__cpuset_put(&o, &b->snap->topology.numa[i].cpus);
         else if (v == GOV_UNKNOWN)
             unknown = true;
         else
-            gov_text_put(&o, "%" PRIu64, v);
+            gov__text_put(&o, "%" PRIu64, v);
     }
-    *rc = gov_text_take(&o, &out, NULL);
+    *rc = gov__text_take(&o, &out, NULL);
     if (*rc)
         return NULL;
     if (unknown) {
@@ -502,7 +502,7 @@ static int worker_lists(builder *b, bool all)
  * program that owns its CPUs and wrong for one that shares them. */
 static int omp_place(builder *b, const char *name, const char *value, bool asked)
 {
-    const char *cur = gov_env_get(b->envp, name);
+    const char *cur = gov__env_get(b->envp, name);
     gov_runenv_entry *e = entry(b, name, NULL, "OpenMP 4.0 runtimes (libgomp, libomp)");
 
     if (!asked) {
@@ -528,8 +528,8 @@ static int decide(builder *b)
     bool all = b->scope == SCOPE_ALL, hints = all && b->no_share == GOV_RUNENV_PLANNED;
     int rc = 0;
 
-    for (size_t i = 0; i < gov_knob_count && !rc; i++)
-        rc = decide_knob(b, &gov_knobs[i]);
+    for (size_t i = 0; i < gov__knob_count && !rc; i++)
+        rc = decide_knob(b, &gov__knobs[i]);
     if (!rc)
         rc = figure(b, "GOVERNOR_WORKERS", GOV_RUNENV_POOL, all, pool->workers, 0,
                     "process pools: how many workers to start");
@@ -567,7 +567,7 @@ static int decide(builder *b)
  * see. */
 static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov_snapshot *view)
 {
-    const char *lid = gov_env_get(envp, "SLURM_LOCALID");
+    const char *lid = gov__env_get(envp, "SLURM_LOCALID");
     double q = view->cpu.cgroup.quota_cores;
     uint64_t n, have = view->cpu.affinity.count, kept = 0, local = 0, skip;
 
@@ -579,7 +579,7 @@ static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov
     n = q <= 1.0 ? 1 : (uint64_t)ceil(q);
     if (n >= have)
         return;
-    if (!lid || gov_parse_dec(lid, strlen(lid), 0, UINT32_MAX, &local))
+    if (!lid || gov__parse_dec(lid, strlen(lid), 0, UINT32_MAX, &local))
         local = 0;
     skip = (local % have) * n % have;
     memset(&env->affinity, 0, sizeof env->affinity);
@@ -592,7 +592,7 @@ static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov
                 break;
             if (pass == 0 ? seen++ < skip : seen++ >= skip)
                 continue;
-            gov_cpu_add(&env->affinity, cpu);
+            gov__cpu_add(&env->affinity, cpu);
             kept++;
         }
     }
@@ -606,10 +606,10 @@ static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov
 
 static uint64_t marker(const char *const *envp, const char *name)
 {
-    const char *v = gov_env_get(envp, name);
+    const char *v = gov__env_get(envp, name);
     uint64_t x;
 
-    return v && !gov_parse_u64(v, strlen(v), &x) ? x : 0;
+    return v && !gov__parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
 int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
@@ -633,7 +633,7 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     b.omp_places = flags & GOV_RUNENV_OMP_PLACES;
     b.scope = flags & GOV_RUNENV_CLEAR ? SCOPE_NONE : flags & GOV_RUNENV_CPU_ONLY ? SCOPE_CPU
                                                                                 : SCOPE_ALL;
-    b.cap = gov_knob_count + GOV_POOL_ENTRIES;
+    b.cap = gov__knob_count + GOV_POOL_ENTRIES;
     b.env = calloc(1, sizeof *b.env);
     view = malloc(sizeof *view);
     if (!b.env || !view) {

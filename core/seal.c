@@ -30,8 +30,8 @@ static munge_ctx_t ctx_open(const char *socket, uint32_t ttl_s, uint32_t uid)
     return ctx;
 }
 
-int gov_seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
-                    const void *payload, size_t len, char **cred, char *why)
+int gov__seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
+                     const void *payload, size_t len, char **cred, char *why)
 {
     munge_ctx_t ctx;
     munge_err_t e;
@@ -76,8 +76,8 @@ static bool bad_credential(munge_err_t e)
     }
 }
 
-int gov_seal_decode(const char *socket, const char *cred, char **payload,
-                    size_t *len, gov_seal_info *info)
+int gov__seal_decode(const char *socket, const char *cred, char **payload,
+                     size_t *len, gov_seal_info *info)
 {
     munge_ctx_t ctx;
     munge_err_t e;

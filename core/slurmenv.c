@@ -21,8 +21,8 @@
 #define MAX_NODES       UINT64_C(1000000)
 #define MAX_GPUS        UINT64_C(1024)
 
-int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
-                           uint64_t *out)
+int gov__slurm_list_resolve(const char *text, size_t len, uint64_t index,
+                            uint64_t *out)
 {
     const char *p = text, *end = text + len;
     uint64_t pos = 0, first = 0, found = GOV_UNKNOWN;
@@ -36,7 +36,7 @@ int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
      * with trailing garbage is rejected rather than half-trusted. */
     for (;;) {
         uint64_t value, reps = 1;
-        int rc = gov_scan_dec(&p, end, MAX_LIST_COUNT, &value);
+        int rc = gov__scan_dec(&p, end, MAX_LIST_COUNT, &value);
         if (rc)
             return rc;
         if (p < end && *p == '(') {
@@ -44,7 +44,7 @@ int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
             if (p == end || *p != 'x')
                 return GOV_EPARSE;
             p++;
-            rc = gov_scan_dec(&p, end, MAX_LIST_COUNT, &reps);
+            rc = gov__scan_dec(&p, end, MAX_LIST_COUNT, &reps);
             if (rc)
                 return rc;
             if (reps == 0 || p == end || *p != ')')
@@ -78,7 +78,7 @@ int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
     return 0;
 }
 
-int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
+int gov__slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
 {
     const char *p = text, *end = text + len;
     uint64_t v, unit = UINT64_C(1) << 20;
@@ -86,7 +86,7 @@ int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes)
 
     if (!bytes || (!text && len))
         return GOV_EINVAL;
-    rc = gov_scan_dec(&p, end, UINT64_MAX, &v);
+    rc = gov__scan_dec(&p, end, UINT64_MAX, &v);
     if (rc)
         return rc;
     if (p < end) {
@@ -112,7 +112,7 @@ static uint64_t count_in(const char *v, uint64_t max)
     const char *p = v;
     uint64_t n;
 
-    if (!v || gov_scan_dec(&p, v + strlen(v), max, &n) || *p)
+    if (!v || gov__scan_dec(&p, v + strlen(v), max, &n) || *p)
         return GOV_UNKNOWN;
     return n;
 }
@@ -121,7 +121,7 @@ static uint64_t count_in(const char *v, uint64_t max)
 static uint64_t env_count(const char *const *envp, const char *name,
                           uint64_t min, uint64_t max)
 {
-    uint64_t n = count_in(gov_env_get(envp, name), max);
+    uint64_t n = count_in(gov__env_get(envp, name), max);
 
     return n != GOV_UNKNOWN && n >= min ? n : GOV_UNKNOWN;
 }
@@ -130,7 +130,7 @@ static uint64_t env_count(const char *const *envp, const char *name,
 static uint64_t env_count2(const char *const *envp, const char *name,
                            const char *old, uint64_t min, uint64_t max)
 {
-    if (gov_env_get(envp, name))
+    if (gov__env_get(envp, name))
         return env_count(envp, name, min, max);
     return env_count(envp, old, min, max);
 }
@@ -139,15 +139,15 @@ static uint64_t env_count2(const char *const *envp, const char *name,
  * malformed values are unknown. */
 static uint64_t env_mem(const char *const *envp, const char *name)
 {
-    const char *v = gov_env_get(envp, name);
+    const char *v = gov__env_get(envp, name);
     uint64_t b;
 
-    if (!v || gov_slurm_parse_mem(v, strlen(v), &b) || b == 0)
+    if (!v || gov__slurm_parse_mem(v, strlen(v), &b) || b == 0)
         return GOV_UNKNOWN;
     return b;
 }
 
-uint64_t gov_slurm_gpus_per_task(const char *v)
+uint64_t gov__slurm_gpus_per_task(const char *v)
 {
     uint64_t total = 0;
 
@@ -162,7 +162,7 @@ uint64_t gov_slurm_gpus_per_task(const char *v)
         for (const char *q = v; q < stop; q++)
             if (*q == ':')
                 num = q + 1;
-        if (gov_scan_dec(&num, stop, MAX_GPUS, &n) || num != stop)
+        if (gov__scan_dec(&num, stop, MAX_GPUS, &n) || num != stop)
             return GOV_UNKNOWN;
         total += n;
         if (total > MAX_GPUS)
@@ -176,7 +176,7 @@ uint64_t gov_slurm_gpus_per_task(const char *v)
     return total;
 }
 
-uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node)
+uint64_t gov__slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node)
 {
     gov_cpuset set;
 
@@ -197,13 +197,13 @@ static uint64_t env_list_at(const char *value, uint64_t index)
 {
     uint64_t n;
 
-    if (gov_slurm_list_resolve(value, strlen(value), index, &n) ||
+    if (gov__slurm_list_resolve(value, strlen(value), index, &n) ||
         n == 0 || n > MAX_NODE_COUNT)
         return GOV_UNKNOWN;
     return n;
 }
 
-gov_step_kind gov_step_kind_of(uint64_t step_id)
+gov_step_kind gov__step_kind_of(uint64_t step_id)
 {
     if (step_id <= GOV_STEP_MAX_NORMAL_ID)
         return GOV_STEP_NORMAL;
@@ -219,14 +219,14 @@ gov_step_kind gov_step_kind_of(uint64_t step_id)
     }
 }
 
-int gov_slurm_step_id_parse(const char *text, uint64_t *out)
+int gov__slurm_step_id_parse(const char *text, uint64_t *out)
 {
     bool negative = text && *text == '-';
     uint64_t v;
 
     /* A negative id is the %d spelling of one above INT32_MAX. */
-    if (!text || gov_parse_dec(text + negative, strlen(text + negative), 0,
-                               negative ? UINT64_C(0x80000000) : MAX_ID, &v) ||
+    if (!text || gov__parse_dec(text + negative, strlen(text + negative), 0,
+                                negative ? UINT64_C(0x80000000) : MAX_ID, &v) ||
         (negative && v == 0))
         return GOV_EPARSE;
     *out = negative ? (MAX_ID + 1) - v : v;
@@ -238,21 +238,21 @@ int gov_slurm_step_id_parse(const char *text, uint64_t *out)
  * sbatch marks its environment with ENVIRONMENT=BATCH. */
 static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
 {
-    const char *batch, *id = gov_env_get(envp, "SLURM_STEP_ID");
+    const char *batch, *id = gov__env_get(envp, "SLURM_STEP_ID");
 
     if (!id)
-        id = gov_env_get(envp, "SLURM_STEPID");
+        id = gov__env_get(envp, "SLURM_STEPID");
     if (id) {
         gov_step_kind kind;
 
-        if (gov_slurm_step_id_parse(id, step_id))
+        if (gov__slurm_step_id_parse(id, step_id))
             *step_id = GOV_UNKNOWN;
-        kind = gov_step_kind_of(*step_id);
+        kind = gov__step_kind_of(*step_id);
         if (kind == GOV_STEP_UNKNOWN)
             *step_id = GOV_UNKNOWN;
         return kind;
     }
-    batch = gov_env_get(envp, "ENVIRONMENT");
+    batch = gov__env_get(envp, "ENVIRONMENT");
     if (batch && strcmp(batch, "BATCH") == 0) {
         *step_id = GOV_STEP_BATCH_ID;
         return GOV_STEP_BATCH;
@@ -266,27 +266,27 @@ static gov_step_kind step_kind_of(const char *const *envp, uint64_t *step_id)
  * SLURM_NTASKS_PER_NODE only when no list exists at all. */
 static uint64_t tasks_on_node(const char *const *envp, uint64_t node_index)
 {
-    const char *list = gov_env_get(envp, "SLURM_STEP_TASKS_PER_NODE");
+    const char *list = gov__env_get(envp, "SLURM_STEP_TASKS_PER_NODE");
 
     if (!list)
-        list = gov_env_get(envp, "SLURM_TASKS_PER_NODE");
+        list = gov__env_get(envp, "SLURM_TASKS_PER_NODE");
     if (list)
         return env_list_at(list, node_index);
     return env_count(envp, "SLURM_NTASKS_PER_NODE", 1, MAX_NODE_COUNT);
 }
 
-gov_sched_source gov_sched_from_env(uint64_t value)
+gov_sched_source gov__sched_from_env(uint64_t value)
 {
     return value == GOV_UNKNOWN ? GOV_SCHED_NONE : GOV_SCHED_ENVIRONMENT;
 }
 
-void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
+void gov__slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
 {
     uint64_t step_id, node_index;
 
     GOV_SET_UNKNOWN(out, scheduler);
     /* Without a job id this is no Slurm job, whatever else is set.  The
-     * ids themselves are the binding's claim (gov_claim_collect). */
+     * ids themselves are the binding's claim (gov__claim_collect). */
     if (env_count2(envp, "SLURM_JOB_ID", "SLURM_JOBID", 1, MAX_ID) == GOV_UNKNOWN)
         return;
     out->source = GOV_SCHED_ENVIRONMENT;
@@ -295,12 +295,12 @@ void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
     out->cpus_on_node = env_count(envp, "SLURM_CPUS_ON_NODE", 1, GOV_CPUSET_BITS);
     out->mem_per_node_bytes = env_mem(envp, "SLURM_MEM_PER_NODE");
     out->mem_per_cpu_bytes = env_mem(envp, "SLURM_MEM_PER_CPU");
-    out->gpus_on_node = gov_slurm_gpus_on_node(gov_env_get(envp, "SLURM_STEP_GPUS"),
-                                               gov_env_get(envp, "SLURM_GPUS_ON_NODE"));
-    out->gpus_per_task = gov_slurm_gpus_per_task(gov_env_get(envp, "SLURM_GPUS_PER_TASK"));
-    out->gpus_on_node_source = gov_sched_from_env(out->gpus_on_node);
-    out->gpus_per_task_source = gov_sched_from_env(out->gpus_per_task);
-    out->mem_per_cpu_source = gov_sched_from_env(out->mem_per_cpu_bytes);
+    out->gpus_on_node = gov__slurm_gpus_on_node(gov__env_get(envp, "SLURM_STEP_GPUS"),
+                                                gov__env_get(envp, "SLURM_GPUS_ON_NODE"));
+    out->gpus_per_task = gov__slurm_gpus_per_task(gov__env_get(envp, "SLURM_GPUS_PER_TASK"));
+    out->gpus_on_node_source = gov__sched_from_env(out->gpus_on_node);
+    out->gpus_per_task_source = gov__sched_from_env(out->gpus_per_task);
+    out->mem_per_cpu_source = gov__sched_from_env(out->mem_per_cpu_bytes);
 
     if (out->step_kind == GOV_STEP_BATCH || out->step_kind == GOV_STEP_INTERACTIVE) {
         /* The batch step (the script) and the interactive step (salloc's
@@ -314,10 +314,10 @@ void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out)
     }
     out->cpus_per_task = env_count(envp, "SLURM_CPUS_PER_TASK", 1, GOV_CPUSET_BITS);
     out->tasks_on_node = tasks_on_node(envp, node_index);
-    out->tasks_total = gov_env_get(envp, "SLURM_STEP_NUM_TASKS")
+    out->tasks_total = gov__env_get(envp, "SLURM_STEP_NUM_TASKS")
         ? env_count(envp, "SLURM_STEP_NUM_TASKS", 1, MAX_TASKS_TOTAL)
         : env_count2(envp, "SLURM_NTASKS", "SLURM_NPROCS", 1, MAX_TASKS_TOTAL);
-    out->nodes = gov_env_get(envp, "SLURM_STEP_NUM_NODES")
+    out->nodes = gov__env_get(envp, "SLURM_STEP_NUM_NODES")
         ? env_count(envp, "SLURM_STEP_NUM_NODES", 1, MAX_NODES)
         : env_count2(envp, "SLURM_JOB_NUM_NODES", "SLURM_NNODES", 1, MAX_NODES);
 }

@@ -25,36 +25,36 @@
  * prints it with %d, so the pseudo ids arrive negative ("-6": the
  * interactive step); 22.05 and 24.11 print them unsigned or not at all.
  * Returns 0 or GOV_EPARSE. */
-int gov_slurm_step_id_parse(const char *text, uint64_t *out);
+int gov__slurm_step_id_parse(const char *text, uint64_t *out);
 
 /* The kind of a step id: normal up to GOV_STEP_MAX_NORMAL_ID, the batch,
  * extern and interactive pseudo ids, GOV_STEP_UNKNOWN for any other. */
-gov_step_kind gov_step_kind_of(uint64_t step_id);
+gov_step_kind gov__step_kind_of(uint64_t step_id);
 
 /* The source of a value the job's environment gave: ENVIRONMENT when it
  * is known, else NONE. */
-gov_sched_source gov_sched_from_env(uint64_t value);
+gov_sched_source gov__sched_from_env(uint64_t value);
 
 /* The scheduler part from the allowlisted SLURM_* names of envp
  * (NULL-terminated); source NONE without SLURM_JOB_ID. */
-void gov_slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out);
+void gov__slurmenv_collect(const char *const *envp, gov_snapshot_scheduler *out);
 
 /* Resolve a compressed Slurm count list ("1(x2),4") at index; index
  * GOV_UNKNOWN accepts only a uniform list.  Returns 0, GOV_EPARSE,
  * GOV_ERANGE (index past the list), GOV_ENOENT (not uniform, no index). */
-int gov_slurm_list_resolve(const char *text, size_t len, uint64_t index,
-                           uint64_t *out);
+int gov__slurm_list_resolve(const char *text, size_t len, uint64_t index,
+                            uint64_t *out);
 
 /* GPUs of the step on this node from slurmstepd's variables: the entries of
  * SLURM_STEP_GPUS ("0,1"; "" or "none": 0), else SLURM_GPUS_ON_NODE; at most
  * 1024, else GOV_UNKNOWN (any user can export either). */
-uint64_t gov_slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
+uint64_t gov__slurm_gpus_on_node(const char *step_gpus, const char *gpus_on_node);
 
 /* SLURM_GPUS_PER_TASK, "[type:]count" or a comma list of them ("a100:1,
  * v100:1"): the sum, at most 1024; GOV_UNKNOWN when malformed or NULL. */
-uint64_t gov_slurm_gpus_per_task(const char *value);
+uint64_t gov__slurm_gpus_per_task(const char *value);
 
 /* Slurm memory quantity in MiB with an optional K/M/G/T suffix -> bytes. */
-int gov_slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
+int gov__slurm_parse_mem(const char *text, size_t len, uint64_t *bytes);
 
 #endif /* GOV_SLURMENV_H */

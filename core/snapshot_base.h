@@ -23,11 +23,11 @@
  * step part of its topology; the task's GPUs local to its NUMA nodes when
  * out's task part is already counted. */
 struct gov_descriptor;
-void gov_descriptor_apply(const struct gov_descriptor *d, gov_snapshot *out);
+void gov__descriptor_apply(const struct gov_descriptor *d, gov_snapshot *out);
 
 /* Counts an affinity mask of mask_count CPUs on the node's topology into
- * the task part of out, as gov_topology_collect counts it with hwloc; arg
- * is the caller's (the plugin's node table: gov_topo_task). */
+ * the task part of out, as gov__topology_collect counts it with hwloc; arg
+ * is the caller's (the plugin's node table: gov__topo_task). */
 typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint64_t mask_count,
                                   gov_snapshot_topology *out);
 
@@ -37,41 +37,41 @@ typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint6
  * and disk.  topology (NULL: none, the task part stays unknown) counts the
  * affinity mask with arg, before the descriptor applies, in the library's
  * order.  No hwloc, no MUNGE. */
-void gov_task_snapshot(const struct gov_descriptor *d, gov_task_topology_fn *topology,
-                       const void *arg, gov_snapshot *out);
+void gov__task_snapshot(const struct gov_descriptor *d, gov_task_topology_fn *topology,
+                        const void *arg, gov_snapshot *out);
 
 /* ---- affinity (affinity.c) ----------------------------------------------- */
 
 /* sched_getaffinity on the live system; Cpus_allowed_list of
  * ROOT/proc/self/status under a sysroot.  Returns 0 or an error; on error
  * *count is GOV_UNKNOWN. */
-int gov_affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count);
+int gov__affinity_collect(const gov_root *root, gov_cpuset *set, uint64_t *count);
 
 /* Find "Cpus_allowed_list:" in a /proc/PID/status text. */
-int gov_status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
+int gov__status_parse_cpus_allowed(const char *text, size_t len, gov_cpuset *out);
 
 /* sched_setaffinity of the calling process to set (gov_runenv.affinity:
  * `governor run` before it execs, the plugin in a task).  Returns 0 or a
  * negative errno. */
-int gov_affinity_set(const gov_cpuset *set);
+int gov__affinity_set(const gov_cpuset *set);
 
 /* ---- host memory (meminfo.c) --------------------------------------------- */
 
-int gov_meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
-                      uint64_t *available_bytes);
-void gov_meminfo_collect(const gov_root *root, uint64_t *total_bytes,
-                         uint64_t *available_bytes);
+int gov__meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
+                       uint64_t *available_bytes);
+void gov__meminfo_collect(const gov_root *root, uint64_t *total_bytes,
+                          uint64_t *available_bytes);
 
 /* ---- combining (resolve.c; gov_snapshot_resolve is public) --------------- */
 
 /* The profile without a site policy (docs/governor.md "Profiles"): batch
  * inside a scheduler allocation, which is the job's own; the seed's
  * interactive outside any scheduler, where the host is shared. */
-gov_profile gov_default_profile(const gov_snapshot *s);
+gov_profile gov__default_profile(const gov_snapshot *s);
 
 /* The CPU layers that hold the process within its per-process bound
  * (.cpu.scheduler.cpus): bits (1u << GOV_LAYER_AFFINITY, _CPUSET, _QUOTA),
  * doctor.h's GOV_DOCTOR_HELD; 0 when none does or the bound is unknown. */
-unsigned gov_cpu_held(const gov_snapshot *s);
+unsigned gov__cpu_held(const gov_snapshot *s);
 
 #endif /* GOV_SNAPSHOT_BASE_H */

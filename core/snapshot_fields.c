@@ -54,7 +54,7 @@ static const char *cpu_held_by(const gov_snapshot *s, char *buf, size_t cap)
 {
     if (s->enforcement.cpu == GOV_ENFORCEMENT_UNKNOWN)
         return NULL;
-    gov_layers_format(gov_cpu_held(s), buf, cap);
+    gov__layers_format(gov__cpu_held(s), buf, cap);
     return buf;
 }
 
@@ -195,13 +195,13 @@ static const gov_field fields[] = {
     FIELD(COUNT, "topology.host.memory_only_bytes", topology.memory_only_bytes),
 };
 
-const gov_field *gov_snapshot_fields(size_t *count)
+const gov_field *gov__snapshot_fields(size_t *count)
 {
     *count = sizeof fields / sizeof fields[0];
     return fields;
 }
 
-void gov_part_set_unknown(void *part, size_t offset, size_t size)
+void gov__part_set_unknown(void *part, size_t offset, size_t size)
 {
     memset(part, 0, size);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
@@ -236,5 +236,5 @@ void gov_part_set_unknown(void *part, size_t offset, size_t size)
 
 void gov_snapshot_init(gov_snapshot *s)
 {
-    gov_part_set_unknown(s, 0, sizeof *s);
+    gov__part_set_unknown(s, 0, sizeof *s);
 }

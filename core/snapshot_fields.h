@@ -49,18 +49,18 @@ typedef struct gov_field {
 } gov_field;
 
 /* Every field in JSON order; *count set. */
-const gov_field *gov_snapshot_fields(size_t *count);
+const gov_field *gov__snapshot_fields(size_t *count);
 
 /* Set the part of a snapshot at offset (size bytes) to unknown: zero, then
  * each field's unknown value.  The part may live outside a snapshot (a
  * collector's own gov_snapshot_memory_cgroup). */
-void gov_part_set_unknown(void *part, size_t offset, size_t size);
+void gov__part_set_unknown(void *part, size_t offset, size_t size);
 
 /* GOV_SET_UNKNOWN(&cg->memory, memory.cgroup): the part named as a member
  * of gov_snapshot; the pointer must be of that member's type. */
 #define GOV_SET_UNKNOWN(ptr, member)                                               \
     ((void)sizeof((ptr) == &((gov_snapshot *)0)->member),                         \
-     gov_part_set_unknown((ptr), offsetof(gov_snapshot, member),                   \
-                          sizeof(((gov_snapshot *)0)->member)))
+     gov__part_set_unknown((ptr), offsetof(gov_snapshot, member),                   \
+                           sizeof(((gov_snapshot *)0)->member)))
 
 #endif /* GOV_SNAPSHOT_FIELDS_H */

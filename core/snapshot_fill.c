@@ -1,6 +1,6 @@
 /* snapshot_fill.c - the parts of a snapshot that libgovernor and the plugin
  * fill the same way: the scheduler part from a descriptor, and the task's
- * own view (gov_task_snapshot), which is the snapshot the plugin decides a
+ * own view (gov__task_snapshot), which is the snapshot the plugin decides a
  * task's environment from. */
 #include "snapshot_base.h"
 
@@ -51,7 +51,7 @@ static void apply_topology(const gov_desc_topology *t, gov_snapshot *out)
     out->topology.step.numa_nodes = t->numa_nodes;
 }
 
-void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
+void gov__descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
 {
     gov_snapshot_scheduler *sched = &out->scheduler;
     gov_site_policy *policy = &out->policy;
@@ -74,31 +74,31 @@ void gov_descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
     /* Root sealed these from the job's environment: sealing does not make
      * a user's value Slurm's (docs/descriptor.md, "Provenance"). */
     sched->gpus_on_node_source = d->gpus_verified ? GOV_SCHED_DESCRIPTOR
-                                                  : gov_sched_from_env(d->gpus_on_node);
-    sched->gpus_per_task_source = gov_sched_from_env(d->gpus_per_task);
-    sched->mem_per_cpu_source = gov_sched_from_env(sched->mem_per_cpu_bytes);
+                                                  : gov__sched_from_env(d->gpus_on_node);
+    sched->gpus_per_task_source = gov__sched_from_env(d->gpus_per_task);
+    sched->mem_per_cpu_source = gov__sched_from_env(sched->mem_per_cpu_bytes);
 
     *policy = d->policy.site;
     policy->present = 1;
     apply_topology(&d->topo, out);
 }
 
-void gov_task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
-                       const void *arg, gov_snapshot *out)
+void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
+                        const void *arg, gov_snapshot *out)
 {
     gov_cgroup_evidence cg;
 
     gov_snapshot_init(out);
-    if (gov_affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
+    if (gov__affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
         out->cpu.affinity.count = GOV_UNKNOWN;
     /* The task part first: the descriptor's GPUs count as local against
      * the task's NUMA nodes. */
     if (topology)
         topology(arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
-    gov_descriptor_apply(d, out);
-    gov_cgroup_collect(NULL, &cg);
+    gov__descriptor_apply(d, out);
+    gov__cgroup_collect(NULL, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;
-    gov_meminfo_collect(NULL, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
+    gov__meminfo_collect(NULL, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
     gov_snapshot_resolve(out);
 }

@@ -24,17 +24,17 @@ static const struct {
 _Static_assert(sizeof findings / sizeof findings[0] == GOV_FINDING_COUNT,
                "one row per finding");
 
-const char *gov_finding_name(gov_finding f)
+const char *gov__finding_name(gov_finding f)
 {
     return (unsigned)f < GOV_FINDING_COUNT ? findings[f].name : NULL;
 }
 
-const char *gov_finding_text(gov_finding f)
+const char *gov__finding_text(gov_finding f)
 {
     return (unsigned)f < GOV_FINDING_COUNT ? findings[f].text : NULL;
 }
 
-gov_finding gov_finding_from_name(const char *name, size_t len)
+gov_finding gov__finding_from_name(const char *name, size_t len)
 {
     for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         if (strlen(findings[f].name) == len && !memcmp(findings[f].name, name, len))
@@ -42,7 +42,7 @@ gov_finding gov_finding_from_name(const char *name, size_t len)
     return GOV_FINDING_COUNT;
 }
 
-void gov_step_record_init(gov_step_record *r)
+void gov__step_record_init(gov_step_record *r)
 {
     memset(r, 0, sizeof *r);
     r->job = r->uid = r->start = r->tasks = GOV_UNKNOWN;
@@ -58,7 +58,7 @@ void gov_step_record_init(gov_step_record *r)
 #define UNDERUSED 0.25
 #define HELD_BACK 0.10
 
-void gov_step_record_judge(gov_step_record *r, uint64_t min_s)
+void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
 {
     bool long_enough = r->elapsed_s >= (double)min_s;
 
@@ -134,18 +134,18 @@ static bool name_ok(const char *s)
 static void put_u64(gov_text_buf *o, uint64_t v)
 {
     if (v == GOV_UNKNOWN)
-        gov_text_put(o, "null");
+        gov__text_put(o, "null");
     else
-        gov_text_put(o, "%" PRIu64, v);
+        gov__text_put(o, "%" PRIu64, v);
 }
 
 /* Seconds to the millisecond, ratios to four places. */
 static void put_double(gov_text_buf *o, double v, int places)
 {
     if (isnan(v) || isinf(v))
-        gov_text_put(o, "null");
+        gov__text_put(o, "null");
     else
-        gov_text_put(o, "%.*f", places, v);
+        gov__text_put(o, "%.*f", places, v);
 }
 
 /* Close the objects of prev's path that path leaves, open path's new ones,
@@ -160,11 +160,11 @@ static void member(gov_text_buf *o, const char *prev, const char *path)
             common = i + 1;
     for (i = prev ? common : 0; prev && prev[i]; i++)
         if (prev[i] == '.')
-            gov_text_put(o, "}");
-    gov_text_put(o, ",");
+            gov__text_put(o, "}");
+    gov__text_put(o, ",");
     for (const char *p = path + common, *dot; (dot = strchr(p, '.')); p = dot + 1)
-        gov_text_put(o, "\"%.*s\":{", (int)(dot - p), p);
-    gov_text_put(o, "\"%s\":", strrchr(path, '.') ? strrchr(path, '.') + 1 : path);
+        gov__text_put(o, "\"%.*s\":{", (int)(dot - p), p);
+    gov__text_put(o, "\"%s\":", strrchr(path, '.') ? strrchr(path, '.') + 1 : path);
 }
 
 static int closing(const char *path)
@@ -176,14 +176,14 @@ static int closing(const char *path)
     return n;
 }
 
-int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap)
+int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
 {
     gov_text_buf o = gov_text_fixed(buf, cap);
     const char *prev = NULL;
 
     if (!name_ok(r->step) || !name_ok(r->node))
         return GOV_EINVAL;
-    gov_text_put(&o, "{\"schema\":\"%s\"", GOV_REPORT_SCHEMA);
+    gov__text_put(&o, "{\"schema\":\"%s\"", GOV_REPORT_SCHEMA);
     for (size_t i = 0; i < N_FIELDS; i++) {
         const void *at = (const char *)r + fields[i].off;
         member(&o, prev, fields[i].path);
@@ -199,29 +199,29 @@ int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap)
             put_double(&o, *(const double *)at, 4);
             break;
         case K_NAME:
-            gov_text_put(&o, "\"%s\"", (const char *)at);
+            gov__text_put(&o, "\"%s\"", (const char *)at);
             break;
         case K_SOURCE:
-            gov_text_put(&o, isnan(r->cpu_s) ? "null" : *(const bool *)at ? "\"cgroup\"" : "\"rusage\"");
+            gov__text_put(&o, isnan(r->cpu_s) ? "null" : *(const bool *)at ? "\"cgroup\"" : "\"rusage\"");
             break;
         }
     }
     for (int k = closing(prev); k > 0; k--)
-        gov_text_put(&o, "}");
+        gov__text_put(&o, "}");
     if (r->told_tasks) {
-        gov_text_put(&o, ",\"told\":{\"tasks\":%" PRIu64 ",\"threads\":", r->told_tasks);
+        gov__text_put(&o, ",\"told\":{\"tasks\":%" PRIu64 ",\"threads\":", r->told_tasks);
         put_u64(&o, r->told_threads);
-        gov_text_put(&o, ",\"memory_bytes\":");
+        gov__text_put(&o, ",\"memory_bytes\":");
         put_u64(&o, r->told_memory_bytes);
-        gov_text_put(&o, "}");
+        gov__text_put(&o, "}");
     } else {
-        gov_text_put(&o, ",\"told\":null");
+        gov__text_put(&o, ",\"told\":null");
     }
-    gov_text_put(&o, ",\"findings\":[");
+    gov__text_put(&o, ",\"findings\":[");
     for (unsigned f = 0, n = 0; f < GOV_FINDING_COUNT; f++)
         if (r->findings & (1u << f))
-            gov_text_put(&o, "%s\"%s\"", n++ ? "," : "", findings[f].name);
-    gov_text_put(&o, "]}\n");
+            gov__text_put(&o, "%s\"%s\"", n++ ? "," : "", findings[f].name);
+    gov__text_put(&o, "]}\n");
     if (o.err || o.used >= GOV_REPORT_LINE_MAX)
         return GOV_ENOSPC;
     return (int)o.used;
@@ -235,7 +235,7 @@ static int get_u64(const gov_json_leaf *l, uint64_t *v)
         *v = GOV_UNKNOWN;
         return 0;
     }
-    return l->type == GOV_JSON_NUMBER && !gov_parse_dec(l->text, l->len, 0, GOV_UNKNOWN - 1, v)
+    return l->type == GOV_JSON_NUMBER && !gov__parse_dec(l->text, l->len, 0, GOV_UNKNOWN - 1, v)
                ? 0
                : GOV_EPARSE;
 }
@@ -281,9 +281,9 @@ static int get_field(const struct field *f, const gov_json_leaf *l, gov_step_rec
     case K_SOURCE:
         if (l->type == GOV_JSON_NULL)
             return 0;
-        if (l->type == GOV_JSON_STRING && gov_token_eq(l->text, l->len, "cgroup"))
+        if (l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "cgroup"))
             *(bool *)at = true;
-        else if (!(l->type == GOV_JSON_STRING && gov_token_eq(l->text, l->len, "rusage")))
+        else if (!(l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "rusage")))
             return GOV_EPARSE;
         return 0;
     }
@@ -305,13 +305,13 @@ static int get_told(const gov_json_leaf *l, gov_step_record *r)
 
 #define LEAVES_MAX 64
 
-int gov_step_record_decode(const char *text, size_t len, gov_step_record *r)
+int gov__step_record_decode(const char *text, size_t len, gov_step_record *r)
 {
     gov_json_leaf leaves[LEAVES_MAX];
     bool seen[N_FIELDS] = { false }, schema = false;
-    int n = gov_json_leaves(text, len, leaves, LEAVES_MAX);
+    int n = gov__json_leaves(text, len, leaves, LEAVES_MAX);
 
-    gov_step_record_init(r);
+    gov__step_record_init(r);
     if (n < 0 || len == 0 || text[strspn(text, " \t")] != '{')
         return GOV_EPARSE;
     for (int i = 0; i < n; i++) {
@@ -321,7 +321,7 @@ int gov_step_record_decode(const char *text, size_t len, gov_step_record *r)
         if (!strcmp(l->path, "schema")) {
             if (l->type != GOV_JSON_STRING)
                 return GOV_EPARSE;
-            if (!gov_token_eq(l->text, l->len, GOV_REPORT_SCHEMA))
+            if (!gov__token_eq(l->text, l->len, GOV_REPORT_SCHEMA))
                 return GOV_EVERSION;
             schema = true;
             continue;
@@ -336,7 +336,7 @@ int gov_step_record_decode(const char *text, size_t len, gov_step_record *r)
             if (l->type != GOV_JSON_STRING)
                 return GOV_EPARSE;
             /* A later version's finding is kept out, not refused. */
-            if ((f = gov_finding_from_name(l->text, l->len)) != GOV_FINDING_COUNT)
+            if ((f = gov__finding_from_name(l->text, l->len)) != GOV_FINDING_COUNT)
                 r->findings |= 1u << f;
             continue;
         }

@@ -42,10 +42,10 @@ typedef enum gov_finding {
 } gov_finding;
 
 /* The finding's name in records, its text; NULL out of range. */
-const char *gov_finding_name(gov_finding f);
-const char *gov_finding_text(gov_finding f);
+const char *gov__finding_name(gov_finding f);
+const char *gov__finding_text(gov_finding f);
 /* The finding named name[0..len); GOV_FINDING_COUNT when none is. */
-gov_finding gov_finding_from_name(const char *name, size_t len);
+gov_finding gov__finding_from_name(const char *name, size_t len);
 
 /* Unknown figures: GOV_UNKNOWN for counts, NAN for seconds and ratios. */
 typedef struct gov_step_record {
@@ -68,19 +68,19 @@ typedef struct gov_step_record {
 } gov_step_record;
 
 /* Every figure unknown, no finding. */
-void gov_step_record_init(gov_step_record *r);
+void gov__step_record_init(gov_step_record *r);
 
 /* Set cpu_efficiency and findings from the figures, by the rules of
  * docs/admin-guide.md; min_s is report_min_s. */
-void gov_step_record_judge(gov_step_record *r, uint64_t min_s);
+void gov__step_record_judge(gov_step_record *r, uint64_t min_s);
 
 /* One line (newline included, NUL-terminated) into buf.  Returns its
  * length, or GOV_ENOSPC, GOV_EINVAL (a name with another character). */
-int gov_step_record_encode(const gov_step_record *r, char *buf, size_t cap);
+int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap);
 
 /* Parse one line (without its newline).  Returns 0, GOV_EVERSION (another
  * schema) or GOV_EPARSE (not JSON, or not a record). */
-int gov_step_record_decode(const char *text, size_t len, gov_step_record *r);
+int gov__step_record_decode(const char *text, size_t len, gov_step_record *r);
 
 /* ---- a step's cgroups (step_usage.c) ----------------------------------- */
 
@@ -94,21 +94,21 @@ typedef struct gov_step_cgroups {
 } gov_step_cgroups;
 
 /* From a task's /proc/PID/cgroup and the mount table, as
- * gov_cg_read_texts_of() reads them (cgroup_locate.h).  Returns 0 or
+ * gov__cg_read_texts_of() reads them (cgroup_locate.h).  Returns 0 or
  * GOV_ENOENT (the task is not in a task_N cgroup of a mounted hierarchy
  * that carries memory). */
 struct gov_cg_text;
-int gov_step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
-                          gov_step_cgroups *out);
+int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
+                           gov_step_cgroups *out);
 
 /* Read the step's CPU time, memory peak, OOM kills, throttling and PSI
  * totals into r (unknown where a file is missing); the tasks must have
  * exited for the figures to be final. */
-void gov_step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r);
+void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r);
 
 /* A PSI file's "total=" figures, in microseconds: some, and full (GOV_UNKNOWN
  * when the file has no full line, as cpu.pressure before 5.13).  Returns 0
  * or GOV_EPARSE. */
-int gov_psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us);
+int gov__psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us);
 
 #endif /* GOV_STEP_REPORT_H */

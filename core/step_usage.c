@@ -22,25 +22,25 @@ static bool step_dir(const gov_cg_loc *loc, char *dir, size_t cap)
     uint64_t n;
     size_t len = strlen(loc->rel);
 
-    if (!loc->version || !loc->mapped || !last || !gov_name_number(last + 1, "task_", &n) ||
-        !gov_cg_up(loc, &len) || strlen(loc->base) + len >= cap)
+    if (!loc->version || !loc->mapped || !last || !gov__name_number(last + 1, "task_", &n) ||
+        !gov__cg_up(loc, &len) || strlen(loc->base) + len >= cap)
         return false;
-    gov_cg_level_dir(loc, len, dir);
+    gov__cg_level_dir(loc, len, dir);
     return true;
 }
 
-int gov_step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
-                          gov_step_cgroups *out)
+int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
+                           gov_step_cgroups *out)
 {
     gov_cg_loc loc;
 
     memset(out, 0, sizeof *out);
-    gov_cg_locate(root, t, "memory", "memory.max", &loc);
+    gov__cg_locate(root, t, "memory", "memory.max", &loc);
     if (!step_dir(&loc, out->dir, sizeof out->dir))
         return GOV_ENOENT;
     out->version = loc.version;
     if (loc.version == 1) {
-        gov_cg_locate(root, t, "cpuacct", "cpu.stat", &loc);
+        gov__cg_locate(root, t, "cpuacct", "cpu.stat", &loc);
         if (loc.version != 1 || !step_dir(&loc, out->cpuacct, sizeof out->cpuacct))
             out->cpuacct[0] = '\0';
     }
@@ -50,7 +50,7 @@ int gov_step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
 static int read_text(const gov_root *root, const char *dir, const char *name, char *buf,
                      size_t cap, size_t *n)
 {
-    int rc = gov_read_file_in(root, dir, name, buf, cap, n);
+    int rc = gov__read_file_in(root, dir, name, buf, cap, n);
 
     return rc == GOV_ENOSPC ? 0 : rc;   /* the complete lines still count */
 }
@@ -61,8 +61,8 @@ static uint64_t read_u64(const gov_root *root, const char *dir, const char *name
     size_t n;
     uint64_t v;
 
-    if (gov_read_file_in(root, dir, name, buf, sizeof buf, &n) ||
-        gov_parse_dec(buf, n, GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
+    if (gov__read_file_in(root, dir, name, buf, sizeof buf, &n) ||
+        gov__parse_dec(buf, n, GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
         return GOV_UNKNOWN;
     return v;
 }
@@ -76,7 +76,8 @@ static uint64_t keyed(const gov_root *root, const char *dir, const char *name, c
     uint64_t x;
 
     if (read_text(root, dir, name, buf, sizeof buf, &n) ||
-        gov_memory_stat_find(buf, n, key, &v, &vl) || gov_parse_dec(v, vl, 0, GOV_UNKNOWN - 1, &x))
+        gov__memory_stat_find(buf, n, key, &v, &vl) ||
+        gov__parse_dec(v, vl, 0, GOV_UNKNOWN - 1, &x))
         return GOV_UNKNOWN;
     return x;
 }
@@ -94,11 +95,11 @@ static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
     struct dirent *e;
     DIR *d;
 
-    if (sum == GOV_UNKNOWN || !(d = gov_root_opendir(root, dir)))
+    if (sum == GOV_UNKNOWN || !(d = gov__root_opendir(root, dir)))
         return sum;
     while ((e = readdir(d))) {
         uint64_t n, k;
-        if (e->d_type != DT_DIR || !gov_name_number(e->d_name, "task_", &n))
+        if (e->d_type != DT_DIR || !gov__name_number(e->d_name, "task_", &n))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if ((k = keyed(root, path, "memory.oom_control", "oom_kill")) != GOV_UNKNOWN)
@@ -108,21 +109,21 @@ static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
     return sum;
 }
 
-int gov_psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us)
+int gov__psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us)
 {
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *line;
     size_t n;
 
     *some_us = *full_us = GOV_UNKNOWN;
-    while (gov_line_next(&it, &line, &n)) {
+    while (gov__line_next(&it, &line, &n)) {
         const char *t = NULL, *rest;
         size_t rl;
         uint64_t v, *dst;
 
-        if (gov_prefix(line, n, "some ", &rest, &rl))
+        if (gov__prefix(line, n, "some ", &rest, &rl))
             dst = some_us;
-        else if (gov_prefix(line, n, "full ", &rest, &rl))
+        else if (gov__prefix(line, n, "full ", &rest, &rl))
             dst = full_us;
         else
             return GOV_EPARSE;
@@ -132,7 +133,7 @@ int gov_psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64
                 break;
             }
         if (!t || *dst != GOV_UNKNOWN ||
-            gov_parse_dec(t, (size_t)(rest + rl - t), GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
+            gov__parse_dec(t, (size_t)(rest + rl - t), GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
             return GOV_EPARSE;
         *dst = v;
     }
@@ -146,14 +147,14 @@ static void psi(const gov_root *root, const char *dir, const char *name, double 
     size_t n;
     uint64_t s, f;
 
-    if (read_text(root, dir, name, buf, sizeof buf, &n) || gov_psi_totals_parse(buf, n, &s, &f))
+    if (read_text(root, dir, name, buf, sizeof buf, &n) || gov__psi_totals_parse(buf, n, &s, &f))
         return;
     *some = seconds(s, 1e6);
     if (full)
         *full = seconds(f, 1e6);
 }
 
-void gov_step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r)
+void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r)
 {
     if (cg->version == 2) {
         r->cpu_s = seconds(keyed(root, cg->dir, "cpu.stat", "usage_usec"), 1e6);

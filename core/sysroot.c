@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void gov_root_open(const char *path, gov_root *out)
+void gov__root_open(const char *path, gov_root *out)
 {
     out->live = !path || !*path || !strcmp(path, "/");
     /* A root that cannot be opened reads as an empty tree: every fact in it
@@ -19,7 +19,7 @@ void gov_root_open(const char *path, gov_root *out)
     out->fd = out->live ? -1 : open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-void gov_root_close(gov_root *r)
+void gov__root_close(gov_root *r)
 {
     if (r && r->fd >= 0)
         close(r->fd);
@@ -27,7 +27,7 @@ void gov_root_close(gov_root *r)
         r->fd = -1;
 }
 
-bool gov_root_is_live(const gov_root *r)
+bool gov__root_is_live(const gov_root *r)
 {
     return !r || r->live;
 }
@@ -35,7 +35,7 @@ bool gov_root_is_live(const gov_root *r)
 /* The handle and path to use with the *at() calls. */
 static int at(const gov_root *r, const char *path, const char **rel)
 {
-    if (gov_root_is_live(r)) {
+    if (gov__root_is_live(r)) {
         *rel = path;
         return AT_FDCWD;
     }
@@ -45,7 +45,7 @@ static int at(const gov_root *r, const char *path, const char **rel)
     return r->fd;
 }
 
-int gov_root_openat(const gov_root *r, const char *path, int flags)
+int gov__root_openat(const gov_root *r, const char *path, int flags)
 {
     const char *rel;
     int dirfd = at(r, path, &rel), fd;
@@ -56,7 +56,7 @@ int gov_root_openat(const gov_root *r, const char *path, int flags)
     return fd < 0 ? -errno : fd;
 }
 
-int gov_root_access(const gov_root *r, const char *path, int mode)
+int gov__root_access(const gov_root *r, const char *path, int mode)
 {
     const char *rel;
     int dirfd = at(r, path, &rel);
@@ -66,9 +66,9 @@ int gov_root_access(const gov_root *r, const char *path, int mode)
     return faccessat(dirfd, rel, mode, 0) == 0 ? 0 : -errno;
 }
 
-DIR *gov_root_opendir(const gov_root *r, const char *path)
+DIR *gov__root_opendir(const gov_root *r, const char *path)
 {
-    int fd = gov_root_openat(r, path, O_RDONLY | O_DIRECTORY);
+    int fd = gov__root_openat(r, path, O_RDONLY | O_DIRECTORY);
     DIR *d;
 
     if (fd < 0) {
@@ -81,7 +81,7 @@ DIR *gov_root_opendir(const gov_root *r, const char *path)
     return d;
 }
 
-int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len)
+int gov__read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len)
 {
     size_t used = 0;
     int fd, rc = 0;
@@ -91,7 +91,7 @@ int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, si
     buf[0] = '\0';
     if (len)
         *len = 0;
-    fd = gov_root_openat(r, path, O_RDONLY);
+    fd = gov__root_openat(r, path, O_RDONLY);
     if (fd < 0)
         return fd;
     for (;;) {
@@ -137,18 +137,18 @@ static int join(const char *dir, const char *name, char *buf, size_t cap)
     return 0;
 }
 
-int gov_read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
-                     size_t cap, size_t *len)
+int gov__read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
+                      size_t cap, size_t *len)
 {
     char path[PATH_MAX];
     int rc = join(dir, name, path, sizeof path);
 
-    return rc ? rc : gov_read_file(r, path, buf, cap, len);
+    return rc ? rc : gov__read_file(r, path, buf, cap, len);
 }
 
-bool gov_exists_in(const gov_root *r, const char *dir, const char *name)
+bool gov__exists_in(const gov_root *r, const char *dir, const char *name)
 {
     char path[PATH_MAX];
 
-    return join(dir, name, path, sizeof path) == 0 && gov_root_access(r, path, F_OK) == 0;
+    return join(dir, name, path, sizeof path) == 0 && gov__root_access(r, path, F_OK) == 0;
 }

@@ -23,27 +23,27 @@ typedef struct gov_root {
     bool live;
 } gov_root;
 
-void gov_root_open(const char *path, gov_root *out);
-void gov_root_close(gov_root *r);
-bool gov_root_is_live(const gov_root *r);
+void gov__root_open(const char *path, gov_root *out);
+void gov__root_close(gov_root *r);
+bool gov__root_is_live(const gov_root *r);
 
 /* openat(2) / faccessat(2) / opendir(3) under the root: an fd or -errno,
  * 0 or -errno, a DIR or NULL with errno set. */
-int gov_root_openat(const gov_root *r, const char *path, int flags);
-int gov_root_access(const gov_root *r, const char *path, int mode);
-DIR *gov_root_opendir(const gov_root *r, const char *path);
+int gov__root_openat(const gov_root *r, const char *path, int flags);
+int gov__root_access(const gov_root *r, const char *path, int mode);
+DIR *gov__root_opendir(const gov_root *r, const char *path);
 
 /* Read a file under the root into buf (NUL-terminated), at most cap-1
  * bytes.  *len gets the byte count.  Returns 0, -errno, or GOV_ENOSPC when
  * the file is larger than the buffer. */
-int gov_read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len);
+int gov__read_file(const gov_root *r, const char *path, char *buf, size_t cap, size_t *len);
 
 /* The same for the file NAME in the directory DIR ("/sys/fs/cgroup/x",
  * "memory.max"); GOV_ENOSPC too when the joined path is too long. */
-int gov_read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
-                     size_t cap, size_t *len);
+int gov__read_file_in(const gov_root *r, const char *dir, const char *name, char *buf,
+                      size_t cap, size_t *len);
 
 /* Whether DIR/NAME exists under the root. */
-bool gov_exists_in(const gov_root *r, const char *dir, const char *name);
+bool gov__exists_in(const gov_root *r, const char *dir, const char *name);
 
 #endif /* GOV_SYSROOT_H */

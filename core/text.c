@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-gov_lines gov_lines_of(const char *text, size_t len, bool complete)
+gov_lines gov__lines_of(const char *text, size_t len, bool complete)
 {
     return (gov_lines){ text, text + len, complete };
 }
 
-bool gov_line_next(gov_lines *it, const char **line, size_t *len)
+bool gov__line_next(gov_lines *it, const char **line, size_t *len)
 {
     const char *nl;
 
@@ -31,8 +31,8 @@ bool gov_line_next(gov_lines *it, const char **line, size_t *len)
     return true;
 }
 
-int gov_record_next(gov_lines *it, const char **key, size_t *klen, const char **val,
-                    size_t *vlen)
+int gov__record_next(gov_lines *it, const char **key, size_t *klen, const char **val,
+                     size_t *vlen)
 {
     const char *line, *eq;
     size_t n;
@@ -41,7 +41,7 @@ int gov_record_next(gov_lines *it, const char **key, size_t *klen, const char **
         return 0;
     if (!memchr(it->p, '\n', (size_t)(it->end - it->p)))
         return GOV_EPARSE;     /* every record ends with a newline */
-    gov_line_next(it, &line, &n);
+    gov__line_next(it, &line, &n);
     eq = memchr(line, '=', n);
     if (!eq || eq == line || eq + 1 == line + n)
         return GOV_EPARSE;
@@ -52,47 +52,47 @@ int gov_record_next(gov_lines *it, const char **key, size_t *klen, const char **
     return 1;
 }
 
-bool gov_is_space(char c)
+bool gov__is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-void gov_trim(const char **s, size_t *len)
+void gov__trim(const char **s, size_t *len)
 {
     const char *p = *s, *e = *s + *len;
 
-    while (p < e && gov_is_space(*p))
+    while (p < e && gov__is_space(*p))
         p++;
-    while (e > p && gov_is_space(e[-1]))
+    while (e > p && gov__is_space(e[-1]))
         e--;
     *s = p;
     *len = (size_t)(e - p);
 }
 
-bool gov_token_eq(const char *s, size_t len, const char *word)
+bool gov__token_eq(const char *s, size_t len, const char *word)
 {
     return len == strlen(word) && memcmp(s, word, len) == 0;
 }
 
-bool gov_words_have(const char *s, size_t len, const char *word)
+bool gov__words_have(const char *s, size_t len, const char *word)
 {
     const char *end = s + len;
 
     while (s < end) {
         const char *w;
-        while (s < end && gov_is_space(*s))
+        while (s < end && gov__is_space(*s))
             s++;
         w = s;
-        while (s < end && !gov_is_space(*s))
+        while (s < end && !gov__is_space(*s))
             s++;
-        if (s > w && gov_token_eq(w, (size_t)(s - w), word))
+        if (s > w && gov__token_eq(w, (size_t)(s - w), word))
             return true;
     }
     return false;
 }
 
-bool gov_prefix(const char *s, size_t len, const char *prefix, const char **rest,
-                size_t *rest_len)
+bool gov__prefix(const char *s, size_t len, const char *prefix, const char **rest,
+                 size_t *rest_len)
 {
     size_t n = strlen(prefix);
 
@@ -105,7 +105,7 @@ bool gov_prefix(const char *s, size_t len, const char *prefix, const char **rest
     return true;
 }
 
-int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out)
+int gov__scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out)
 {
     const char *s = *p;
     uint64_t v = 0;
@@ -123,8 +123,8 @@ int gov_scan_dec(const char **p, const char *end, uint64_t max, uint64_t *out)
     return 0;
 }
 
-int gov_parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
-                  uint64_t *out)
+int gov__parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
+                   uint64_t *out)
 {
     const char *p;
     int rc;
@@ -132,11 +132,11 @@ int gov_parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
     if (!text && len)
         return GOV_EPARSE;
     if (flags & GOV_NUM_SPACE)
-        gov_trim(&text, &len);
+        gov__trim(&text, &len);
     if (len == 0 || ((flags & GOV_NUM_CANONICAL) && len > 1 && text[0] == '0'))
         return GOV_EPARSE;
     p = text;
-    rc = gov_scan_dec(&p, text + len, max, out);
+    rc = gov__scan_dec(&p, text + len, max, out);
     if (rc == 0 && p != text + len)
         rc = GOV_EPARSE;
     return rc;
@@ -153,14 +153,14 @@ static int hex_digit(char c, unsigned flags)
     return -1;
 }
 
-int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out)
+int gov__parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out)
 {
     uint64_t v = 0;
 
     if (!text && len)
         return GOV_EPARSE;
     if (flags & GOV_NUM_SPACE)
-        gov_trim(&text, &len);
+        gov__trim(&text, &len);
     if (flags & GOV_HEX_PREFIX) {
         if (len < 2 || text[0] != '0' || text[1] != 'x')
             return GOV_EPARSE;
@@ -181,13 +181,13 @@ int gov_parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out)
     return 0;
 }
 
-bool gov_name_number(const char *name, const char *prefix, uint64_t *num)
+bool gov__name_number(const char *name, const char *prefix, uint64_t *num)
 {
     size_t n = strlen(prefix);
 
     if (strncmp(name, prefix, n) != 0)
         return false;
-    return gov_parse_dec(name + n, strlen(name + n), 0, UINT64_MAX, num) == 0;
+    return gov__parse_dec(name + n, strlen(name + n), 0, UINT64_MAX, num) == 0;
 }
 
 /* Room for more bytes and the terminating NUL: false (err set) when there
@@ -221,7 +221,7 @@ static bool reserve(gov_text_buf *o, size_t more)
     return true;
 }
 
-void gov_text_append(gov_text_buf *o, const char *s, size_t n)
+void gov__text_append(gov_text_buf *o, const char *s, size_t n)
 {
     if (!reserve(o, n))
         return;
@@ -231,7 +231,7 @@ void gov_text_append(gov_text_buf *o, const char *s, size_t n)
     o->buf[o->used] = '\0';
 }
 
-void gov_text_put(gov_text_buf *o, const char *fmt, ...)
+void gov__text_put(gov_text_buf *o, const char *fmt, ...)
 {
     size_t room = o->cap - o->used;
     va_list ap;
@@ -260,13 +260,13 @@ void gov_text_put(gov_text_buf *o, const char *fmt, ...)
     o->used += (size_t)n;
 }
 
-int gov_text_take(gov_text_buf *o, char **out, size_t *len)
+int gov__text_take(gov_text_buf *o, char **out, size_t *len)
 {
     int rc;
 
     if (!o->growable)
         return GOV_EINVAL;
-    gov_text_append(o, "", 0);
+    gov__text_append(o, "", 0);
     rc = o->err;
     if (rc) {
         free(o->buf);
@@ -279,7 +279,7 @@ int gov_text_take(gov_text_buf *o, char **out, size_t *len)
     return rc;
 }
 
-void gov_text_printable(char *s)
+void gov__text_printable(char *s)
 {
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f)

@@ -46,7 +46,7 @@ static uint64_t env_u64(spank_t sp, const char *name)
     uint64_t v;
 
     if (spank_getenv(sp, name, buf, sizeof buf) != ESPANK_SUCCESS ||
-        gov_parse_u64(buf, strlen(buf), &v))
+        gov__parse_u64(buf, strlen(buf), &v))
         return GOV_UNKNOWN;
     return v;
 }
@@ -62,8 +62,8 @@ static bool binding_item(spank_t sp, spank_item_t item, const char *name, void *
     return rc == ESPANK_SUCCESS;
 }
 
-int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d,
-                     gov_topo_table **table)
+int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d,
+                      gov_topo_table **table)
 {
     uint32_t step_id = 0, job_id = 0, node = 0;
     uint16_t ncpus = 0;
@@ -73,20 +73,20 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
     int rc;
 
     *table = NULL;
-    gov_descriptor_init(d);
+    gov__descriptor_init(d);
     if (!binding_item(sp, S_JOB_ID, "S_JOB_ID", &job_id) ||
         !binding_item(sp, S_JOB_STEPID, "S_JOB_STEPID", &step_id) ||
         !binding_item(sp, S_JOB_NODEID, "S_JOB_NODEID", &node) ||
         !binding_item(sp, S_JOB_UID, "S_JOB_UID", &uid))
         return GOV_EIO;
-    d->step_kind = gov_step_kind_of(step_id);
+    d->step_kind = gov__step_kind_of(step_id);
     if (d->step_kind == GOV_STEP_EXTERN)
         return GOV_ENOENT;
     d->job_id = job_id;
     d->step_id = step_id;
     d->node_index = node;
     d->uid = (uint64_t)uid;
-    rc = gov_boot_hash_read(NULL, &d->boot_hash);
+    rc = gov__boot_hash_read(NULL, &d->boot_hash);
     if (rc) {
         slurm_error("governor: cannot read the node's boot id: %s", gov_strerror(rc));
         return GOV_EIO;
@@ -121,7 +121,7 @@ int gov_capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d
         per_cpu * d->cpus_on_node == d->step_mem_mib)
         d->mem_per_cpu_mib = per_cpu;
     if (d->step_cores != GOV_UNKNOWN)
-        *table = gov_node_topology_step(site, &step_cores, &d->topo);
+        *table = gov__node_topology_step(site, &step_cores, &d->topo);
     return 0;
 }
 
@@ -131,7 +131,7 @@ static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
     return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
 }
 
-void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
+void gov__capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
 {
     char step[1024], node[32], per_task[256], visible[1024];
     gov_gpu_nodes nvidia, render;
@@ -143,12 +143,12 @@ void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
      * SPANK no GRES item): it overwrites these in every step with GPUs, but
      * without gres/gpu they are whatever the user exported, so they are
      * only believed where the kernel agrees. */
-    grant = gov_slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
-                                   env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
-    d->gpus_per_task = gov_slurm_gpus_per_task(
+    grant = gov__slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
+                                    env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
+    d->gpus_per_task = gov__slurm_gpus_per_task(
         env_str(sp, "SLURM_GPUS_PER_TASK", per_task, sizeof per_task));
     v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
-    d->gpus_visible = v ? gov_visible_count(v) : GOV_UNKNOWN;
+    d->gpus_visible = v ? gov__visible_count(v) : GOV_UNKNOWN;
     /* This runs as root in the task's device cgroup: root passes every
      * file mode, so what it cannot open is what the cgroup denies.  A node
      * without GPU device nodes has nothing to scan or confine. */
@@ -156,17 +156,17 @@ void gov_capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
         memset(&nvidia, 0, sizeof nvidia);
         render = nvidia;
     } else {
-        gov_gpu_devices_count(NULL, &nvidia, &render);
+        gov__gpu_devices_count(NULL, &nvidia, &render);
     }
-    dev = gov_gpu_kind(&nvidia, &render);
+    dev = gov__gpu_kind(&nvidia, &render);
     d->gpus_usable = dev->usable;
-    gov_gpu_seal(grant, dev, &d->gpus_on_node, &d->gpus_verified);
+    gov__gpu_seal(grant, dev, &d->gpus_on_node, &d->gpus_verified);
 }
 
-bool gov_capture_gpu_nodes_absent(void)
+bool gov__capture_gpu_nodes_absent(void)
 {
     gov_gpu_nodes nvidia, render;
 
-    gov_gpu_devices_count(NULL, &nvidia, &render);
+    gov__gpu_devices_count(NULL, &nvidia, &render);
     return nvidia.total == 0 && render.total == 0;
 }

@@ -31,7 +31,7 @@
 static int read_inputs(spank_t sp, char **envp)
 {
     const char *names[GOV_INPUTS_MAX];
-    size_t n = gov_runenv_inputs(names, GOV_INPUTS_MAX), k = 0;
+    size_t n = gov__runenv_inputs(names, GOV_INPUTS_MAX), k = 0;
     char *buf = malloc(GOV_ENV_VALUE_MAX + 1);
     int rc = 0;
 
@@ -93,14 +93,14 @@ static void report_refused(spank_t sp, const char *names)
         spank_unsetenv(sp, GOV_ENV_REFUSED);
 }
 
-/* gov_task_snapshot's topology: the task's mask on the node's table. */
+/* gov__task_snapshot's topology: the task's mask on the node's table. */
 static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
                            gov_snapshot_topology *out)
 {
-    gov_topo_task(table, mask, mask_count, out);
+    gov__topo_task(table, mask, mask_count, out);
 }
 
-void gov_environment_task(spank_t sp, const gov_plugin *pl)
+void gov__environment_task(spank_t sp, const gov_plugin *pl)
 {
     char *envp[GOV_INPUTS_MAX + 1] = { NULL };
     gov_snapshot snap;
@@ -116,7 +116,7 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
     if (flags == GOV_RUNENV_CLEAR) {
         gov_snapshot_init(&snap);
     } else {
-        gov_task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, &snap);
+        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, &snap);
         /* Without the table the plan counts PUs, as governor run
          * --per-core does without a topology. */
         if (pl->site.per_core)
@@ -150,10 +150,10 @@ void gov_environment_task(spank_t sp, const gov_plugin *pl)
     }
     report_refused(sp, refused);
     if (flags != GOV_RUNENV_CLEAR)
-        gov_report_told(&pl->report, sp, env->plan.threads_per_worker,
-                        flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
+        gov__report_told(&pl->report, sp, env->plan.threads_per_worker,
+                         flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
                                                     : env->plan.memory_limit_per_worker);
-    if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0)
+    if (env->affinity_count && (rc = gov__affinity_set(&env->affinity)) != 0)
         slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
                     (unsigned long long)env->affinity_count, gov_strerror(rc));
     gov_runenv_free(env);

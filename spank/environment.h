@@ -10,6 +10,6 @@
  * (runtimes: all that `governor run` sets, threads: the CPU ones) and, under
  * a CPU quota, a narrowed affinity; remove what an earlier step exported
  * that this step does not set.  Failures are logged; the task starts. */
-void gov_environment_task(spank_t sp, const gov_plugin *pl);
+void gov__environment_task(spank_t sp, const gov_plugin *pl);
 
 #endif /* GOV_SPANK_ENVIRONMENT_H */

@@ -22,30 +22,30 @@ static int seal_failed(spank_t sp, const gov_plugin *pl, const char *cause, cons
     char clean[GOV_SEAL_WHY_MAX + 160];
 
     snprintf(clean, sizeof clean, "%s", why);
-    gov_text_printable(clean);
+    gov__text_printable(clean);
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
     if (pl->site.seal_required) {
         slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
                     "does not start (ask the administrators to check munged)", clean);
         return -1;
     }
-    gov_log_seal_skipped(&pl->site, cause, pl->step.uid, clean);
+    gov__log_seal_skipped(&pl->site, cause, pl->step.uid, clean);
     return 0;
 }
 
-const char *gov_handoff_munge_refused(const gov_spank_policy *site)
+const char *gov__handoff_munge_refused(const gov_spank_policy *site)
 {
     /* munged runs as root or as this user (Debian, RHEL: "munge"). */
     const struct passwd *pw = getpwnam("munge");
     const char *why;
 
-    return gov_munge_path_check(site->munge_socket[0] ? site->munge_socket : NULL,
-                                pw ? pw->pw_uid : (uid_t)-1, &why)
+    return gov__munge_path_check(site->munge_socket[0] ? site->munge_socket : NULL,
+                                 pw ? pw->pw_uid : (uid_t)-1, &why)
                ? why
                : NULL;
 }
 
-int gov_handoff_task(spank_t sp, const gov_plugin *pl)
+int gov__handoff_task(spank_t sp, const gov_plugin *pl)
 {
     gov_descriptor d = pl->step;
     char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "", msg[GOV_SEAL_WHY_MAX + 160];
@@ -58,20 +58,20 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     d.pid = (uint64_t)getpid();
     if (pl->munge_refused)
         return seal_failed(sp, pl, "socket", pl->munge_refused);
-    if (gov_proc_start_read(NULL, 0, &ppid, &d.pid_start))
+    if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start))
         return seal_failed(sp, pl, "task", "cannot read the task's start time");
-    gov_proc_ns_read(&d.pid_ns, &d.user_ns);
+    gov__proc_ns_read(&d.pid_ns, &d.user_ns);
     d.created = (uint64_t)time(NULL);
-    gov_capture_gpus(sp, pl->gpu_nodes_absent, &d);
-    gov_report_sealed(&pl->report, sp, d.gpus_on_node);
-    len = gov_descriptor_encode(&d, text, sizeof text);
+    gov__capture_gpus(sp, pl->gpu_nodes_absent, &d);
+    gov__report_sealed(&pl->report, sp, d.gpus_on_node);
+    len = gov__descriptor_encode(&d, text, sizeof text);
     if (len < 0)
         return seal_failed(sp, pl, "size", "the descriptor does not fit its size limit");
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
-    rc = gov_seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
-                          pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
-                          pl->site.munge_timeout_s * 1000, &cred, why);
+    rc = gov__seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
+                           pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
+                           pl->site.munge_timeout_s * 1000, &cred, why);
     if (rc) {
         if (rc == GOV_ETIMEDOUT)
             /* munged serves every client with a few threads (2 by default):
@@ -92,7 +92,7 @@ int gov_handoff_task(spank_t sp, const gov_plugin *pl)
     return 0;
 }
 
-void gov_handoff_clear(spank_t sp)
+void gov__handoff_clear(spank_t sp)
 {
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
 }

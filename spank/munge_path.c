@@ -122,7 +122,7 @@ static int walk(char *path, size_t cap, uid_t owner, const char **why)
     }
 }
 
-int gov_munge_path_check(const char *path, uid_t owner, const char **why)
+int gov__munge_path_check(const char *path, uid_t owner, const char **why)
 {
     char buf[PATH_MAX];
 

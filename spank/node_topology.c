@@ -43,28 +43,28 @@ static void log_report(const gov_topo_report *rep, bool in_slurmd)
     }
 }
 
-void gov_node_topology_prepare(const gov_spank_policy *site)
+void gov__node_topology_prepare(const gov_spank_policy *site)
 {
     gov_topo_report rep;
     const char *dir = cache_dir(site);
 
     if (!dir)
         return;
-    gov_topology_prepare(dir, &rep);
+    gov__topology_prepare(dir, &rep);
     log_report(&rep, true);
 }
 
-gov_topo_table *gov_node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
-                                       gov_desc_topology *out)
+gov_topo_table *gov__node_topology_step(const gov_spank_policy *site, const gov_cpuset *cores,
+                                        gov_desc_topology *out)
 {
     gov_topo_report rep;
     const char *dir = cache_dir(site);
-    gov_topo_table *t = gov_topology_load(dir, &rep);
+    gov_topo_table *t = gov__topology_load(dir, &rep);
 
     memset(out, 0, sizeof *out);
     out->packages = out->cores = out->pus = out->numa_nodes = GOV_UNKNOWN;
     if (t)
-        gov_topo_summarise(t, cores, out);
+        gov__topo_summarise(t, cores, out);
     if (dir || rep.outcome == GOV_TOPO_FAILED)
         log_report(&rep, false);
     return t;

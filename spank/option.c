@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-int gov_mode_parse(const char *text, gov_mode *out)
+int gov__mode_parse(const char *text, gov_mode *out)
 {
     gov_mode m = { .given = true, .profile = GOV_PROFILE_BATCH };
     const char *p;
@@ -21,18 +21,18 @@ int gov_mode_parse(const char *text, gov_mode *out)
         size_t n = strcspn(p, ",");
         gov_profile prof;
 
-        if (!gov_profile_from_name(p, n, &prof)) {
+        if (!gov__profile_from_name(p, n, &prof)) {
             if (m.profile_set && m.profile != prof)
                 return GOV_EPARSE;     /* two different profiles */
             m.profile_set = true;
             m.profile = prof;
-        } else if (gov_token_eq(p, n, "threads")) {
+        } else if (gov__token_eq(p, n, "threads")) {
             m.threads = true;
-        } else if (gov_token_eq(p, n, "runtimes")) {
+        } else if (gov__token_eq(p, n, "runtimes")) {
             m.runtimes = true;
-        } else if (gov_token_eq(p, n, "noruntimes")) {
+        } else if (gov__token_eq(p, n, "noruntimes")) {
             m.noruntimes = true;
-        } else if (gov_token_eq(p, n, "off")) {
+        } else if (gov__token_eq(p, n, "off")) {
             m.off = true;
         } else {
             return GOV_EPARSE;         /* unknown or empty word */

@@ -30,7 +30,7 @@ typedef struct gov_mode {
 /* Parse a MODE.  NULL, "" and the literal "(null)" (what Slurm passes for an
  * optional value that was left out) mean the default.  On error *out is
  * unchanged.  Returns 0 or GOV_EPARSE. */
-int gov_mode_parse(const char *text, gov_mode *out);
+int gov__mode_parse(const char *text, gov_mode *out);
 
 #define GOV_SPANK_POLICY_PATH_MAX 256
 /* One libmunge attempt's own socket timeout: a healthy munged answers in
@@ -71,19 +71,19 @@ typedef struct gov_spank_policy {
 /* The defaults: off unless asked for, off allowed, no reserves, seal
  * optional, GOV_MUNGE_TIMEOUT_S, GOV_RUN_DIR_DEFAULT with the topology
  * cache on, a thread per PU. */
-void gov_spank_policy_init(gov_spank_policy *p);
+void gov__spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a
  * message naming the key (never a value) and *out keeps the defaults.
  * Returns 0 or GOV_EPARSE. */
-int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
+int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap);
 
 /* Whether the governor runs for a step, and the policy it seals: the site's
  * imposed profile and reserves, tightened (never loosened) by the user.  A
  * user's "off" counts only where the site allows it (allow_off), a user's
  * "noruntimes" only under runtimes=on; otherwise the site's default stands. */
-bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
+bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
 
 #endif /* GOV_SPANK_PARSE_H */

@@ -41,7 +41,7 @@ static int governor_option(int val, const char *optarg, int remote)
     (void)val;
     /* Each call replaces the mode: the last value wins, which is how an
      * inner srun --governor overrides what sbatch passed down. */
-    if (gov_mode_parse(optarg, &m)) {
+    if (gov__mode_parse(optarg, &m)) {
         gov_state.mode_ok = false;
         slurm_error("governor: invalid --governor value; %s", GOV_MODE_HELP);
         return remote ? 0 : -1;
@@ -84,15 +84,15 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     if (ctx == S_CTX_SLURMD) {
         /* Once per slurmd start: no step pays for hwloc afterwards.  A
          * failure here must never stop slurmd. */
-        if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err))
+        if (gov__spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err))
             slurm_error("governor: %s", err);
         else
-            gov_node_topology_prepare(&gov_state.site);
+            gov__node_topology_prepare(&gov_state.site);
         return 0;
     }
     if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
         return 0;
-    if (gov_spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
+    if (gov__spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
         /* Loud where a person is watching; in slurmstepd only logged, and
          * the plugin stays off for the step instead of failing it. */
         slurm_error("governor: %s", err);
@@ -136,9 +136,9 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS)
         slurm_info("governor: --governor=noruntimes reached this step although the site sizes "
                    "every runtime (runtimes=always); the runtimes' variables are set");
-    if (!gov_spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
+    if (!gov__spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
-    rc = gov_capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
+    rc = gov__capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
     if (rc == GOV_ENOENT)
         return 0;      /* the extern step: no tasks, nothing to hand off */
     if (rc) {
@@ -147,11 +147,11 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         return 0;
     }
     gov_state.step.policy = pol;
-    gov_state.gpu_nodes_absent = gov_capture_gpu_nodes_absent();
-    gov_state.munge_refused = gov_handoff_munge_refused(&gov_state.site);
+    gov_state.gpu_nodes_absent = gov__capture_gpu_nodes_absent();
+    gov_state.munge_refused = gov__handoff_munge_refused(&gov_state.site);
     gov_state.active = true;
     if (gov_state.site.report_dir[0])
-        gov_report_begin(&gov_state.report, &gov_state.step);
+        gov__report_begin(&gov_state.report, &gov_state.step);
     return 0;
 }
 
@@ -162,7 +162,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     if (!spank_remote(sp))
         return 0;
     if (!gov_state.active) {
-        gov_handoff_clear(sp);
+        gov__handoff_clear(sp);
         if (gov_state.capture_failed && gov_state.site.seal_required) {
             slurm_error("governor: this site requires a sealed descriptor and the step's "
                         "allocation could not be read; ask the administrators to check slurmd's log");
@@ -178,7 +178,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
         }
         return 0;
     }
-    return gov_handoff_task(sp, &gov_state);
+    return gov__handoff_task(sp, &gov_state);
 }
 
 int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
@@ -186,7 +186,7 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp))
-        gov_report_task_forked(&gov_state.report, sp);
+        gov__report_task_forked(&gov_state.report, sp);
     return 0;
 }
 
@@ -195,7 +195,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp))
-        gov_environment_task(sp, &gov_state);
+        gov__environment_task(sp, &gov_state);
     return 0;
 }
 
@@ -204,7 +204,7 @@ int slurm_spank_task_exit(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp))
-        gov_report_task_exited(&gov_state.report, &gov_state.site, &gov_state.step);
+        gov__report_task_exited(&gov_state.report, &gov_state.site, &gov_state.step);
     return 0;
 }
 
@@ -213,7 +213,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp))
-        gov_report_end(&gov_state.report, &gov_state.site, &gov_state.step);
+        gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
     free(gov_state.node);
     gov_state.node = NULL;
     return 0;

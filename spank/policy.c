@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void gov_spank_policy_init(gov_spank_policy *p)
+void gov__spank_policy_init(gov_spank_policy *p)
 {
     memset(p, 0, sizeof *p);
     p->site.profile = GOV_PROFILE_BATCH;
@@ -24,7 +24,7 @@ void gov_spank_policy_init(gov_spank_policy *p)
 /* Strict decimal: digits only, bounded. */
 static int parse_num(const char *v, size_t n, uint64_t max, uint64_t *out)
 {
-    return gov_parse_dec(v, n, 0, max, out) ? GOV_EPARSE : 0;
+    return gov__parse_dec(v, n, 0, max, out) ? GOV_EPARSE : 0;
 }
 
 static int parse_pct(const char *v, size_t n, uint32_t *pct)
@@ -58,7 +58,7 @@ static int set_mem_reserve(const char *v, struct policy_build *b)
         p->site.mem_reserve_bytes = GOV_UNKNOWN;
         return 0;
     }
-    if (n < 2 || !strchr("KMGTkmgt", v[n - 1]) || gov_slurm_parse_mem(v, n, &bytes) != 0)
+    if (n < 2 || !strchr("KMGTkmgt", v[n - 1]) || gov__slurm_parse_mem(v, n, &bytes) != 0)
         return GOV_EPARSE;
     p->site.mem_reserve_bytes = bytes;
     return 0;
@@ -117,7 +117,7 @@ static int set_default(const char *v, struct policy_build *b)
 
 static int set_profile(const char *v, struct policy_build *b)
 {
-    if (gov_profile_from_name(v, strlen(v), &b->p.site.profile))
+    if (gov__profile_from_name(v, strlen(v), &b->p.site.profile))
         return GOV_EPARSE;
     b->p.site.profile_imposed = true;
     return 0;
@@ -174,7 +174,7 @@ static int set_runtimes(const char *v, struct policy_build *b)
 {
 #define RUNTIMES_NAME(id, name) [id] = name,
     static const char *const names[] = { GOV_RUNTIMES_POLICY_LIST(RUNTIMES_NAME) };
-    int i = gov_name_lookup(GOV_NAMES(names), v, strlen(v));
+    int i = gov__name_lookup(GOV_NAMES(names), v, strlen(v));
 
     if (i < 0)
         return GOV_EPARSE;
@@ -237,12 +237,12 @@ static void key_list(char *buf, size_t cap)
 {
     gov_text_buf o = gov_text_fixed(buf, cap);
 
-    gov_text_append(&o, "", 0);
+    gov__text_append(&o, "", 0);
     for (size_t k = 0; k < N_KEYS; k++)
-        gov_text_put(&o, "%s%s", k ? ", " : "", policy_keys[k].name);
+        gov__text_put(&o, "%s%s", k ? ", " : "", policy_keys[k].name);
 }
 
-int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
+int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap)
 {
     bool seen[N_KEYS] = { false };
@@ -252,8 +252,8 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
         return GOV_EINVAL;
     if (err && errcap)
         err[0] = '\0';
-    gov_spank_policy_init(out);
-    gov_spank_policy_init(&b.p);
+    gov__spank_policy_init(out);
+    gov__spank_policy_init(&b.p);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i] ? argv[i] : "";
         const char *eq = strchr(a, '=');
@@ -289,7 +289,7 @@ int gov_spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *
     return 0;
 }
 
-bool gov_spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
+bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out)
 {
     bool on = mode->given && (!mode->off || site->allow_off) ? !mode->off : site->default_on;

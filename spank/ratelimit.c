@@ -66,7 +66,7 @@ static void write_count(int fd, uint64_t v)
         return;
 }
 
-bool gov_note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded)
+bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded)
 {
     char file[96];
     struct stat st;

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void gov_report_begin(gov_report *r, const gov_descriptor *step)
+void gov__report_begin(gov_report *r, const gov_descriptor *step)
 {
     memset(r, 0, sizeof *r);
     r->on = true;
@@ -43,7 +43,7 @@ void gov_report_begin(gov_report *r, const gov_descriptor *step)
     r->nslots = step->tasks_on_node;
 }
 
-void gov_report_task_forked(gov_report *r, spank_t sp)
+void gov__report_task_forked(gov_report *r, spank_t sp)
 {
     char path[64];
     gov_cg_text t = { 0 };
@@ -52,7 +52,7 @@ void gov_report_task_forked(gov_report *r, spank_t sp)
     if (!r->on || r->have_cgroups || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
         return;
     snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
-    if (gov_cg_read_texts_of(NULL, path, &t) && gov_step_cgroups_find(NULL, &t, &r->cg) == 0)
+    if (gov__cg_read_texts_of(NULL, path, &t) && gov__step_cgroups_find(NULL, &t, &r->cg) == 0)
         r->have_cgroups = true;
     free(t.mountinfo);
 }
@@ -67,7 +67,7 @@ static gov_report_slot *slot_of(const gov_report *r, spank_t sp)
     return &r->slots[id];
 }
 
-void gov_report_sealed(const gov_report *r, spank_t sp, uint64_t gpus)
+void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t gpus)
 {
     gov_report_slot *s = slot_of(r, sp);
 
@@ -77,7 +77,7 @@ void gov_report_sealed(const gov_report *r, spank_t sp, uint64_t gpus)
     }
 }
 
-void gov_report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes)
+void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes)
 {
     gov_report_slot *s = slot_of(r, sp);
 
@@ -152,7 +152,7 @@ static void write_record(gov_report *r, const gov_spank_policy *site, const gov_
     int len, rc;
 
     r->on = false;
-    gov_step_record_init(&rec);
+    gov__step_record_init(&rec);
     identity(step, &rec);
     clock_gettime(CLOCK_MONOTONIC, &now);
     rec.start = r->start_wall;
@@ -164,17 +164,17 @@ static void write_record(gov_report *r, const gov_spank_policy *site, const gov_
         rec.budget_memory_bytes = step->step_mem_mib << 20;
     from_slots(r, &rec);
     if (r->have_cgroups)
-        gov_step_usage_read(NULL, &r->cg, &rec);
+        gov__step_usage_read(NULL, &r->cg, &rec);
     if (isnan(rec.cpu_s) && !getrusage(RUSAGE_CHILDREN, &ru))
         rec.cpu_s = tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime) - tv_s(&r->base.ru_utime) -
                     tv_s(&r->base.ru_stime);
-    gov_step_record_judge(&rec, site->report_min_s);
-    len = gov_step_record_encode(&rec, line, sizeof line);
+    gov__step_record_judge(&rec, site->report_min_s);
+    len = gov__step_record_encode(&rec, line, sizeof line);
     if (len < 0) {
         slurm_error("governor: cannot encode the step report's record: %s", gov_strerror(len));
         return;
     }
-    rc = gov_report_append(site->report_dir, line, (size_t)len, &why);
+    rc = gov__report_append(site->report_dir, line, (size_t)len, &why);
     if (rc)
         /* Every code here is an errno's (run_dir.c, report_file.c).  Info,
          * not error: slurmstepd forwards errors to the user's terminal,
@@ -183,8 +183,8 @@ static void write_record(gov_report *r, const gov_spank_policy *site, const gov_
                     "affected, see the admin guide's step report section", why, strerror(-rc));
 }
 
-void gov_report_task_exited(gov_report *r, const gov_spank_policy *site,
-                            const gov_descriptor *step)
+void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,
+                             const gov_descriptor *step)
 {
     if (!r->on)
         return;
@@ -192,7 +192,7 @@ void gov_report_task_exited(gov_report *r, const gov_spank_policy *site,
         write_record(r, site, step);
 }
 
-void gov_report_end(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)
+void gov__report_end(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)
 {
     if (r->on)
         write_record(r, site, step);

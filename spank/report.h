@@ -35,22 +35,22 @@ typedef struct gov_report {
 } gov_report;
 
 /* init_post_opt, for a governed step when report=DIR is set. */
-void gov_report_begin(gov_report *r, const gov_descriptor *step);
+void gov__report_begin(gov_report *r, const gov_descriptor *step);
 
 /* task_post_fork: find the step's cgroups from the new task's. */
-void gov_report_task_forked(gov_report *r, spank_t sp);
+void gov__report_task_forked(gov_report *r, spank_t sp);
 
 /* In the task's process (task_init_privileged, task_init): what it was
  * sealed and told, into its slot. */
-void gov_report_sealed(const gov_report *r, spank_t sp, uint64_t gpus);
-void gov_report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes);
+void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t gpus);
+void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes);
 
 /* task_exit: the last of the node's tasks writes the record. */
-void gov_report_task_exited(gov_report *r, const gov_spank_policy *site,
-                            const gov_descriptor *step);
+void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,
+                             const gov_descriptor *step);
 
 /* exit: write the record if no last task did (a launch that failed), and
  * let go of the slots. */
-void gov_report_end(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step);
+void gov__report_end(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step);
 
 #endif /* GOV_SPANK_REPORT_H */

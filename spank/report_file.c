@@ -40,12 +40,12 @@ static int append_locked(int fd, const char *line, size_t len, const char **why)
     return 0;
 }
 
-int gov_report_append(const char *dir, const char *line, size_t len, const char **why)
+int gov__report_append(const char *dir, const char *line, size_t len, const char **why)
 {
     struct stat st;
     int dfd, fd, rc;
 
-    dfd = gov_run_dir_open(dir, true, why);
+    dfd = gov__run_dir_open(dir, true, why);
     if (dfd < 0)
         return dfd;
     fd = openat(dfd, GOV_REPORT_FILE, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC |

@@ -14,6 +14,6 @@
  * written whole under an exclusive lock, or not at all (a short write is
  * cut back).  Returns 0 or a negative errno (-ENOSPC for a full disk),
  * with *why set to a static reason fit for a log. */
-int gov_report_append(const char *dir, const char *line, size_t len, const char **why);
+int gov__report_append(const char *dir, const char *line, size_t len, const char **why);
 
 #endif /* GOV_SPANK_REPORT_FILE_H */

@@ -45,7 +45,7 @@ static const char *open_failure(int rc)
     return "a part of the directory's path cannot be opened";
 }
 
-int gov_run_dir_open(const char *dir, bool create, const char **why)
+int gov__run_dir_open(const char *dir, bool create, const char **why)
 {
     const char *p;
     struct stat st;

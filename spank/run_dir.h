@@ -23,7 +23,7 @@
  * (/tmp) is refused too: a user could create DIR there first.  Nothing on
  * the way may be a symbolic link.  Returns a descriptor (O_PATH), or a
  * negative GOV_E* with *why set to a static reason fit for a log. */
-int gov_run_dir_open(const char *dir, bool create, const char **why);
+int gov__run_dir_open(const char *dir, bool create, const char **why);
 
 /* Whether a message keyed `name` is due: true at most once per period_s
  * on this node, across processes, by the time stamp of the root-only file
@@ -33,6 +33,6 @@ int gov_run_dir_open(const char *dir, bool create, const char **why);
  * blocks: when another process holds the stamp's lock the message is not
  * due (and not counted).  True as well when the stamp cannot be kept
  * (dirfd < 0): a lost limit beats a lost message. */
-bool gov_note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded);
+bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded);
 
 #endif /* GOV_SPANK_RUN_DIR_H */

@@ -10,16 +10,16 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* The seal, as gov_seal_encode() makes it, but given up after timeout_ms:
+/* The seal, as gov__seal_encode() makes it, but given up after timeout_ms:
  * libmunge has no timeout of its own (it retries a stalled daemon for
  * about 10 s: 5 attempts of 2 s).  The request runs in a thread that is
  * cancelled at the deadline; every descriptor opened meanwhile is then
  * closed (the process must have no other thread).  Only for a process
  * that will exec or exit soon (a task in task_init_privileged): what the
- * cancelled call allocated is not freed.  why: as gov_seal_encode()'s.
- * Returns 0, GOV_ETIMEDOUT, or gov_seal_encode()'s errors. */
-int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
-                     size_t len, unsigned timeout_ms, char **cred, char *why);
+ * cancelled call allocated is not freed.  why: as gov__seal_encode()'s.
+ * Returns 0, GOV_ETIMEDOUT, or gov__seal_encode()'s errors. */
+int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                      size_t len, unsigned timeout_ms, char **cred, char *why);
 
 /* Whether root may hand a descriptor to the MUNGE socket at path (NULL:
  * libmunge's default): a user who could put her own listener there would
@@ -33,6 +33,6 @@ int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const voi
  * No connection is made: munged logs each one that sends nothing.
  * Returns 0, GOV_EACCES, GOV_EINVAL or another negative errno, with *why
  * a static reason fit for a log. */
-int gov_munge_path_check(const char *path, uid_t owner, const char **why);
+int gov__munge_path_check(const char *path, uid_t owner, const char **why);
 
 #endif /* GOV_SPANK_SEAL_H */

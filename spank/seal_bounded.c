@@ -1,4 +1,4 @@
-/* seal_bounded.c - gov_seal_encode() with a deadline (seal.h).
+/* seal_bounded.c - gov__seal_encode() with a deadline (seal.h).
  *
  * libmunge offers no timeout: against a daemon that accepts connections but
  * does not answer (stopped, hung, overloaded) each munge_encode waits 2 s
@@ -40,7 +40,7 @@ static void *run(void *arg)
     char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
     int rc;
 
-    rc = gov_seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred, why);
+    rc = gov__seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred, why);
     pthread_mutex_lock(&j->lock);
     memcpy(j->why, why, sizeof why);
     j->rc = rc;
@@ -85,8 +85,8 @@ static size_t free_slots(int *slot)
     return n;
 }
 
-int gov_seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
-                     size_t len, unsigned timeout_ms, char **cred, char *why)
+int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                      size_t len, unsigned timeout_ms, char **cred, char *why)
 {
     struct job *j;
     struct timespec deadline;

@@ -11,17 +11,17 @@
 
 #define GOV_SEAL_NOTE_PERIOD_S 60
 
-void gov_log_seal_skipped(const gov_spank_policy *site, const char *cause, uint64_t uid,
-                          const char *why)
+void gov__log_seal_skipped(const gov_spank_policy *site, const char *cause, uint64_t uid,
+                           const char *why)
 {
     const char *unused;
     char name[64];
     uint64_t folded;
-    int dirfd = gov_run_dir_open(site->run_dir, true, &unused);
+    int dirfd = gov__run_dir_open(site->run_dir, true, &unused);
     bool due;
 
     snprintf(name, sizeof name, "seal-skipped.%s.%llu", cause, (unsigned long long)uid);
-    due = gov_note_due(dirfd, name, GOV_SEAL_NOTE_PERIOD_S, &folded);
+    due = gov__note_due(dirfd, name, GOV_SEAL_NOTE_PERIOD_S, &folded);
     if (dirfd >= 0)
         close(dirfd);
     if (due)

@@ -13,7 +13,7 @@
  * site's run_dir), with how many such were not logged since; else at debug
  * level.  One user's failures never hide another's, nor one cause
  * another. */
-void gov_log_seal_skipped(const gov_spank_policy *site, const char *cause, uint64_t uid,
-                          const char *why);
+void gov__log_seal_skipped(const gov_spank_policy *site, const char *cause, uint64_t uid,
+                           const char *why);
 
 #endif /* GOV_SPANK_SEAL_LOG_H */

@@ -19,7 +19,7 @@ static int file_name(char *out, size_t cap)
 {
     char boot[64];
     size_t len, j = 0;
-    int rc = gov_read_file(NULL, "/proc/sys/kernel/random/boot_id", boot, sizeof boot, &len);
+    int rc = gov__read_file(NULL, "/proc/sys/kernel/random/boot_id", boot, sizeof boot, &len);
 
     if (rc)
         return rc;
@@ -34,7 +34,7 @@ static int file_name(char *out, size_t cap)
     return snprintf(out, cap, GOV_TOPO_FILE_FMT, boot) < (int)cap ? 0 : GOV_ENOSPC;
 }
 
-int gov_topo_cache_load(int dirfd, gov_topo_table *t, const char **why)
+int gov__topo_cache_load(int dirfd, gov_topo_table *t, const char **why)
 {
     char name[96], *buf;
     struct stat st;
@@ -77,7 +77,7 @@ int gov_topo_cache_load(int dirfd, gov_topo_table *t, const char **why)
     }
     close(fd);
     *why = "the cached file does not parse";
-    rc = used == (size_t)st.st_size ? gov_topo_parse(buf, used, t) : GOV_EIO;
+    rc = used == (size_t)st.st_size ? gov__topo_parse(buf, used, t) : GOV_EIO;
     free(buf);
     return rc;
 }
@@ -96,7 +96,7 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-int gov_topo_cache_store(int dirfd, const gov_topo_table *t, const char **why)
+int gov__topo_cache_store(int dirfd, const gov_topo_table *t, const char **why)
 {
     char name[96], tmp[128], *text;
     uint64_t salt;
@@ -109,7 +109,7 @@ int gov_topo_cache_store(int dirfd, const gov_topo_table *t, const char **why)
     if (!text)
         return GOV_ENOMEM;
     *why = "the table does not fit its size limit";
-    len = gov_topo_encode(t, text, GOV_TOPO_MAX_BYTES);
+    len = gov__topo_encode(t, text, GOV_TOPO_MAX_BYTES);
     if (len < 0) {
         free(text);
         return len;

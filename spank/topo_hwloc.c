@@ -87,7 +87,7 @@ static bool load(const struct hwloc_api *h, const char *xml, hwloc_topology_t *o
         return false;
     /* hwloc's API can only exclude discovery components, by name; the
      * project's one list says which and why. */
-    for (const char *const *n = gov_hwloc_excluded; *n; n++)
+    for (const char *const *n = gov__hwloc_excluded; *n; n++)
         h->set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, *n);
     /* The whole node, whatever cgroup the discovering process is in:
      * Slurm's core indexes count every core. */
@@ -116,7 +116,7 @@ static void cores_meeting(const struct hwloc_api *h, hwloc_topology_t t, int dep
     for (unsigned i = 0; cpuset && i < n; i++) {
         hwloc_obj_t core = h->get_obj_by_depth(t, depth, i);
         if (core && core->cpuset && h->bitmap_intersects(core->cpuset, cpuset))
-            gov_cpu_add(out, i);
+            gov__cpu_add(out, i);
     }
 }
 
@@ -127,9 +127,9 @@ static bool core_pus(const struct hwloc_api *h, hwloc_const_bitmap_t cpuset, uns
 {
     for (int p = h->bitmap_first(cpuset); p >= 0; p = h->bitmap_next(cpuset, p)) {
         unsigned pu = (unsigned)p;
-        if (pu >= GOV_CPUSET_BITS || gov_cpu_in(&out->pus, pu))
+        if (pu >= GOV_CPUSET_BITS || gov__cpu_in(&out->pus, pu))
             return false;
-        gov_cpu_add(&out->pus, pu);
+        gov__cpu_add(&out->pus, pu);
         out->pu_core[pu] = (uint16_t)i;
     }
     return true;
@@ -155,7 +155,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             pkgs[out->n_packages++] = pkg;
         }
-        gov_cpu_add(&out->package[k], i);
+        gov__cpu_add(&out->package[k], i);
         for (k = 0; k < out->n_pu_groups && out->pu_group[k].pus != pus; k++)
             ;
         if (k == out->n_pu_groups) {
@@ -163,7 +163,7 @@ static bool build_cores(const struct hwloc_api *h, hwloc_topology_t t, int depth
                 return false;
             out->pu_group[out->n_pu_groups++].pus = pus;
         }
-        gov_cpu_add(&out->pu_group[k].cores, i);
+        gov__cpu_add(&out->pu_group[k].cores, i);
     }
     return true;
 }
@@ -216,18 +216,18 @@ static bool build_numa(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_t
         entry[i] = -1;
     for (unsigned i = 0; i < pus; i++) {
         hwloc_obj_t pu = h->get_obj_by_depth(t, pu_depth, i);
-        hwloc_obj_t node = pu ? gov_numa_nearest(pu) : NULL;
+        hwloc_obj_t node = pu ? gov__numa_nearest(pu) : NULL;
         /* Every PU object is a PU of a core (build_cores), and the other
          * way round (the count below). */
         if (!node || node->logical_index >= m || pu->os_index >= GOV_CPUSET_BITS ||
-            !gov_cpu_in(&out->pus, pu->os_index))
+            !gov__cpu_in(&out->pus, pu->os_index))
             return false;
         if (entry[node->logical_index] < 0) {
             entry[node->logical_index] = (int)out->n_numa;
             out->numa[out->n_numa].os_index = node->os_index;
             out->numa[out->n_numa++].mem_bytes = node->attr->numanode.local_memory;
         }
-        gov_cpu_add(&out->numa[entry[node->logical_index]].pus, pu->os_index);
+        gov__cpu_add(&out->numa[entry[node->logical_index]].pus, pu->os_index);
     }
     return out->n_numa > 0 && pus == gov_cpuset_count(&out->pus);
 }
@@ -246,7 +246,7 @@ static bool build(const struct hwloc_api *h, hwloc_topology_t t, gov_topo_table 
     return true;
 }
 
-int gov_topo_discover(const char *xml, gov_topo_table *out)
+int gov__topo_discover(const char *xml, gov_topo_table *out)
 {
     struct hwloc_api h;
     hwloc_topology_t t;

@@ -35,8 +35,8 @@ _Static_assert(GOV_CPUSET_BITS <= UINT16_MAX + 1, "a core index fits in pu_core"
 /* Append the list and its newline. */
 static void line(gov_text_buf *o, const gov_cpuset *set)
 {
-    gov_cpuset_put(o, set);
-    gov_text_append(o, "\n", 1);
+    gov__cpuset_put(o, set);
+    gov__text_append(o, "\n", 1);
 }
 
 static void set_and(gov_cpuset *dst, const gov_cpuset *a, const gov_cpuset *b)
@@ -58,7 +58,7 @@ static void set_first(gov_cpuset *s, uint32_t n)
 {
     memset(s, 0, sizeof *s);
     for (uint32_t i = 0; i < n; i++)
-        gov_cpu_add(s, i);
+        gov__cpu_add(s, i);
 }
 
 /* Whether the sets are disjoint, inside all, and (when exact) cover it. */
@@ -86,7 +86,7 @@ static bool cores_hold_their_pus(const gov_topo_table *t)
     uint16_t count[GOV_CPUSET_BITS] = { 0 };
 
     for (unsigned p = 0; p < GOV_CPUSET_BITS; p++) {
-        if (!gov_cpu_in(&t->pus, p)) {
+        if (!gov__cpu_in(&t->pus, p)) {
             if (t->pu_core[p])
                 return false;
             continue;
@@ -154,13 +154,13 @@ static int core_lines(const gov_topo_table *t, gov_text_buf *o)
     /* Backwards, so that each core's PUs land in ascending order and ends[]
      * is left holding each core's start. */
     for (unsigned p = GOV_CPUSET_BITS; p-- > 0;)
-        if (gov_cpu_in(&t->pus, p))
+        if (gov__cpu_in(&t->pus, p))
             order[--ends[t->pu_core[p]]] = p;
     for (uint32_t c = 0; c < t->cores && !o->err; c++) {
         uint32_t end = c + 1 < t->cores ? ends[c + 1] : (uint32_t)npus;
         for (uint32_t i = ends[c]; i < end; i++)
-            gov_cpu_add(one, order[i]);
-        gov_text_put(o, "core=");
+            gov__cpu_add(one, order[i]);
+        gov__text_put(o, "core=");
         line(o, one);
         for (uint32_t i = ends[c]; i < end; i++)
             one->bits[order[i] / 64] = 0;
@@ -170,30 +170,30 @@ static int core_lines(const gov_topo_table *t, gov_text_buf *o)
     return 0;
 }
 
-int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
+int gov__topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 {
     gov_text_buf o = gov_text_fixed(buf, cap);
     int rc;
 
     if (!t || !buf || cap == 0 || !valid(t))
         return GOV_EINVAL;
-    gov_text_put(&o, "%scores=%u\n", GOV_TOPO_HEADER, t->cores);
+    gov__text_put(&o, "%scores=%u\n", GOV_TOPO_HEADER, t->cores);
     for (uint32_t k = 0; k < t->n_packages; k++) {
-        gov_text_put(&o, "package=");
+        gov__text_put(&o, "package=");
         line(&o, &t->package[k]);
     }
     for (uint32_t k = 0; k < t->n_pu_groups; k++) {
-        gov_text_put(&o, "pus=%u:", t->pu_group[k].pus);
+        gov__text_put(&o, "pus=%u:", t->pu_group[k].pus);
         line(&o, &t->pu_group[k].cores);
     }
     rc = core_lines(t, &o);
     for (uint32_t k = 0; k < t->n_numa; k++) {
-        gov_text_put(&o, "numa=%u:%llu:", t->numa[k].os_index,
-                     (unsigned long long)t->numa[k].mem_bytes);
+        gov__text_put(&o, "numa=%u:%llu:", t->numa[k].os_index,
+                      (unsigned long long)t->numa[k].mem_bytes);
         line(&o, &t->numa[k].pus);
     }
     for (uint32_t k = 0; k < t->n_gpus; k++) {
-        gov_text_put(&o, "gpu=%d:", (int)t->gpu[k].numa_os);
+        gov__text_put(&o, "gpu=%d:", (int)t->gpu[k].numa_os);
         line(&o, &t->gpu[k].cores);
     }
     if (rc || o.err) {
@@ -206,7 +206,7 @@ int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 /* Digits only, no leading zero but "0", at most max. */
 static int number(const char *v, size_t n, uint64_t max, uint64_t *out)
 {
-    return gov_parse_dec(v, n, GOV_NUM_CANONICAL, max, out) ? GOV_EPARSE : 0;
+    return gov__parse_dec(v, n, GOV_NUM_CANONICAL, max, out) ? GOV_EPARSE : 0;
 }
 
 /* A list in the canonical form the encoder writes (so a table has one
@@ -261,7 +261,7 @@ static int core_line(const char *v, size_t n, uint32_t c, gov_topo_table *t)
     if (set_intersects(&pus, &t->pus))
         return GOV_EPARSE;
     GOV_CPU_FOREACH(p, &pus) {
-        gov_cpu_add(&t->pus, p);
+        gov__cpu_add(&t->pus, p);
         t->pu_core[p] = (uint16_t)c;
     }
     return 0;
@@ -285,7 +285,7 @@ static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_to
     int at = -1;
 
     for (int i = 0; i < (int)(sizeof sections / sizeof sections[0]) && at < 0; i++)
-        if (gov_token_eq(k, kn, sections[i]))
+        if (gov__token_eq(k, kn, sections[i]))
             at = i;
     /* cores comes first and once; the others in order, each repeatable. */
     if (at < 0 || at < st->section || (at == 0 && st->section == 0) ||
@@ -328,7 +328,7 @@ static int parse_line(const char *k, size_t kn, const char *v, size_t vn, gov_to
     }
 }
 
-int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
+int gov__topo_parse(const char *text, size_t len, gov_topo_table *out)
 {
     size_t hl = strlen(GOV_TOPO_HEADER), kn, vn;
     struct parse_state st = { .section = -1 };
@@ -341,8 +341,8 @@ int gov_topo_parse(const char *text, size_t len, gov_topo_table *out)
     memset(out, 0, sizeof *out);
     if (len > GOV_TOPO_MAX_BYTES || len < hl || memcmp(text, GOV_TOPO_HEADER, hl))
         return GOV_EPARSE;
-    it = gov_lines_of(text + hl, len - hl, true);
-    while ((rc = gov_record_next(&it, &k, &kn, &v, &vn)) == 1)
+    it = gov__lines_of(text + hl, len - hl, true);
+    while ((rc = gov__record_next(&it, &k, &kn, &v, &vn)) == 1)
         if (parse_line(k, kn, v, vn, out, &st))
             goto bad;
     /* A core without its line has no PUs, which valid() refuses. */
@@ -353,8 +353,8 @@ bad:
     return GOV_EPARSE;
 }
 
-void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
-                        gov_desc_topology *out)
+void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
+                         gov_desc_topology *out)
 {
     gov_cpuset step, part, all;
 
@@ -377,8 +377,8 @@ void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
     /* The step's PUs: a NUMA node counts when one of them is nearest it. */
     memset(&part, 0, sizeof part);
     GOV_CPU_FOREACH(p, &t->pus)
-        if (gov_cpu_in(&step, t->pu_core[p]))
-            gov_cpu_add(&part, p);
+        if (gov__cpu_in(&step, t->pu_core[p]))
+            gov__cpu_add(&part, p);
     for (uint32_t k = 0; k < t->n_numa; k++) {
         if (!set_intersects(&t->numa[k].pus, &part))
             continue;
@@ -399,12 +399,12 @@ static uint64_t cores_of(const gov_topo_table *t, const gov_cpuset *pus, gov_cpu
 {
     memset(cores, 0, sizeof *cores);
     GOV_CPU_FOREACH(p, pus)
-        gov_cpu_add(cores, t->pu_core[p]);
+        gov__cpu_add(cores, t->pu_core[p]);
     return gov_cpuset_count(cores);
 }
 
-void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
-                   gov_snapshot_topology *out)
+void gov__topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
+                    gov_snapshot_topology *out)
 {
     gov_cpuset pus, cores, split, scratch;
     uint32_t node[GOV_TOPO_MAX_NUMA], n = 0;
@@ -418,8 +418,8 @@ void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mas
     /* A core is whole when none of its PUs is outside the mask. */
     memset(&split, 0, sizeof split);
     GOV_CPU_FOREACH(p, &t->pus)
-        if (!gov_cpu_in(mask, p))
-            gov_cpu_add(&split, t->pu_core[p]);
+        if (!gov__cpu_in(mask, p))
+            gov__cpu_add(&split, t->pu_core[p]);
     out->source = GOV_TOPOLOGY_SOURCE_LIVE;
     out->task.pus = gov_cpuset_count(&pus);
     out->task.cores = cores_of(t, &pus, &cores);

@@ -15,7 +15,7 @@ static gov_topo_table *discover_and_store(int dirfd, gov_topo_outcome cached,
     gov_topo_table *t = malloc(sizeof *t);
     const char *why;
 
-    if (!t || gov_topo_discover(NULL, t)) {
+    if (!t || gov__topo_discover(NULL, t)) {
         free(t);
         rep->outcome = GOV_TOPO_FAILED;
         rep->why = "hwloc cannot describe the node";
@@ -23,7 +23,7 @@ static gov_topo_table *discover_and_store(int dirfd, gov_topo_outcome cached,
     }
     if (dirfd < 0)
         return t;
-    if (gov_topo_cache_store(dirfd, t, &why)) {
+    if (gov__topo_cache_store(dirfd, t, &why)) {
         rep->outcome = GOV_TOPO_NO_CACHE;
         rep->why = why;
     } else {
@@ -32,7 +32,7 @@ static gov_topo_table *discover_and_store(int dirfd, gov_topo_outcome cached,
     return t;
 }
 
-gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep)
+gov_topo_table *gov__topology_load(const char *cache_dir, gov_topo_report *rep)
 {
     gov_topo_table *t;
     const char *why = NULL;
@@ -42,7 +42,7 @@ gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep)
     rep->why = "no cache directory is configured";
     if (!cache_dir)
         return discover_and_store(-1, GOV_TOPO_NO_CACHE, rep);
-    dirfd = gov_run_dir_open(cache_dir, true, &why);
+    dirfd = gov__run_dir_open(cache_dir, true, &why);
     if (dirfd < 0) {
         rep->why = why;
         return discover_and_store(-1, GOV_TOPO_NO_CACHE, rep);
@@ -54,7 +54,7 @@ gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep)
         rep->why = "out of memory";
         return NULL;
     }
-    rc = gov_topo_cache_load(dirfd, t, &why);
+    rc = gov__topo_cache_load(dirfd, t, &why);
     if (rc == 0) {
         close(dirfd);
         rep->outcome = GOV_TOPO_CACHED;
@@ -69,7 +69,7 @@ gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep)
     return t;
 }
 
-void gov_topology_prepare(const char *cache_dir, gov_topo_report *rep)
+void gov__topology_prepare(const char *cache_dir, gov_topo_report *rep)
 {
-    free(gov_topology_load(cache_dir, rep));
+    free(gov__topology_load(cache_dir, rep));
 }

@@ -62,41 +62,41 @@ typedef struct gov_topo_table {
 
 /* Render as "governor-topology/1" text.  Returns the length, GOV_ENOSPC,
  * GOV_ENOMEM, or GOV_EINVAL for a table that breaks its own rules. */
-int gov_topo_encode(const gov_topo_table *t, char *buf, size_t cap);
+int gov__topo_encode(const gov_topo_table *t, char *buf, size_t cap);
 
 /* Parse strictly: every core in exactly one package and one PU group,
  * with as many PUs as its group says, no PU in two cores or two NUMA
  * nodes, every PU in one, every list within the cores or PUs.  Returns 0
  * or GOV_EPARSE. */
-int gov_topo_parse(const char *text, size_t len, gov_topo_table *out);
+int gov__topo_parse(const char *text, size_t len, gov_topo_table *out);
 
 /* The summary the descriptor carries, restricted to the step's cores;
  * out->present stays false when none of them exists on the node. */
-void gov_topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
-                        gov_desc_topology *out);
+void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
+                         gov_desc_topology *out);
 
 /* What an affinity mask of mask_count PUs (by OS index) covers, into out's
  * task part: packages, cores, whole cores, PUs, CPU NUMA nodes and numa[]
  * (in OS order, at most GOV_TOPOLOGY_NUMA_MAX), with source
  * GOV_TOPOLOGY_SOURCE_LIVE, counted exactly as the library counts them
- * with hwloc (gov_topology_collect, runtime/collect/topology.c).  An
+ * with hwloc (gov__topology_collect, runtime/collect/topology.c).  An
  * unknown or empty mask, or one with no PU of the node, changes nothing.
  * The memory-only NUMA nodes are not in the table: they stay unknown. */
-void gov_topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
-                   gov_snapshot_topology *out);
+void gov__topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t mask_count,
+                    gov_snapshot_topology *out);
 
 /* ---- the cache file in the run directory (topo_cache.c, run_dir.h) -------- */
 
 /* Read this boot's table (topology-BOOTID.v2) through dirfd (from
- * gov_run_dir_open()): a regular
+ * gov__run_dir_open()): a regular
  * file, not a link, root-owned, writable by nobody else.  Returns 0,
  * GOV_ENOENT when there is none, or another GOV_E* with *why set. */
-int gov_topo_cache_load(int dirfd, gov_topo_table *t, const char **why);
+int gov__topo_cache_load(int dirfd, gov_topo_table *t, const char **why);
 
 /* Write this boot's table through dirfd: a new file of a random name
  * (O_EXCL, never following a link), mode 0644, renamed over the old one.
  * Returns 0 or a GOV_E* with *why set. */
-int gov_topo_cache_store(int dirfd, const gov_topo_table *t, const char **why);
+int gov__topo_cache_store(int dirfd, const gov_topo_table *t, const char **why);
 
 /* ---- discovery (topo_hwloc.c) ---------------------------------------------- */
 
@@ -104,7 +104,7 @@ int gov_topo_cache_store(int dirfd, const gov_topo_table *t, const char **why);
  * have it), or load xml when given (tests), into *out.  Only hwloc's own
  * Linux, x86 and no-OS components run: vendor GPU components never start a
  * driver.  Never touches the environment.  Returns 0 or a GOV_E*. */
-int gov_topo_discover(const char *xml, gov_topo_table *out);
+int gov__topo_discover(const char *xml, gov_topo_table *out);
 
 /* ---- both together (topology.c) -------------------------------------------- */
 
@@ -124,12 +124,12 @@ typedef struct gov_topo_report {
 
 /* slurmd, once per start: make sure this boot's table is in cache_dir
  * (creating the directory if needed). */
-void gov_topology_prepare(const char *cache_dir, gov_topo_report *rep);
+void gov__topology_prepare(const char *cache_dir, gov_topo_report *rep);
 
 /* slurmstepd, once per step: the table in cache_dir when it holds this
  * boot's, else a discovery that then fills the cache.  cache_dir NULL: no
  * cache, discover.  The caller frees the table; NULL when there is none
  * (rep says why). */
-gov_topo_table *gov_topology_load(const char *cache_dir, gov_topo_report *rep);
+gov_topo_table *gov__topology_load(const char *cache_dir, gov_topo_report *rep);
 
 #endif /* GOV_SPANK_TOPOLOGY_H */

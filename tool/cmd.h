@@ -15,20 +15,20 @@ enum gov_exit {
     GOV_EXIT_NOT_RUN = 127,   /* run: CMD could not be executed */
 };
 
-int gov_cmd_snapshot(int argc, char **argv);
-int gov_cmd_plan(int argc, char **argv);
-int gov_cmd_verify(int argc, char **argv);
-int gov_cmd_watch(int argc, char **argv);
-int gov_cmd_run(int argc, char **argv);
-int gov_cmd_doctor(int argc, char **argv);
-int gov_cmd_report(int argc, char **argv);
+int gov__cmd_snapshot(int argc, char **argv);
+int gov__cmd_plan(int argc, char **argv);
+int gov__cmd_verify(int argc, char **argv);
+int gov__cmd_watch(int argc, char **argv);
+int gov__cmd_run(int argc, char **argv);
+int gov__cmd_doctor(int argc, char **argv);
+int gov__cmd_report(int argc, char **argv);
 
 /* Point hwloc at a --sysroot DIR (HWLOC_FSROOT, which the library
  * requires to read the tree's topology); 0, or -1 with errno set. */
-int gov_tool_point_hwloc(const char *dir);
+int gov__tool_point_hwloc(const char *dir);
 
 /* Undo the tool's own environment settings (main.c) before exec'ing a
  * user's command. */
-void gov_tool_restore_env(void);
+void gov__tool_restore_env(void);
 
 #endif

@@ -23,7 +23,7 @@ static int set_sysroot(gov_cmd_opts *o, const char *dir)
         fprintf(stderr, "governor: --sysroot %s: not a directory\n", dir);
         return -1;
     }
-    if (gov_tool_point_hwloc(dir) != 0) {
+    if (gov__tool_point_hwloc(dir) != 0) {
         fprintf(stderr, "governor: --sysroot %s: cannot point hwloc at it: %s\n", dir,
                 strerror(errno));
         return -1;
@@ -32,8 +32,8 @@ static int set_sysroot(gov_cmd_opts *o, const char *dir)
     return 1;
 }
 
-int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
-                      const char **value)
+int gov__cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
+                       const char **value)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -67,12 +67,12 @@ static int common_arg(int argc, char **argv, int *i, gov_cmd_opts *o)
         o->require_descriptor = true;
         return 1;
     }
-    r = gov_cmd_value_arg(argc, argv, i, "--sysroot", "a directory", &dir);
+    r = gov__cmd_value_arg(argc, argv, i, "--sysroot", "a directory", &dir);
     return r > 0 ? set_sysroot(o, dir) : r;
 }
 
-int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
-                  gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx)
+int gov__cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx)
 {
     for (int i = 1; i < argc; i++) {
         int r = common_arg(argc, argv, &i, o);
@@ -98,7 +98,7 @@ int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f
     return -1;
 }
 
-int gov_cmd_put_json(int rc, char **text)
+int gov__cmd_put_json(int rc, char **text)
 {
     if (rc) {
         fprintf(stderr, "governor: cannot render JSON: %s\n", gov_strerror(rc));
@@ -110,7 +110,7 @@ int gov_cmd_put_json(int rc, char **text)
     return GOV_EXIT_OK;
 }
 
-void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
+void gov__cmd_options(const gov_cmd_opts *o, gov_options *out)
 {
     memset(out, 0, sizeof *out);
     out->sysroot = o->sysroot;
@@ -119,7 +119,7 @@ void gov_cmd_options(const gov_cmd_opts *o, gov_options *out)
         out->flags |= GOV_OPT_REQUIRE_DESCRIPTOR;
 }
 
-void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap)
+void gov__cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap)
 {
     if (o->require_descriptor && snap && snap->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
         fprintf(stderr, "governor: no verified descriptor (%s); --require-descriptor refuses "
@@ -130,22 +130,22 @@ void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *sn
         fprintf(stderr, "governor: cannot capture a snapshot: %s\n", gov_strerror(rc));
 }
 
-int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
+int gov__cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap)
 {
     gov_options opts;
     gov_context *ctx;
     int rc;
 
-    gov_cmd_options(o, &opts);
+    gov__cmd_options(o, &opts);
     rc = gov_context_create(&opts, &ctx);
     if (rc) {
-        gov_cmd_capture_error(o, rc, NULL);
+        gov__cmd_capture_error(o, rc, NULL);
         return GOV_EXIT_FAILED;
     }
     rc = gov_snapshot_capture(ctx, snap);
     gov_context_destroy(ctx);
     if (rc) {
-        gov_cmd_capture_error(o, rc, snap);
+        gov__cmd_capture_error(o, rc, snap);
         return GOV_EXIT_FAILED;
     }
     return GOV_EXIT_OK;
@@ -156,7 +156,7 @@ static int parse_count(const char *name, const char *text, uint64_t *out)
 {
     uint64_t v;
 
-    if (gov_parse_dec(text, strlen(text), 0, 1000000, &v) || v == 0) {
+    if (gov__parse_dec(text, strlen(text), 0, 1000000, &v) || v == 0) {
         fprintf(stderr, "governor: %s takes a whole number from 1 to 1000000\n", name);
         return GOV_EPARSE;
     }
@@ -164,17 +164,17 @@ static int parse_count(const char *name, const char *text, uint64_t *out)
     return 0;
 }
 
-int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out)
+int gov__cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out)
 {
     const char *v;
-    int r = gov_cmd_value_arg(argc, argv, i, name, "a number", &v);
+    int r = gov__cmd_value_arg(argc, argv, i, name, "a number", &v);
 
     if (r <= 0)
         return r;
     return parse_count(name, v, out) ? -1 : 1;
 }
 
-int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s)
+int gov__cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s)
 {
     const char *v;
     int r;
@@ -183,7 +183,7 @@ int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s)
         s->plan_flags |= GOV_PLAN_PER_CORE;
         return 1;
     }
-    r = gov_cmd_value_arg(argc, argv, i, "--workers", "a number or 'numa'", &v);
+    r = gov__cmd_value_arg(argc, argv, i, "--workers", "a number or 'numa'", &v);
     if (r <= 0)
         return r;
     if (!strcmp(v, "numa")) {
@@ -195,7 +195,7 @@ int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s)
     return parse_count("--workers", v, &s->workers) ? -1 : 1;
 }
 
-void gov_cmd_shape_error(const char *verb, const gov_snapshot *snap)
+void gov__cmd_shape_error(const char *verb, const gov_snapshot *snap)
 {
     if (snap->topology.task.numa_nodes == GOV_UNKNOWN)
         fprintf(stderr, "governor: %s: --workers numa needs the task's topology, and hwloc "
@@ -207,7 +207,7 @@ void gov_cmd_shape_error(const char *verb, const gov_snapshot *snap)
                 GOV_TOPOLOGY_NUMA_MAX);
 }
 
-void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
+void gov__fmt_bytes(uint64_t v, char *buf, size_t cap)
 {
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
     double d = (double)v;
@@ -227,7 +227,7 @@ void gov_fmt_bytes(uint64_t v, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f %s", d, units[u]);
 }
 
-void gov_fmt_count(uint64_t v, char *buf, size_t cap)
+void gov__fmt_count(uint64_t v, char *buf, size_t cap)
 {
     if (v == GOV_UNKNOWN)
         snprintf(buf, cap, "-");
@@ -235,7 +235,7 @@ void gov_fmt_count(uint64_t v, char *buf, size_t cap)
         snprintf(buf, cap, "%llu", (unsigned long long)v);
 }
 
-void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
+void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
 {
     char limit[32], free_[32];
 
@@ -243,7 +243,7 @@ void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
         snprintf(buf, cap, "unknown");
         return;
     }
-    gov_fmt_bytes(p->memory_limit_per_worker, limit, sizeof limit);
-    gov_fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
+    gov__fmt_bytes(p->memory_limit_per_worker, limit, sizeof limit);
+    gov__fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
 }

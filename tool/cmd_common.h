@@ -26,33 +26,33 @@ typedef int (*gov_cmd_arg_fn)(int argc, char **argv, int *i, void *ctx);
  * return at once (GOV_EXIT_OK after --help, GOV_EXIT_USAGE after a usage
  * error: an unknown option with the usage printed, a bad value, strict
  * mode with a sysroot). */
-int gov_cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
-                  gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
+int gov__cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *f),
+                   gov_cmd_opts *o, gov_cmd_arg_fn extra, void *ctx);
 
 /* Print a rendered JSON text (rc from its renderer) on one line and free
  * it.  *text is read only after the renderer ran: argument evaluation order
  * would otherwise make a plain pointer argument unreliable.  Returns
  * GOV_EXIT_OK, or GOV_EXIT_FAILED with a message when rendering failed. */
-int gov_cmd_put_json(int rc, char **text);
+int gov__cmd_put_json(int rc, char **text);
 
 /* The library options the common options ask for. */
-void gov_cmd_options(const gov_cmd_opts *o, gov_options *out);
+void gov__cmd_options(const gov_cmd_opts *o, gov_options *out);
 
 /* Say why creating a context or capturing failed (rc); in strict mode,
  * why the descriptor was not accepted (snap may be NULL). */
-void gov_cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap);
+void gov__cmd_capture_error(const gov_cmd_opts *o, int rc, const gov_snapshot *snap);
 
 /* Create a context for o and capture one snapshot.  Returns GOV_EXIT_OK,
  * or GOV_EXIT_FAILED with a message. */
-int gov_cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
+int gov__cmd_capture(const gov_cmd_opts *o, gov_snapshot *snap);
 
 /* Consume "NAME VALUE" or "NAME=VALUE" at argv[*i] (gov_cmd_arg_fn's
  * contract); a missing value prints "NAME needs WHAT". */
-int gov_cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
-                      const char **value);
+int gov__cmd_value_arg(int argc, char **argv, int *i, const char *name, const char *what,
+                       const char **value);
 
 /* The same for a count from 1 to 1000000; a bad one is a usage error. */
-int gov_cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
+int gov__cmd_count_arg(int argc, char **argv, int *i, const char *name, uint64_t *out);
 
 /* The plan's shape, as plan and run take it: --workers N or --workers numa,
  * --per-core. */
@@ -62,19 +62,19 @@ typedef struct gov_cmd_shape {
 } gov_cmd_shape;
 
 /* One shape option at argv[*i], with gov_cmd_arg_fn's contract. */
-int gov_cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s);
+int gov__cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s);
 
 /* The message for a plan that cannot have the shape asked (GOV_ENOENT of
  * GOV_PLAN_WORKERS_NUMA), on standard error. */
-void gov_cmd_shape_error(const char *verb, const gov_snapshot *snap);
+void gov__cmd_shape_error(const char *verb, const gov_snapshot *snap);
 
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */
-void gov_fmt_bytes(uint64_t v, char *buf, size_t cap);
+void gov__fmt_bytes(uint64_t v, char *buf, size_t cap);
 /* "12", "-" for GOV_UNKNOWN. */
-void gov_fmt_count(uint64_t v, char *buf, size_t cap);
+void gov__fmt_count(uint64_t v, char *buf, size_t cap);
 
 /* A plan's memory per worker: "512.0 MiB, 480.3 MiB of it free", or
  * "unknown". */
-void gov_fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
+void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
 
 #endif

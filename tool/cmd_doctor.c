@@ -48,7 +48,7 @@ static void fmt_allocation(const gov_doctor_finding *f, char *buf, size_t cap)
         snprintf(buf, cap, "%llu GPU%s", (unsigned long long)f->allocation,
                  f->allocation == 1 ? "" : "s");
     else
-        gov_fmt_bytes(f->allocation, buf, cap);
+        gov__fmt_bytes(f->allocation, buf, cap);
 }
 
 /* What the kernel holds the process to, from the snapshot's layers. */
@@ -66,22 +66,22 @@ static void fmt_kernel(const gov_snapshot *s, const gov_doctor_finding *f, char 
         snprintf(buf, cap, "affinity %s, cpuset %s, quota %s", a, b, c);
     } else {
         if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
-            gov_fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
+            gov__fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
         else
             snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-        gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+        gov__fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
         snprintf(buf, cap, "cgroup limit %s, memory.high %s", a, b);
     }
 }
 
 static void print_finding(const gov_snapshot *s, const gov_doctor_finding *f)
 {
-    const char *label = gov_doctor_severity_label(f->severity);
+    const char *label = gov__doctor_severity_label(f->severity);
     char alloc[64], held[64], kernel[160];
 
     if (f->assessed) {
         fmt_allocation(f, alloc, sizeof alloc);
-        gov_doctor_held_names(f, held, sizeof held);
+        gov__doctor_held_names(f, held, sizeof held);
         printf("%-6s %-11s allocation %s, enforced by %s\n", label, f->resource, alloc, held);
         if (f->severity == GOV_DOCTOR_OK)
             return;
@@ -112,22 +112,22 @@ static void print_human(const gov_snapshot *s, const gov_doctor_report *r)
                 print_finding(s, &r->findings[i]);
 }
 
-int gov_cmd_doctor(int argc, char **argv)
+int gov__cmd_doctor(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     gov_snapshot snap;
     gov_doctor_report rep;
 
-    int rc = gov_cmd_parse(argc, argv, "doctor", usage, &o, NULL, NULL);
+    int rc = gov__cmd_parse(argc, argv, "doctor", usage, &o, NULL, NULL);
 
     if (rc >= 0)
         return rc;
-    if ((rc = gov_cmd_capture(&o, &snap)))
+    if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
-    gov_doctor_examine(&snap, &rep);
+    gov__doctor_examine(&snap, &rep);
     if (o.json) {
         char *text = NULL;
-        if ((rc = gov_cmd_put_json(gov_doctor_json(&rep, &text, NULL), &text)))
+        if ((rc = gov__cmd_put_json(gov__doctor_json(&rep, &text, NULL), &text)))
             return rc;
     } else {
         print_human(&snap, &rep);

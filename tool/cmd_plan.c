@@ -25,7 +25,7 @@ static void usage(FILE *f)
 
 static int shape_arg(int argc, char **argv, int *i, void *shape)
 {
-    return gov_cmd_shape_arg(argc, argv, i, shape);
+    return gov__cmd_shape_arg(argc, argv, i, shape);
 }
 
 /* The topology the plan covers, and each NUMA worker. */
@@ -33,14 +33,14 @@ static void print_topology(const gov_snapshot *s, const gov_plan *p)
 {
     char a[32], b[32], list[96];
 
-    gov_fmt_count(p->cores, a, sizeof a);
-    gov_fmt_count(p->numa_nodes, b, sizeof b);
+    gov__fmt_count(p->cores, a, sizeof a);
+    gov__fmt_count(p->numa_nodes, b, sizeof b);
     printf("cores, NUMA nodes:   %s, %s", a, b);
     if (p->flags & GOV_PLAN_PER_CORE)
         printf(" (one thread per core, %llu PUs idle)", (unsigned long long)p->idle_pus);
     printf("\n");
     for (uint32_t i = 0; i < p->numa_workers; i++) {
-        gov_fmt_bytes(p->worker[i].memory_limit_bytes, a, sizeof a);
+        gov__fmt_bytes(p->worker[i].memory_limit_bytes, a, sizeof a);
         if (gov_cpuset_format(&s->topology.numa[i].cpus, list, sizeof list) < 0)
             snprintf(list, sizeof list, "...");
         printf("  worker on NUMA %u: %llu threads, %s, CPUs %s\n", s->topology.numa[i].os_index,
@@ -48,7 +48,7 @@ static void print_topology(const gov_snapshot *s, const gov_plan *p)
     }
 }
 
-int gov_cmd_plan(int argc, char **argv)
+int gov__cmd_plan(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     int rc;
@@ -57,18 +57,18 @@ int gov_cmd_plan(int argc, char **argv)
     gov_plan plan;
     char mem[96];
 
-    rc = gov_cmd_parse(argc, argv, "plan", usage, &o, shape_arg, &shape);
+    rc = gov__cmd_parse(argc, argv, "plan", usage, &o, shape_arg, &shape);
     if (rc >= 0)
         return rc;
-    if ((rc = gov_cmd_capture(&o, &snap)))
+    if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
     if (gov_plan_compute(&snap, shape.workers, shape.plan_flags, &plan) != 0) {
-        gov_cmd_shape_error("plan", &snap);
+        gov__cmd_shape_error("plan", &snap);
         return GOV_EXIT_FAILED;
     }
     if (o.json) {
         char *text = NULL;
-        return gov_cmd_put_json(gov_plan_json(&snap, &plan, &text, NULL), &text);
+        return gov__cmd_put_json(gov__plan_json(&snap, &plan, &text, NULL), &text);
     }
     printf("capacity: ");
     if (gov_known_f(snap.cpu.effective.capacity_cores))
@@ -79,7 +79,7 @@ int gov_cmd_plan(int argc, char **argv)
     printf("CPU-bound workers:   at most %llu\n", (unsigned long long)plan.cpu_workers);
     printf("workers x threads:   %llu x %llu\n", (unsigned long long)plan.workers,
            (unsigned long long)plan.threads_per_worker);
-    gov_fmt_plan_memory(&plan, mem, sizeof mem);
+    gov__fmt_plan_memory(&plan, mem, sizeof mem);
     printf("memory per worker:   %s", mem);
     if (plan.memory_limit_per_worker != GOV_UNKNOWN)
         printf(" (bound by %s)", gov_layer_name(snap.memory.effective.binding));

@@ -49,7 +49,7 @@ static int parse_since(const char *s, uint64_t *out)
     time_t t;
 
     if (s[0] == '@')
-        return gov_parse_u64(s + 1, strlen(s + 1), out) ? -1 : 0;
+        return gov__parse_u64(s + 1, strlen(s + 1), out) ? -1 : 0;
     memset(&tm, 0, sizeof tm);
     if (!(end = strptime(s, "%Y-%m-%d", &tm)))
         return -1;
@@ -69,7 +69,7 @@ static int parse_user(const char *s, uint64_t *uid)
 {
     struct passwd *pw;
 
-    if (!gov_parse_u64(s, strlen(s), uid))
+    if (!gov__parse_u64(s, strlen(s), uid))
         return 0;
     if (!(pw = getpwnam(s)))
         return -1;
@@ -82,14 +82,14 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
     const char *v;
     int r;
 
-    if ((r = gov_cmd_value_arg(argc, argv, i, "--job", "a job id", &v)) != 0) {
-        if (r > 0 && gov_parse_u64(v, strlen(v), &fl->job)) {
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--job", "a job id", &v)) != 0) {
+        if (r > 0 && gov__parse_u64(v, strlen(v), &fl->job)) {
             fprintf(stderr, "governor: report: --job needs a job id (a number)\n");
             return -1;
         }
         return r;
     }
-    if ((r = gov_cmd_value_arg(argc, argv, i, "--user", "a user name or uid", &v)) != 0) {
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--user", "a user name or uid", &v)) != 0) {
         if (r > 0 && parse_user(v, &fl->uid)) {
             fprintf(stderr, "governor: report: --user: no such user on this machine; "
                             "give the numeric uid\n");
@@ -97,7 +97,7 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
         }
         return r;
     }
-    if ((r = gov_cmd_value_arg(argc, argv, i, "--since", "a time", &v)) != 0) {
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--since", "a time", &v)) != 0) {
         if (r > 0 && parse_since(v, &fl->since)) {
             fprintf(stderr, "governor: report: --since needs YYYY-MM-DD, "
                             "YYYY-MM-DDTHH:MM[:SS] or @SECONDS\n");
@@ -105,9 +105,9 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
         }
         return r;
     }
-    if ((r = gov_cmd_value_arg(argc, argv, i, "--finding", "a finding's name", &v)) != 0) {
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--finding", "a finding's name", &v)) != 0) {
         if (r > 0) {
-            fl->finding = gov_finding_from_name(v, strlen(v));
+            fl->finding = gov__finding_from_name(v, strlen(v));
             fl->has_finding = true;
             if (fl->finding == GOV_FINDING_COUNT) {
                 fprintf(stderr, "governor: report: --finding: unknown finding; see "
@@ -159,7 +159,7 @@ static int read_file(FILE *in, const filters *fl, records *rs)
             n--;
         if (n == 0)
             continue;
-        d = n < GOV_REPORT_LINE_MAX ? gov_step_record_decode(line, (size_t)n, &r) : GOV_EPARSE;
+        d = n < GOV_REPORT_LINE_MAX ? gov__step_record_decode(line, (size_t)n, &r) : GOV_EPARSE;
         if (d == GOV_EVERSION)
             rs->other_schema++;
         else if (d)
@@ -286,7 +286,7 @@ static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
     return GOV_EXIT_OK;
 }
 
-int gov_cmd_report(int argc, char **argv)
+int gov__cmd_report(int argc, char **argv)
 {
     filters fl = { .job = GOV_UNKNOWN, .uid = GOV_UNKNOWN };
     records rs = { 0 };
@@ -334,12 +334,12 @@ int gov_cmd_report(int argc, char **argv)
             fprintf(stderr, "governor: report: skipped %zu lines that are not step records, "
                             "%zu of another schema, %zu repeated\n",
                     rs.bad, rs.other_schema, rs.duplicate);
-        if (json && gov_report_json(stdout, steps, nsteps))
+        if (json && gov__report_json(stdout, steps, nsteps))
             rc = GOV_EXIT_FAILED;
         else if (prometheus)
-            gov_report_prometheus(stdout, steps, nsteps);
+            gov__report_prometheus(stdout, steps, nsteps);
         else if (!json)
-            gov_report_table(stdout, steps, nsteps);
+            gov__report_table(stdout, steps, nsteps);
         if (fflush(stdout))
             rc = GOV_EXIT_FAILED;
     }

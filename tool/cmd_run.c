@@ -48,9 +48,9 @@ static void usage(FILE *f)
 static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t cap)
 {
     if (e->bytes)
-        gov_fmt_bytes(v, buf, cap);
+        gov__fmt_bytes(v, buf, cap);
     else
-        gov_fmt_count(v, buf, cap);
+        gov__fmt_count(v, buf, cap);
 }
 
 /* "NAME=2", "NODE_OPTIONS += --max-old-space-size=384", "JAVA_TOOL_OPTIONS -XX:MaxRAM". */
@@ -92,7 +92,7 @@ static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
 {
     char mem[96];
 
-    gov_fmt_plan_memory(&env->plan, mem, sizeof mem);
+    gov__fmt_plan_memory(&env->plan, mem, sizeof mem);
     fprintf(f, "governor: %llu worker%s x %llu thread%s", (unsigned long long)env->plan.workers,
             env->plan.workers == 1 ? "" : "s", (unsigned long long)env->plan.threads_per_worker,
             env->plan.threads_per_worker == 1 ? "" : "s");
@@ -163,7 +163,7 @@ static int apply(const gov_runenv *env)
         if ((v->value ? setenv(v->name, v->value, 1) : unsetenv(v->name)) != 0)
             return -1;
     }
-    if (env->affinity_count && (rc = gov_affinity_set(&env->affinity)) != 0) {
+    if (env->affinity_count && (rc = gov__affinity_set(&env->affinity)) != 0) {
         errno = -rc;
         return -1;
     }
@@ -193,7 +193,7 @@ static int run_arg(int argc, char **argv, int *i, void *ctx)
         fprintf(stderr, "governor: run: put the command after '--'\n");
         return -1;
     }
-    if ((r = gov_cmd_shape_arg(argc, argv, i, &a->shape)))
+    if ((r = gov__cmd_shape_arg(argc, argv, i, &a->shape)))
         return r;
     if (!strcmp(arg, "--force"))
         a->flags |= GOV_RUNENV_FORCE;
@@ -212,7 +212,7 @@ static int run_arg(int argc, char **argv, int *i, void *ctx)
     return 1;
 }
 
-int gov_cmd_run(int argc, char **argv)
+int gov__cmd_run(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     struct run_args a = { 0 };
@@ -220,7 +220,7 @@ int gov_cmd_run(int argc, char **argv)
     gov_runenv *env;
     int rc;
 
-    rc = gov_cmd_parse(argc, argv, "run", usage, &o, run_arg, &a);
+    rc = gov__cmd_parse(argc, argv, "run", usage, &o, run_arg, &a);
     if (rc >= 0)
         return rc;
     if (o.json && !a.dry) {
@@ -232,7 +232,7 @@ int gov_cmd_run(int argc, char **argv)
         usage(stderr);
         return GOV_EXIT_USAGE;
     }
-    if ((rc = gov_cmd_capture(&o, &snap)))
+    if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
     if (a.shape.plan_flags & GOV_PLAN_PER_CORE)
         a.flags |= GOV_RUNENV_PER_CORE;
@@ -240,7 +240,7 @@ int gov_cmd_run(int argc, char **argv)
         a.flags |= GOV_RUNENV_WORKERS_NUMA;
     rc = gov_runenv_compute(&snap, a.shape.workers, (const char *const *)environ, a.flags, &env);
     if (rc == GOV_ENOENT) {
-        gov_cmd_shape_error("run", &snap);
+        gov__cmd_shape_error("run", &snap);
         return GOV_EXIT_FAILED;
     }
     if (rc) {
@@ -249,7 +249,7 @@ int gov_cmd_run(int argc, char **argv)
     }
     if (a.dry) {
         char *text = NULL;
-        rc = o.json ? gov_cmd_put_json(gov_run_json(&snap, env, &text, NULL), &text)
+        rc = o.json ? gov__cmd_put_json(gov__run_json(&snap, env, &text, NULL), &text)
                     : (explain(stdout, &snap, env), 0);
         gov_runenv_free(env);
         return rc;
@@ -268,7 +268,7 @@ int gov_cmd_run(int argc, char **argv)
                 strerror(errno));
         return GOV_EXIT_FAILED;
     }
-    gov_tool_restore_env();
+    gov__tool_restore_env();
     execvp(argv[a.cmd], argv + a.cmd);
     fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
     return GOV_EXIT_NOT_RUN;

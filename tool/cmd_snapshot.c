@@ -38,9 +38,9 @@ static void print_scheduler(const gov_snapshot *s)
         row("allocation", "none found", "no scheduler evidence");
         return;
     }
-    gov_fmt_count(s->scheduler.tasks_on_node, a, sizeof a);
-    gov_fmt_count(s->scheduler.cpus_on_node, b, sizeof b);
-    gov_fmt_count(s->scheduler.cpus_per_task, c, sizeof c);
+    gov__fmt_count(s->scheduler.tasks_on_node, a, sizeof a);
+    gov__fmt_count(s->scheduler.cpus_on_node, b, sizeof b);
+    gov__fmt_count(s->scheduler.cpus_per_task, c, sizeof c);
     snprintf(v, sizeof v, "%s tasks, %s CPUs, %s per task", a, b, c);
     row("this node", v, gov_sched_source_name(s->scheduler.source));
 }
@@ -49,11 +49,11 @@ static void print_scheduler(const gov_snapshot *s)
  * process may widen its own mask within its cpuset. */
 static void cpu_enforcement_row(const gov_snapshot *s)
 {
-    unsigned held = gov_cpu_held(s);
+    unsigned held = gov__cpu_held(s);
     char layers[64], note[160] = "";
 
     if (s->enforcement.cpu != GOV_ENFORCEMENT_UNKNOWN) {
-        gov_layers_format(held, layers, sizeof layers);
+        gov__layers_format(held, layers, sizeof layers);
         if (held == 1u << GOV_LAYER_AFFINITY)
             snprintf(note, sizeof note,
                      "by affinity only: the cpuset is wider, and a task may widen its mask");
@@ -69,12 +69,12 @@ static void print_cpu(const gov_snapshot *s)
     char *list = malloc(GOV_CPUSET_BITS * 6);
 
     printf("CPU\n");
-    gov_fmt_count(s->cpu.host.logical, a, sizeof a);
-    gov_fmt_count(s->cpu.host.physical, b, sizeof b);
+    gov__fmt_count(s->cpu.host.logical, a, sizeof a);
+    gov__fmt_count(s->cpu.host.physical, b, sizeof b);
     snprintf(v, sizeof v, "%s logical, %s physical", a, b);
     row("host", v, "inventory (not entitlement)");
 
-    gov_fmt_count(s->cpu.affinity.count, a, sizeof a);
+    gov__fmt_count(s->cpu.affinity.count, a, sizeof a);
     if (list && s->cpu.affinity.count != GOV_UNKNOWN &&
         gov_cpuset_format(&s->cpu.affinity.set, list, 40) >= 0)
         snprintf(v, sizeof v, "%s (%s)", a, list);
@@ -82,7 +82,7 @@ static void print_cpu(const gov_snapshot *s)
         snprintf(v, sizeof v, "%s", a);
     row("affinity", v, "kernel: affinity mask");
 
-    gov_fmt_count(s->cpu.cgroup.cpuset_count, a, sizeof a);
+    gov__fmt_count(s->cpu.cgroup.cpuset_count, a, sizeof a);
     snprintf(b, sizeof b, "cgroup v%d", s->cpu.cgroup.version);
     row("cgroup cpuset", a, s->cpu.cgroup.version ? b : "no cgroup found");
     if (gov_known_f(s->cpu.cgroup.quota_cores))
@@ -91,11 +91,11 @@ static void print_cpu(const gov_snapshot *s)
         snprintf(v, sizeof v, "%s", gov_limit_status_name(s->cpu.cgroup.quota_status));
     row("cgroup quota", v, s->cpu.cgroup.version ? b : "no cgroup found");
 
-    gov_fmt_count(s->cpu.scheduler.cpus, a, sizeof a);
+    gov__fmt_count(s->cpu.scheduler.cpus, a, sizeof a);
     row("scheduler", a, or_dash(gov_sched_source_name(s->scheduler.source)));
 
     if (gov_known_f(s->cpu.effective.capacity_cores)) {
-        gov_fmt_count(s->cpu.effective.workers, a, sizeof a);
+        gov__fmt_count(s->cpu.effective.workers, a, sizeof a);
         snprintf(v, sizeof v, "%.2f cores, %s worker%s", s->cpu.effective.capacity_cores, a,
                  s->cpu.effective.workers == 1 ? "" : "s");
     } else {
@@ -111,10 +111,10 @@ static void counts(const gov_topology_counts *c, char *v, size_t cap)
 {
     char p[32], k[32], u[32], n[32];
 
-    gov_fmt_count(c->packages, p, sizeof p);
-    gov_fmt_count(c->cores, k, sizeof k);
-    gov_fmt_count(c->pus, u, sizeof u);
-    gov_fmt_count(c->numa_nodes, n, sizeof n);
+    gov__fmt_count(c->packages, p, sizeof p);
+    gov__fmt_count(c->cores, k, sizeof k);
+    gov__fmt_count(c->pus, u, sizeof u);
+    gov__fmt_count(c->numa_nodes, n, sizeof n);
     snprintf(v, cap, "%s pkg, %s cores, %s PUs, %s NUMA", p, k, u, n);
 }
 
@@ -127,22 +127,22 @@ static void print_topology(const gov_snapshot *s)
 
     printf("TOPOLOGY\n");
     counts(&host, v, sizeof v);
-    gov_fmt_count(t->memory_only_numa_nodes, a, sizeof a);
+    gov__fmt_count(t->memory_only_numa_nodes, a, sizeof a);
     snprintf(b, sizeof b, "hwloc; %s memory-only NUMA", a);
     row("host", v, b);
     counts(&t->step, v, sizeof v);
     row("step", v, t->source == GOV_TOPOLOGY_SOURCE_DESCRIPTOR ? "descriptor (sealed)" : "-");
     counts(&t->task, v, sizeof v);
     row("task", v, "affinity mask");
-    gov_fmt_count(t->task_whole_cores, a, sizeof a);
-    gov_fmt_count(t->task_gpus_local, b, sizeof b);
+    gov__fmt_count(t->task_whole_cores, a, sizeof a);
+    gov__fmt_count(t->task_gpus_local, b, sizeof b);
     snprintf(v, sizeof v, "%s whole cores, %s local GPUs", a, b);
     row("", v, "");
     /* Each NUMA node of the mask: what a worker per node would get. */
     for (uint32_t i = 0; i < t->numa_count; i++) {
         char name[32];
         snprintf(name, sizeof name, "numa %u", t->numa[i].os_index);
-        gov_fmt_bytes(t->numa[i].local_memory_bytes, a, sizeof a);
+        gov__fmt_bytes(t->numa[i].local_memory_bytes, a, sizeof a);
         if (gov_cpuset_format(&t->numa[i].cpus, list, sizeof list) < 0)
             snprintf(list, sizeof list, "...");
         snprintf(v, sizeof v, "%u PUs, %llu cores: %s", t->numa[i].pus,
@@ -158,15 +158,15 @@ static void print_cgroup_usage(const gov_snapshot *s, const char *source)
     uint64_t used = s->memory.cgroup.current_bytes, ws = s->memory.cgroup.working_set_bytes;
     char a[64], b[64], v[256];
 
-    gov_fmt_bytes(used, a, sizeof a);
+    gov__fmt_bytes(used, a, sizeof a);
     row("cgroup usage", a, source);
-    gov_fmt_bytes(ws, a, sizeof a);
-    gov_fmt_bytes(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
-                  sizeof b);
+    gov__fmt_bytes(ws, a, sizeof a);
+    gov__fmt_bytes(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
+                   sizeof b);
     snprintf(v, sizeof v, "%s, cache %s", a, b);
     row("working set", v, "usage minus inactive file cache");
-    gov_fmt_bytes(s->memory.cgroup.remaining_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
+    gov__fmt_bytes(s->memory.cgroup.remaining_bytes, a, sizeof a);
+    gov__fmt_bytes(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
         snprintf(v, sizeof v, "%s to max, %s to high", a, b);
     else
@@ -179,30 +179,30 @@ static void print_memory(const gov_snapshot *s)
     char a[64], b[64], c[64], v[256];
 
     printf("MEMORY\n");
-    gov_fmt_bytes(s->memory.host.total_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.host.available_bytes, b, sizeof b);
+    gov__fmt_bytes(s->memory.host.total_bytes, a, sizeof a);
+    gov__fmt_bytes(s->memory.host.available_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s available", a, b);
     row("host", v, "/proc/meminfo (not entitlement)");
 
     snprintf(c, sizeof c, "cgroup v%d", s->memory.cgroup.version);
     if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
-        gov_fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
+        gov__fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
     else
         snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-    gov_fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+    gov__fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
     snprintf(v, sizeof v, "max %s, high %s", a, b);
     row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
     if (s->memory.cgroup.version)
         snprintf(c, sizeof c, "cgroup v%d (page cache included)", s->memory.cgroup.version);
     print_cgroup_usage(s, s->memory.cgroup.version ? c : "no cgroup found");
 
-    gov_fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);
+    gov__fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
+    gov__fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s per node, %s per task", a, b);
     row("scheduler", v, or_dash(gov_sched_source_name(s->scheduler.source)));
 
-    gov_fmt_bytes(s->memory.effective.limit_bytes, a, sizeof a);
-    gov_fmt_bytes(s->memory.effective.remaining_bytes, b, sizeof b);
+    gov__fmt_bytes(s->memory.effective.limit_bytes, a, sizeof a);
+    gov__fmt_bytes(s->memory.effective.remaining_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s remaining", a, b);
     snprintf(c, sizeof c, "bound by %s", or_dash(gov_layer_name(s->memory.effective.binding)));
     row("effective", v, c);
@@ -220,7 +220,7 @@ static void pct(double v, char *buf, size_t cap)
 /* The GPU device nodes that stand for GPUs here, and what the kernel lets
  * this process do with them. */
 /* The GPU nodes that count are NVIDIA's when there are any, else the DRM
- * render nodes (gov_gpu_kind()). */
+ * render nodes (gov__gpu_kind()). */
 static bool nvidia_nodes(const gov_snapshot *s)
 {
     return s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
@@ -231,9 +231,9 @@ static void print_gpu_nodes(const gov_snapshot *s)
     bool nvidia = nvidia_nodes(s);
     char a[64], b[64], c[64], v[256];
 
-    gov_fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
-    gov_fmt_count(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
-    gov_fmt_count(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
+    gov__fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
+    gov__fmt_count(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
+    gov__fmt_count(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
     snprintf(v, sizeof v, "%s %s: %s usable, %s denied", a, nvidia ? "nvidia" : "render", b, c);
     row("device nodes", v,
         s->accel.devices_confined == 1   ? "device cgroup"
@@ -266,37 +266,37 @@ static void print_rest(const gov_snapshot *s)
     row("psi avg10", v, or_dash(gov_pressure_source_name(s->pressure.source)));
 
     printf("ACCELERATORS\n");
-    gov_fmt_count(s->accel.nvidia_gpus, a, sizeof a);
-    gov_fmt_count(s->accel.amd_gpus, b, sizeof b);
-    gov_fmt_count(s->accel.drm_render_nodes, c, sizeof c);
+    gov__fmt_count(s->accel.nvidia_gpus, a, sizeof a);
+    gov__fmt_count(s->accel.amd_gpus, b, sizeof b);
+    gov__fmt_count(s->accel.drm_render_nodes, c, sizeof c);
     snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
     row("candidates", v, "driver and device files");
     print_gpu_nodes(s);
-    gov_fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
+    gov__fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
     row("scheduler", a, gpu_verification(s));
     row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
 
     printf("DISK (working filesystem)\n");
-    gov_fmt_bytes(s->disk.capacity_bytes, a, sizeof a);
-    gov_fmt_bytes(s->disk.avail_bytes, b, sizeof b);
+    gov__fmt_bytes(s->disk.capacity_bytes, a, sizeof a);
+    gov__fmt_bytes(s->disk.avail_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s available to you", a, b);
     row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only" : "-");
 }
 
-int gov_cmd_snapshot(int argc, char **argv)
+int gov__cmd_snapshot(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     gov_snapshot snap;
 
-    int rc = gov_cmd_parse(argc, argv, "snapshot", usage, &o, NULL, NULL);
+    int rc = gov__cmd_parse(argc, argv, "snapshot", usage, &o, NULL, NULL);
 
     if (rc >= 0)
         return rc;
-    if ((rc = gov_cmd_capture(&o, &snap)))
+    if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
     if (o.json) {
         char *text = NULL;
-        return gov_cmd_put_json(gov_snapshot_json(&snap, &text, NULL), &text);
+        return gov__cmd_put_json(gov_snapshot_json(&snap, &text, NULL), &text);
     }
     printf("descriptor: %s", gov_descriptor_status_name(snap.descriptor.status));
     if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)

@@ -24,14 +24,14 @@ static int verify_arg(int argc, char **argv, int *i, void *ctx)
     gov_options *opts = ctx;
     const char *text;
     uint64_t uid;
-    int r = gov_cmd_value_arg(argc, argv, i, "--munge-socket", "a path", &opts->munge_socket);
+    int r = gov__cmd_value_arg(argc, argv, i, "--munge-socket", "a path", &opts->munge_socket);
 
     if (r)
         return r;
-    r = gov_cmd_value_arg(argc, argv, i, "--trusted-uid", "a numeric uid", &text);
+    r = gov__cmd_value_arg(argc, argv, i, "--trusted-uid", "a numeric uid", &text);
     if (r <= 0)
         return r;
-    if (gov_parse_u64(text, strlen(text), &uid) || uid >= GOV_UID_NONE) {
+    if (gov__parse_u64(text, strlen(text), &uid) || uid >= GOV_UID_NONE) {
         fprintf(stderr, "governor: --trusted-uid needs a numeric uid\n");
         return -1;
     }
@@ -39,14 +39,14 @@ static int verify_arg(int argc, char **argv, int *i, void *ctx)
     return 1;
 }
 
-int gov_cmd_verify(int argc, char **argv)
+int gov__cmd_verify(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
     gov_snapshot snap;
     int rc;
 
-    rc = gov_cmd_parse(argc, argv, "verify", usage, &o, verify_arg, &opts);
+    rc = gov__cmd_parse(argc, argv, "verify", usage, &o, verify_arg, &opts);
     if (rc >= 0)
         return rc;
     /* Only the live process's own descriptor can verify. */
@@ -56,11 +56,11 @@ int gov_cmd_verify(int argc, char **argv)
         return GOV_EXIT_USAGE;
     }
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, NULL, &snap);
+    gov__descriptor_collect(&opts, NULL, NULL, &snap);
 
     if (o.json) {
         char *text = NULL;
-        rc = gov_cmd_put_json(gov_verify_json(&snap.descriptor, &text, NULL), &text);
+        rc = gov__cmd_put_json(gov__verify_json(&snap.descriptor, &text, NULL), &text);
         if (rc)
             return rc;
     } else {

@@ -44,12 +44,12 @@ static void watch_usage(FILE *f)
 static int watch_arg(int argc, char **argv, int *i, void *ctx)
 {
     struct watch_args *a = ctx;
-    int r = gov_cmd_count_arg(argc, argv, i, "--interval", &a->interval_ms);
+    int r = gov__cmd_count_arg(argc, argv, i, "--interval", &a->interval_ms);
 
     if (!r)
-        r = gov_cmd_count_arg(argc, argv, i, "--count", &a->count);
+        r = gov__cmd_count_arg(argc, argv, i, "--count", &a->count);
     if (!r)
-        r = gov_cmd_count_arg(argc, argv, i, "--max-batch", &a->max_batch);
+        r = gov__cmd_count_arg(argc, argv, i, "--max-batch", &a->max_batch);
     return r;
 }
 
@@ -79,11 +79,11 @@ static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure
     gov_reason gate = psi_gate(s);
     char b1[32], b2[32], b3[32], c1[24], c2[24], p1[24], p2[24];
 
-    gov_fmt_bytes(a->ram_bytes, b1, sizeof b1);
-    gov_fmt_bytes(a->detected_ram_bytes, b2, sizeof b2);
-    gov_fmt_bytes(a->ram_reserve_bytes, b3, sizeof b3);
-    gov_fmt_count(a->threads, c1, sizeof c1);
-    gov_fmt_count(a->detected_threads, c2, sizeof c2);
+    gov__fmt_bytes(a->ram_bytes, b1, sizeof b1);
+    gov__fmt_bytes(a->detected_ram_bytes, b2, sizeof b2);
+    gov__fmt_bytes(a->ram_reserve_bytes, b3, sizeof b3);
+    gov__fmt_count(a->threads, c1, sizeof c1);
+    gov__fmt_count(a->detected_threads, c2, sizeof c2);
     printf("%6llu.%03llus  %-6s ceiling %-4llu RAM free %s of %s (reserve %s)  "
            "threads free %s of %s  io %llu  gpu %llu  psi cpu %s mem %s%s%s\n",
            (unsigned long long)(t_ms / 1000), (unsigned long long)(t_ms % 1000),
@@ -101,7 +101,7 @@ static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_s
 {
     char *text = NULL;
 
-    return gov_cmd_put_json(gov_watch_json(t_ms, s, ps, a, psi_gate(s), &text, NULL), &text)
+    return gov__cmd_put_json(gov__watch_json(t_ms, s, ps, a, psi_gate(s), &text, NULL), &text)
                ? GOV_ENOMEM : 0;
 }
 
@@ -121,7 +121,7 @@ static uint64_t monotonic_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-int gov_cmd_watch(int argc, char **argv)
+int gov__cmd_watch(int argc, char **argv)
 {
     struct watch_args a = { .interval_ms = 1000, .max_batch = 64 };
     gov_options opts;
@@ -131,20 +131,20 @@ int gov_cmd_watch(int argc, char **argv)
     uint64_t start;
     int rc, status = GOV_EXIT_OK;
 
-    rc = gov_cmd_parse(argc, argv, "watch", watch_usage, &a.common, watch_arg, &a);
+    rc = gov__cmd_parse(argc, argv, "watch", watch_usage, &a.common, watch_arg, &a);
     if (rc >= 0)
         return rc;
     if (a.interval_ms < WATCH_MIN_INTERVAL_MS) {
         fprintf(stderr, "governor: watch: --interval is at least %d ms\n", WATCH_MIN_INTERVAL_MS);
         return GOV_EXIT_USAGE;
     }
-    gov_cmd_options(&a.common, &opts);
+    gov__cmd_options(&a.common, &opts);
     rc = gov_context_create(&opts, &ctx);
     gopts.max_batch = a.max_batch;
     if (rc == 0)
         rc = gov_governor_create(&gopts, &gov);
     if (rc != 0) {
-        gov_cmd_capture_error(&a.common, rc, NULL);
+        gov__cmd_capture_error(&a.common, rc, NULL);
         gov_context_destroy(ctx);
         return GOV_EXIT_FAILED;
     }
@@ -158,7 +158,7 @@ int gov_cmd_watch(int argc, char **argv)
             sleep_ms(a.interval_ms);
         rc = gov_snapshot_capture(ctx, &snap);
         if (rc != 0) {
-            gov_cmd_capture_error(&a.common, rc, &snap);
+            gov__cmd_capture_error(&a.common, rc, &snap);
             status = GOV_EXIT_FAILED;
             break;
         }

@@ -11,7 +11,7 @@
  * libraries) at every topology init: more than half of a short-lived
  * `governor snapshot`.  The host counts need none of them.  The tool owns
  * its environment, so it keeps the project's excluded components out
- * unless the user chose otherwise, and gov_tool_restore_env() takes the
+ * unless the user chose otherwise, and gov__tool_restore_env() takes the
  * setting back before an exec. */
 static int gov_tool_set_blacklist;
 
@@ -19,7 +19,7 @@ static void keep_hwloc_plugins_out(void)
 {
     char list[256];
 
-    if (!getenv("HWLOC_PLUGINS_BLACKLIST") && gov_hwloc_plugins_blacklist(list, sizeof list) > 0)
+    if (!getenv("HWLOC_PLUGINS_BLACKLIST") && gov__hwloc_plugins_blacklist(list, sizeof list) > 0)
         gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", list, 0) == 0;
 }
 
@@ -29,7 +29,7 @@ static void keep_hwloc_plugins_out(void)
 static int gov_tool_set_fsroot;
 static char *gov_tool_user_fsroot;
 
-int gov_tool_point_hwloc(const char *dir)
+int gov__tool_point_hwloc(const char *dir)
 {
     const char *was = getenv("HWLOC_FSROOT");
 
@@ -41,7 +41,7 @@ int gov_tool_point_hwloc(const char *dir)
     return 0;
 }
 
-void gov_tool_restore_env(void)
+void gov__tool_restore_env(void)
 {
     if (gov_tool_set_blacklist)
         unsetenv("HWLOC_PLUGINS_BLACKLIST");
@@ -64,13 +64,13 @@ struct gov_verb {
 };
 
 static const struct gov_verb gov_verbs[] = {
-    { "snapshot", gov_cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
-    { "plan", gov_cmd_plan, "worker and thread ceilings (--json, --workers N)" },
-    { "verify", gov_cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 4 absent)" },
-    { "run", gov_cmd_run, "run a command with thread pools sized to this allocation" },
-    { "watch", gov_cmd_watch, "pressure, ceiling and availability once a second (--json)" },
-    { "doctor", gov_cmd_doctor, "audit enforcement of this allocation (exit 0 enforced, 1 not)" },
-    { "report", gov_cmd_report, "admins: what governed steps used against their budgets (--json, --prometheus)" },
+    { "snapshot", gov__cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
+    { "plan", gov__cmd_plan, "worker and thread ceilings (--json, --workers N)" },
+    { "verify", gov__cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 4 absent)" },
+    { "run", gov__cmd_run, "run a command with thread pools sized to this allocation" },
+    { "watch", gov__cmd_watch, "pressure, ceiling and availability once a second (--json)" },
+    { "doctor", gov__cmd_doctor, "audit enforcement of this allocation (exit 0 enforced, 1 not)" },
+    { "report", gov__cmd_report, "admins: what governed steps used against their budgets (--json, --prometheus)" },
 };
 
 static void usage(FILE *f)

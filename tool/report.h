@@ -18,9 +18,9 @@ typedef struct gov_report_step {
     size_t n;
 } gov_report_step;
 
-void gov_report_table(FILE *f, const gov_report_step *steps, size_t n);
+void gov__report_table(FILE *f, const gov_report_step *steps, size_t n);
 /* Returns 0 or GOV_ENOSPC (a record does not encode). */
-int gov_report_json(FILE *f, const gov_report_step *steps, size_t n);
-void gov_report_prometheus(FILE *f, const gov_report_step *steps, size_t n);
+int gov__report_json(FILE *f, const gov_report_step *steps, size_t n);
+void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n);
 
 #endif

@@ -33,9 +33,9 @@ static void fmt_findings(uint32_t set, char *buf, size_t cap)
 
     for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         if (set & (1u << f))
-            gov_text_put(&o, "%s%s", o.used ? "," : "", gov_finding_name((gov_finding)f));
+            gov__text_put(&o, "%s%s", o.used ? "," : "", gov__finding_name((gov_finding)f));
     if (!o.used)
-        gov_text_put(&o, "-");
+        gov__text_put(&o, "-");
 }
 
 static void row(FILE *f, const gov_step_record *r, const char *node)
@@ -43,22 +43,22 @@ static void row(FILE *f, const gov_step_record *r, const char *node)
     char el[32], cpus[32], cpu[32], eff[16], peak[32], budget[32], oom[32], fin[160];
 
     fmt_seconds(r->elapsed_s, el, sizeof el);
-    gov_fmt_count(r->budget_cpus, cpus, sizeof cpus);
+    gov__fmt_count(r->budget_cpus, cpus, sizeof cpus);
     if (isnan(r->cpu_s))
         snprintf(cpu, sizeof cpu, "-");
     else
         snprintf(cpu, sizeof cpu, "%.2f", r->cpu_s);
     fmt_ratio(r->cpu_efficiency, eff, sizeof eff);
-    gov_fmt_bytes(r->memory_peak_bytes, peak, sizeof peak);
-    gov_fmt_bytes(r->budget_memory_bytes, budget, sizeof budget);
-    gov_fmt_count(r->oom_kills, oom, sizeof oom);
+    gov__fmt_bytes(r->memory_peak_bytes, peak, sizeof peak);
+    gov__fmt_bytes(r->budget_memory_bytes, budget, sizeof budget);
+    gov__fmt_count(r->oom_kills, oom, sizeof oom);
     fmt_findings(r->findings, fin, sizeof fin);
     fprintf(f, "%-10llu %-12s %-6llu %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n",
             (unsigned long long)r->job, r->step, (unsigned long long)r->uid, node, el, cpus,
             cpu, eff, peak, budget, oom, fin);
 }
 
-void gov_report_table(FILE *f, const gov_report_step *steps, size_t n)
+void gov__report_table(FILE *f, const gov_report_step *steps, size_t n)
 {
     fprintf(f, "%-10s %-12s %-6s %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n", "JOB", "STEP",
             "UID", "NODE", "ELAPSED", "CPUS", "CPU_S", "EFF", "MEM_PEAK", "BUDGET", "OOM",
@@ -75,7 +75,7 @@ void gov_report_table(FILE *f, const gov_report_step *steps, size_t n)
 static int put_record(FILE *f, const gov_step_record *r)
 {
     char line[GOV_REPORT_LINE_MAX];
-    int len = gov_step_record_encode(r, line, sizeof line);
+    int len = gov__step_record_encode(r, line, sizeof line);
 
     if (len < 0)
         return len;
@@ -83,7 +83,7 @@ static int put_record(FILE *f, const gov_step_record *r)
     return 0;
 }
 
-int gov_report_json(FILE *f, const gov_report_step *steps, size_t n)
+int gov__report_json(FILE *f, const gov_report_step *steps, size_t n)
 {
     int rc = 0;
 
@@ -143,7 +143,7 @@ static void labels(FILE *f, const gov_step_record *r)
             r->step, r->node, (unsigned long long)r->uid);
 }
 
-void gov_report_prometheus(FILE *f, const gov_report_step *steps, size_t n)
+void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n)
 {
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help,
@@ -171,6 +171,6 @@ void gov_report_prometheus(FILE *f, const gov_report_step *steps, size_t n)
                 if (steps[i].nodes[k].findings & (1u << fi)) {
                     fprintf(f, "governor_step_finding");
                     labels(f, &steps[i].nodes[k]);
-                    fprintf(f, ",finding=\"%s\"} 1\n", gov_finding_name((gov_finding)fi));
+                    fprintf(f, ",finding=\"%s\"} 1\n", gov__finding_name((gov_finding)fi));
                 }
 }

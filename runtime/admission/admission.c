@@ -34,7 +34,7 @@ struct gov_governor {
 static uint64_t default_clock(void *arg)
 {
     (void)arg;
-    return gov_monotonic_ns();
+    return gov__monotonic_ns();
 }
 
 static void bump(gov_governor *gov)
@@ -64,13 +64,13 @@ int gov_governor_create(const gov_governor_options *opts, gov_governor **out)
     gov->io_slots = o.io_slots ? o.io_slots : GOV_DEFAULT_IO_SLOTS;
     gov->policy = (gov_policy){ .mem_reserve_bytes = GOV_UNKNOWN,
                                 .cpu_reserve_threads = GOV_UNKNOWN };
-    gov_pressure_init(&gov->pressure);
-    gov_pressure_note_batch_max(&gov->pressure, o.max_batch);
+    gov__pressure_init(&gov->pressure);
+    gov__pressure_note_batch_max(&gov->pressure, o.max_batch);
 
-    rc = gov_held_init(&gov->held);
+    rc = gov__held_init(&gov->held);
     if (rc == 0)
-        rc = gov_history_init(&gov->history,
-                              o.max_classes ? o.max_classes : GOV_DEFAULT_MAX_CLASSES);
+        rc = gov__history_init(&gov->history,
+                               o.max_classes ? o.max_classes : GOV_DEFAULT_MAX_CLASSES);
     if (rc == 0) {
         pthread_mutexattr_t mattr;
 
@@ -92,8 +92,8 @@ int gov_governor_create(const gov_governor_options *opts, gov_governor **out)
         pthread_condattr_destroy(&attr);
     }
     if (rc != 0) {
-        gov_history_free(&gov->history);
-        gov_held_free(&gov->held);
+        gov__history_free(&gov->history);
+        gov__held_free(&gov->held);
         free(gov);
         return rc;
     }
@@ -107,8 +107,8 @@ void gov_governor_destroy(gov_governor *gov)
         return;
     pthread_cond_destroy(&gov->changed);
     pthread_mutex_destroy(&gov->lock);
-    gov_history_free(&gov->history);
-    gov_held_free(&gov->held);
+    gov__history_free(&gov->history);
+    gov__held_free(&gov->held);
     free(gov);
 }
 
@@ -170,7 +170,7 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
             rc = GOV_EOVERFLOW;
             goto unlock;
         }
-        rc = gov_held_reserve_room(&gov->held);
+        rc = gov__held_reserve_room(&gov->held);
         if (rc != 0)
             goto unlock;
     }
@@ -178,17 +178,17 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     if (stale != GOV_REASON_NONE) {
         out->verdict = GOV_WAIT;
         out->reason = stale;
-        out->bytes_per_item = gov_history_per_item(&gov->history, est);
-        out->ram_needed_bytes = gov_batch_bytes(est->fixed_bytes, out->bytes_per_item,
-                                                want ? want : est->batch_min);
+        out->bytes_per_item = gov__history_per_item(&gov->history, est);
+        out->ram_needed_bytes = gov__batch_bytes(est->fixed_bytes, out->bytes_per_item,
+                                                 want ? want : est->batch_min);
         out->ram_free_bytes = GOV_UNKNOWN;
     } else {
-        gov_pressure_note_batch_max(&gov->pressure, est->batch_max);
-        gov_budget_compute(snap, &gov->policy, gov->io_slots, &budget);
-        changed = gov_pressure_observe(&gov->pressure, snap, &budget);
-        gov_budget_decide(&budget, &gov->usage, snap, est,
-                          gov_history_per_item(&gov->history, est),
-                          gov->pressure.ceiling, want, out);
+        gov__pressure_note_batch_max(&gov->pressure, est->batch_max);
+        gov__budget_compute(snap, &gov->policy, gov->io_slots, &budget);
+        changed = gov__pressure_observe(&gov->pressure, snap, &budget);
+        gov__budget_decide(&budget, &gov->usage, snap, est,
+                           gov__history_per_item(&gov->history, est),
+                           gov->pressure.ceiling, want, out);
         if (mode == RESERVE && out->verdict == GOV_ADMIT) {
             gov_held h = {
                 .id = gov->next_id,
@@ -198,7 +198,7 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
                 .io_slots = est->io_slots,
                 .gpu_slots = est->gpu_slots,
             };
-            gov_held_insert(&gov->held, &h);
+            gov__held_insert(&gov->held, &h);
             gov->usage.ram_bytes += h.ram_bytes;
             gov->usage.gpu_bytes += h.gpu_bytes;
             gov->usage.threads += h.threads;
@@ -217,7 +217,7 @@ static int govern(gov_governor *gov, const gov_snapshot *snap, const gov_estimat
     }
     out->pressure = gov->pressure.level;
     out->ceiling = gov->pressure.ceiling;
-    out->ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure);
+    out->ceiling_reason = gov__pressure_ceiling_reason(&gov->pressure);
 unlock:
     pthread_mutex_unlock(&gov->lock);
     return rc;
@@ -258,7 +258,7 @@ int gov_governor_release(gov_governor *gov, gov_reservation res)
     if (!gov)
         return GOV_EINVAL;
     pthread_mutex_lock(&gov->lock);
-    if (gov_held_remove(&gov->held, res.id, &h)) {
+    if (gov__held_remove(&gov->held, res.id, &h)) {
         gov->usage.ram_bytes -= h.ram_bytes;
         gov->usage.gpu_bytes -= h.gpu_bytes;
         gov->usage.threads -= h.threads;
@@ -280,7 +280,7 @@ int gov_governor_reservation_is_valid(gov_governor *gov, gov_reservation res)
     if (!gov)
         return 0;
     pthread_mutex_lock(&gov->lock);
-    valid = gov_held_contains(&gov->held, res.id);
+    valid = gov__held_contains(&gov->held, res.id);
     pthread_mutex_unlock(&gov->lock);
     return valid;
 }
@@ -295,23 +295,23 @@ int gov_governor_availability(gov_governor *gov, const gov_snapshot *snap,
         return GOV_EINVAL;
     now = gov->clock(gov->clock_arg);
     pthread_mutex_lock(&gov->lock);
-    gov_budget_compute(snap, &gov->policy, gov->io_slots, &b);
+    gov__budget_compute(snap, &gov->policy, gov->io_slots, &b);
     *out = (gov_availability){
         .snapshot_valid = snapshot_reason(snap, now) == GOV_REASON_NONE,
         .profile = b.profile,
         .detected_ram_bytes = b.detected_ram,
         .detected_threads = b.detected_threads,
-        .ram_bytes = gov_budget_free_ram(&b, &gov->usage),
+        .ram_bytes = gov__budget_free_ram(&b, &gov->usage),
         .ram_reserve_bytes = b.ram_reserve,
         .ram_reserved_bytes = gov->usage.ram_bytes,
-        .threads = gov_budget_free_threads(&b, &gov->usage),
+        .threads = gov__budget_free_threads(&b, &gov->usage),
         .threads_reserve = b.thread_reserve,
         .threads_reserved = gov->usage.threads,
         .io_slots = b.io_capacity > gov->usage.io_slots ? b.io_capacity - gov->usage.io_slots : 0,
         .io_reserved = gov->usage.io_slots,
         .gpu_slots = b.gpu_capacity > gov->usage.gpu_slots
             ? b.gpu_capacity - gov->usage.gpu_slots : 0,
-        .gpu_free_bytes = gov_budget_free_gpu_bytes(&b, &gov->usage),
+        .gpu_free_bytes = gov__budget_free_gpu_bytes(&b, &gov->usage),
         .active_reservations = gov->usage.count,
         .pressure = gov->pressure.level,
         .ceiling = gov->pressure.ceiling,
@@ -329,7 +329,7 @@ int gov_governor_record_batch(gov_governor *gov, uint32_t task_class,
     if (!gov || !rec)
         return GOV_EINVAL;
     pthread_mutex_lock(&gov->lock);
-    rc = gov_history_record(&gov->history, task_class, rec);
+    rc = gov__history_record(&gov->history, task_class, rec);
     if (rc == 0)
         bump(gov);
     pthread_mutex_unlock(&gov->lock);
@@ -391,14 +391,14 @@ int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
     now = snap ? gov->clock(gov->clock_arg) : 0;
     pthread_mutex_lock(&gov->lock);
     if (snap && snapshot_reason(snap, now) == GOV_REASON_NONE) {
-        gov_budget_compute(snap, &gov->policy, gov->io_slots, &b);
-        if (gov_pressure_observe(&gov->pressure, snap, &b))
+        gov__budget_compute(snap, &gov->policy, gov->io_slots, &b);
+        if (gov__pressure_observe(&gov->pressure, snap, &b))
             bump(gov);
     }
     *out = (gov_pressure_state){
         .level = gov->pressure.level,
         .ceiling = gov->pressure.ceiling,
-        .ceiling_reason = gov_pressure_ceiling_reason(&gov->pressure),
+        .ceiling_reason = gov__pressure_ceiling_reason(&gov->pressure),
         .healthy_streak = gov->pressure.healthy_streak,
         .swap_streak = gov->pressure.swap_streak,
         .observations = gov->pressure.observations,

@@ -39,24 +39,24 @@ typedef struct gov_budget {
     uint64_t gpu_used;       /* discrete card: used bytes, GOV_UNKNOWN */
 } gov_budget;
 
-void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
-                        uint64_t io_slots, gov_budget *out);
+void gov__budget_compute(const gov_snapshot *snap, const gov_policy *caller,
+                         uint64_t io_slots, gov_budget *out);
 
 /* Free amounts now: never negative; GOV_UNKNOWN when no bound is known. */
-uint64_t gov_budget_free_ram(const gov_budget *b, const gov_usage *u);
-uint64_t gov_budget_free_threads(const gov_budget *b, const gov_usage *u);
-uint64_t gov_budget_free_gpu_bytes(const gov_budget *b, const gov_usage *u);
+uint64_t gov__budget_free_ram(const gov_budget *b, const gov_usage *u);
+uint64_t gov__budget_free_threads(const gov_budget *b, const gov_usage *u);
+uint64_t gov__budget_free_gpu_bytes(const gov_budget *b, const gov_usage *u);
 
 /* Bytes of a batch of n items at per_item bytes each; UINT64_MAX on overflow. */
-uint64_t gov_batch_bytes(uint64_t fixed, uint64_t per_item, uint64_t n);
+uint64_t gov__batch_bytes(uint64_t fixed, uint64_t per_item, uint64_t n);
 
 /* The admission rules after snapshot validity and observation: fills
  * verdict, reason, batch, threads, ram_bytes.  want = 0 asks for the largest
  * batch that fits, else exactly want items. */
-void gov_budget_decide(const gov_budget *b, const gov_usage *u,
-                       const gov_snapshot *snap, const gov_estimate *est,
-                       uint64_t per_item, uint64_t ceiling, uint64_t want,
-                       gov_decision *out);
+void gov__budget_decide(const gov_budget *b, const gov_usage *u,
+                        const gov_snapshot *snap, const gov_estimate *est,
+                        uint64_t per_item, uint64_t ceiling, uint64_t want,
+                        gov_decision *out);
 
 /* ---- pressure state machine (admission_pressure.c) ------------------------ */
 
@@ -74,18 +74,18 @@ typedef struct gov_pressure_sm {
     uint64_t last_swap;      /* pswpin + pswpout then, GOV_UNKNOWN */
 } gov_pressure_sm;
 
-void gov_pressure_init(gov_pressure_sm *sm);
+void gov__pressure_init(gov_pressure_sm *sm);
 
 /* Feed one valid snapshot.  Returns true when level or ceiling changed.
  * Snapshots not newer than the last observation are ignored. */
-bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
-                          const gov_budget *b);
+bool gov__pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
+                           const gov_budget *b);
 
 /* Let the ceiling grow up to a class's batch_max. */
-void gov_pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max);
+void gov__pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max);
 
 /* Why the ceiling is where it is now. */
-gov_ceiling_reason gov_pressure_ceiling_reason(const gov_pressure_sm *sm);
+gov_ceiling_reason gov__pressure_ceiling_reason(const gov_pressure_sm *sm);
 
 /* ---- history (admission_history.c) ---------------------------------------- */
 
@@ -101,13 +101,13 @@ typedef struct gov_history_table {
     uint32_t used, cap;
 } gov_history_table;
 
-int gov_history_init(gov_history_table *t, uint32_t cap);
-void gov_history_free(gov_history_table *t);
-int gov_history_record(gov_history_table *t, uint32_t task_class,
-                       const gov_batch_record *rec);
+int gov__history_init(gov_history_table *t, uint32_t cap);
+void gov__history_free(gov_history_table *t);
+int gov__history_record(gov_history_table *t, uint32_t task_class,
+                        const gov_batch_record *rec);
 /* Bytes per item to plan with: the estimate's, raised to the largest that
  * the class's known-peak records imply (never lowered). */
-uint64_t gov_history_per_item(const gov_history_table *t, const gov_estimate *est);
+uint64_t gov__history_per_item(const gov_history_table *t, const gov_estimate *est);
 
 /* ---- active reservations (admission_reservations.c) ----------------------- */
 
@@ -122,14 +122,14 @@ typedef struct gov_held_table {
     size_t cap, count;       /* cap a power of two */
 } gov_held_table;
 
-int gov_held_init(gov_held_table *t);
-void gov_held_free(gov_held_table *t);
+int gov__held_init(gov_held_table *t);
+void gov__held_free(gov_held_table *t);
 /* Make room for one more entry (may grow): 0 or GOV_ENOMEM. */
-int gov_held_reserve_room(gov_held_table *t);
+int gov__held_reserve_room(gov_held_table *t);
 /* Insert (room must have been made). */
-void gov_held_insert(gov_held_table *t, const gov_held *h);
+void gov__held_insert(gov_held_table *t, const gov_held *h);
 /* Remove id into *out: true when it was present. */
-bool gov_held_remove(gov_held_table *t, uint64_t id, gov_held *out);
-bool gov_held_contains(const gov_held_table *t, uint64_t id);
+bool gov__held_remove(gov_held_table *t, uint64_t id, gov_held *out);
+bool gov__held_contains(const gov_held_table *t, uint64_t id);
 
 #endif

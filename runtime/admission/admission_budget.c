@@ -32,7 +32,7 @@ static uint64_t pct_of(uint64_t whole, uint32_t pct)
 static gov_profile pick_profile(const gov_snapshot *snap, const gov_policy *caller)
 {
     const gov_site_policy *site = &snap->policy;
-    gov_profile base = site->present ? site->profile : gov_default_profile(snap);
+    gov_profile base = site->present ? site->profile : gov__default_profile(snap);
 
     if (site->present && site->profile_imposed) {
         if (caller->profile_set && caller->profile == GOV_PROFILE_INTERACTIVE)
@@ -60,8 +60,8 @@ static uint64_t reserve_of(uint64_t detected, gov_profile profile,
     return max_u64(r, pct_of(detected, caller_pct));
 }
 
-void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
-                        uint64_t io_slots, gov_budget *out)
+void gov__budget_compute(const gov_snapshot *snap, const gov_policy *caller,
+                         uint64_t io_slots, gov_budget *out)
 {
     const gov_site_policy *site = &snap->policy;
     uint64_t physical = snap->memory.host.total_bytes;
@@ -101,28 +101,28 @@ void gov_budget_compute(const gov_snapshot *snap, const gov_policy *caller,
         ? snap->accel.gpu_vram_used_bytes : GOV_UNKNOWN;
 }
 
-uint64_t gov_budget_free_ram(const gov_budget *b, const gov_usage *u)
+uint64_t gov__budget_free_ram(const gov_budget *b, const gov_usage *u)
 {
     if (b->observed_free == GOV_UNKNOWN)
         return GOV_UNKNOWN;
     return sub_sat(sub_sat(b->observed_free, b->ram_reserve), u->ram_bytes);
 }
 
-uint64_t gov_budget_free_threads(const gov_budget *b, const gov_usage *u)
+uint64_t gov__budget_free_threads(const gov_budget *b, const gov_usage *u)
 {
     if (b->thread_capacity == GOV_UNKNOWN)
         return GOV_UNKNOWN;
     return sub_sat(b->thread_capacity, u->threads);
 }
 
-uint64_t gov_budget_free_gpu_bytes(const gov_budget *b, const gov_usage *u)
+uint64_t gov__budget_free_gpu_bytes(const gov_budget *b, const gov_usage *u)
 {
     if (b->gpu_total == GOV_UNKNOWN || b->gpu_used == GOV_UNKNOWN)
         return GOV_UNKNOWN;
     return sub_sat(sub_sat(b->gpu_total, b->gpu_used), u->gpu_bytes);
 }
 
-uint64_t gov_batch_bytes(uint64_t fixed, uint64_t per_item, uint64_t n)
+uint64_t gov__batch_bytes(uint64_t fixed, uint64_t per_item, uint64_t n)
 {
     uint64_t items;
 
@@ -152,20 +152,20 @@ static void verdict(gov_decision *out, gov_verdict v, gov_reason r)
 
 static bool psi_at_least(double v, double gate) { return gov_known_f(v) && v >= gate; }
 
-void gov_budget_decide(const gov_budget *b, const gov_usage *u,
-                       const gov_snapshot *snap, const gov_estimate *est,
-                       uint64_t per_item, uint64_t ceiling, uint64_t want,
-                       gov_decision *out)
+void gov__budget_decide(const gov_budget *b, const gov_usage *u,
+                        const gov_snapshot *snap, const gov_estimate *est,
+                        uint64_t per_item, uint64_t ceiling, uint64_t want,
+                        gov_decision *out)
 {
     bool discrete = est->gpu_slots == 1 && !b->gpu_unified;
     uint64_t lo = want ? want : est->batch_min;
-    uint64_t need = gov_batch_bytes(est->fixed_bytes, per_item, lo);
+    uint64_t need = gov__batch_bytes(est->fixed_bytes, per_item, lo);
     uint64_t free_ram, free_threads, free_gpu, hi, n;
 
     out->batch = out->threads = out->ram_bytes = 0;
     out->bytes_per_item = per_item;
     out->ram_needed_bytes = need;
-    out->ram_free_bytes = gov_budget_free_ram(b, u);
+    out->ram_free_bytes = gov__budget_free_ram(b, u);
 
     /* Never: the estimate exceeds the whole budget, even with nothing held. */
     if (est->gpu_slots > b->gpu_capacity)
@@ -189,14 +189,14 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
         return verdict(out, GOV_WAIT, GOV_REASON_GPU);
     if (est->io_slots && u->io_slots + est->io_slots > b->io_capacity)
         return verdict(out, GOV_WAIT, GOV_REASON_IO);
-    free_threads = gov_budget_free_threads(b, u);
+    free_threads = gov__budget_free_threads(b, u);
     if (est->cpu_threads && (free_threads == GOV_UNKNOWN || free_threads == 0))
         return verdict(out, GOV_WAIT, GOV_REASON_CPU);
     if (lo > ceiling)
         return verdict(out, GOV_WAIT, GOV_REASON_BATCH_CEILING);
 
     free_ram = out->ram_free_bytes;
-    free_gpu = gov_budget_free_gpu_bytes(b, u);
+    free_gpu = gov__budget_free_gpu_bytes(b, u);
     if (need) {
         if (free_ram == GOV_UNKNOWN)
             return verdict(out, GOV_WAIT, GOV_REASON_RAM_UNKNOWN);
@@ -217,5 +217,5 @@ void gov_budget_decide(const gov_budget *b, const gov_usage *u,
     verdict(out, GOV_ADMIT, GOV_REASON_NONE);
     out->batch = n;
     out->threads = est->cpu_threads < free_threads ? est->cpu_threads : free_threads;
-    out->ram_bytes = gov_batch_bytes(est->fixed_bytes, per_item, n);
+    out->ram_bytes = gov__batch_bytes(est->fixed_bytes, per_item, n);
 }

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-int gov_history_init(gov_history_table *t, uint32_t cap)
+int gov__history_init(gov_history_table *t, uint32_t cap)
 {
     t->classes = calloc(cap, sizeof *t->classes);
     t->used = 0;
@@ -12,7 +12,7 @@ int gov_history_init(gov_history_table *t, uint32_t cap)
     return t->classes ? 0 : GOV_ENOMEM;
 }
 
-void gov_history_free(gov_history_table *t)
+void gov__history_free(gov_history_table *t)
 {
     free(t->classes);
     t->classes = NULL;
@@ -26,8 +26,8 @@ static gov_history *find(const gov_history_table *t, uint32_t task_class)
     return NULL;
 }
 
-int gov_history_record(gov_history_table *t, uint32_t task_class,
-                       const gov_batch_record *rec)
+int gov__history_record(gov_history_table *t, uint32_t task_class,
+                        const gov_batch_record *rec)
 {
     gov_history *h = find(t, task_class);
 
@@ -44,7 +44,7 @@ int gov_history_record(gov_history_table *t, uint32_t task_class,
     return 0;
 }
 
-uint64_t gov_history_per_item(const gov_history_table *t, const gov_estimate *est)
+uint64_t gov__history_per_item(const gov_history_table *t, const gov_estimate *est)
 {
     const gov_history *h = find(t, est->task_class);
     uint64_t per_item = est->bytes_per_item;

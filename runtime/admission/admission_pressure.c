@@ -4,12 +4,12 @@
 
 static uint32_t inc_sat(uint32_t v) { return v < GOV_STREAK_MAX ? v + 1 : v; }
 
-void gov_pressure_init(gov_pressure_sm *sm)
+void gov__pressure_init(gov_pressure_sm *sm)
 {
     *sm = (gov_pressure_sm){ .level = GOV_GREEN, .ceiling = 1, .last_swap = GOV_UNKNOWN };
 }
 
-void gov_pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max)
+void gov__pressure_note_batch_max(gov_pressure_sm *sm, uint64_t batch_max)
 {
     if (batch_max > sm->largest_batch)
         sm->largest_batch = batch_max;
@@ -24,8 +24,8 @@ static uint64_t swap_total(const gov_snapshot *snap)
     return in + out;
 }
 
-bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
-                          const gov_budget *b)
+bool gov__pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
+                           const gov_budget *b)
 {
     gov_pressure_level old_level = sm->level, signal = GOV_GREEN;
     uint64_t old_ceiling = sm->ceiling, swap = swap_total(snap);
@@ -83,7 +83,7 @@ bool gov_pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
     return sm->level != old_level || sm->ceiling != old_ceiling;
 }
 
-gov_ceiling_reason gov_pressure_ceiling_reason(const gov_pressure_sm *sm)
+gov_ceiling_reason gov__pressure_ceiling_reason(const gov_pressure_sm *sm)
 {
     if (sm->level != GOV_GREEN)
         return GOV_CEILING_PRESSURE;

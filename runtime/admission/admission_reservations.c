@@ -6,7 +6,7 @@
 
 #define GOV_HELD_MIN_CAP 64
 
-int gov_held_init(gov_held_table *t)
+int gov__held_init(gov_held_table *t)
 {
     t->slots = calloc(GOV_HELD_MIN_CAP, sizeof *t->slots);
     t->cap = GOV_HELD_MIN_CAP;
@@ -14,7 +14,7 @@ int gov_held_init(gov_held_table *t)
     return t->slots ? 0 : GOV_ENOMEM;
 }
 
-void gov_held_free(gov_held_table *t)
+void gov__held_free(gov_held_table *t)
 {
     free(t->slots);
     t->slots = NULL;
@@ -35,7 +35,7 @@ static void place(gov_held_table *t, const gov_held *h)
     t->slots[i] = *h;
 }
 
-int gov_held_reserve_room(gov_held_table *t)
+int gov__held_reserve_room(gov_held_table *t)
 {
     gov_held *old = t->slots;
     size_t old_cap = t->cap;
@@ -58,7 +58,7 @@ int gov_held_reserve_room(gov_held_table *t)
     return 0;
 }
 
-void gov_held_insert(gov_held_table *t, const gov_held *h)
+void gov__held_insert(gov_held_table *t, const gov_held *h)
 {
     place(t, h);
     t->count++;
@@ -76,12 +76,12 @@ static size_t find(const gov_held_table *t, uint64_t id)
     return SIZE_MAX;
 }
 
-bool gov_held_contains(const gov_held_table *t, uint64_t id)
+bool gov__held_contains(const gov_held_table *t, uint64_t id)
 {
     return id != 0 && find(t, id) != SIZE_MAX;
 }
 
-bool gov_held_remove(gov_held_table *t, uint64_t id, gov_held *out)
+bool gov__held_remove(gov_held_table *t, uint64_t id, gov_held *out)
 {
     size_t i = id ? find(t, id) : SIZE_MAX, j, k;
 

@@ -23,14 +23,14 @@
 
 static int rw_access(const gov_root *root, const char *dir, const char *name)
 {
-    gov_dev_access a = gov_dev_access_of(root, dir, name);
+    gov_dev_access a = gov__dev_access_of(root, dir, name);
 
     return a == GOV_DEV_UNKNOWN ? -1 : a == GOV_DEV_USABLE;
 }
 
 static uint64_t count_entries(const gov_root *root, const char *dir)
 {
-    DIR *d = gov_root_opendir(root, dir);
+    DIR *d = gov__root_opendir(root, dir);
     struct dirent *e;
     uint64_t n = 0;
 
@@ -53,12 +53,12 @@ static int card_attr(const gov_root *root, uint64_t card, const char *attr,
 
     snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/%s",
              (unsigned long long)card, attr);
-    rc = gov_read_file(root, path, buf, sizeof buf, &len);
+    rc = gov__read_file(root, path, buf, sizeof buf, &len);
     if (rc)
         return rc;
     if (len > 2 && buf[0] == '0' && buf[1] == 'x')
-        return gov_parse_hex(buf, len, GOV_NUM_SPACE | GOV_HEX_PREFIX | GOV_HEX_LOWER, out);
-    return gov_parse_u64(buf, len, out);
+        return gov__parse_hex(buf, len, GOV_NUM_SPACE | GOV_HEX_PREFIX | GOV_HEX_LOWER, out);
+    return gov__parse_u64(buf, len, out);
 }
 
 /* The value of "KEY value" or "KEY=value" in a small sysfs text file. */
@@ -70,11 +70,11 @@ static bool file_field(const gov_root *root, const char *path, const char *key,
     gov_lines it;
     const char *p, *v;
 
-    if (gov_read_file(root, path, buf, sizeof buf, &len))
+    if (gov__read_file(root, path, buf, sizeof buf, &len))
         return false;
-    it = gov_lines_of(buf, len, false);
-    while (gov_line_next(&it, &p, &n)) {
-        if (gov_prefix(p, n, key, &v, &vn) && vn > 0 && (v[0] == ' ' || v[0] == '=')) {
+    it = gov__lines_of(buf, len, false);
+    while (gov__line_next(&it, &p, &n)) {
+        if (gov__prefix(p, n, key, &v, &vn) && vn > 0 && (v[0] == ' ' || v[0] == '=')) {
             if (vn - 1 >= cap)
                 return false;
             memcpy(val, v + 1, vn - 1);
@@ -95,10 +95,10 @@ static uint64_t card_render_minor(const gov_root *root, uint64_t card)
 
     snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/drm",
              (unsigned long long)card);
-    if (!(d = gov_root_opendir(root, path)))
+    if (!(d = gov__root_opendir(root, path)))
         return GOV_UNKNOWN;
     while ((e = readdir(d)))
-        if (gov_name_number(e->d_name, "renderD", &num))
+        if (gov__name_number(e->d_name, "renderD", &num))
             minor = num;
     closedir(d);
     return minor;
@@ -114,22 +114,22 @@ static bool amd_apu(const gov_root *root, uint64_t card)
     struct dirent *e;
     bool apu = false;
 
-    if (minor == GOV_UNKNOWN || !(d = gov_root_opendir(root, nodes)))
+    if (minor == GOV_UNKNOWN || !(d = gov__root_opendir(root, nodes)))
         return false;
     while (!apu && (e = readdir(d))) {
         char path[512], val[32];
         uint64_t m, cores, simds;
 
-        if (!gov_name_number(e->d_name, "", &num) ||
+        if (!gov__name_number(e->d_name, "", &num) ||
             snprintf(path, sizeof path, "%s/%s/properties", nodes,
                      e->d_name) >= (int)sizeof path)
             continue;
         if (file_field(root, path, "drm_render_minor", val, sizeof val) &&
-            gov_parse_u64(val, strlen(val), &m) == 0 && m == minor &&
+            gov__parse_u64(val, strlen(val), &m) == 0 && m == minor &&
             file_field(root, path, "cpu_cores_count", val, sizeof val) &&
-            gov_parse_u64(val, strlen(val), &cores) == 0 &&
+            gov__parse_u64(val, strlen(val), &cores) == 0 &&
             file_field(root, path, "simd_count", val, sizeof val) &&
-            gov_parse_u64(val, strlen(val), &simds) == 0)
+            gov__parse_u64(val, strlen(val), &simds) == 0)
             apu = cores > 0 && simds > 0;
     }
     closedir(d);
@@ -159,12 +159,12 @@ static bool card_denied(const gov_root *root, uint64_t card)
         snprintf(name, sizeof name, "renderD%llu", (unsigned long long)minor);
     else
         snprintf(name, sizeof name, "card%llu", (unsigned long long)card);
-    return gov_dev_access_of(root, "/dev/dri", name) == GOV_DEV_DENIED;
+    return gov__dev_access_of(root, "/dev/dri", name) == GOV_DEV_DENIED;
 }
 
 static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
 {
-    DIR *d = gov_root_opendir(root, "/sys/class/drm");
+    DIR *d = gov__root_opendir(root, "/sys/class/drm");
     struct dirent *e;
     uint64_t lowest = GOV_UNKNOWN, num, vendor;
 
@@ -176,7 +176,7 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
     /* "cardN" only: connectors ("card0-DP-1") are not devices.  The
      * governor's card is the lowest one the allocation leaves usable. */
     while ((e = readdir(d))) {
-        if (!gov_name_number(e->d_name, "card", &num) || num > INT32_MAX)
+        if (!gov__name_number(e->d_name, "card", &num) || num > INT32_MAX)
             continue;
         if (num < lowest && !card_denied(root, num))
             lowest = num;
@@ -206,7 +206,7 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
 }
 
 
-void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg)
+void gov__accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg)
 {
     bool v2 = cg->cpu.version == 2 || cg->memory.version == 2;
     bool refused = (a->nvidia_dev_denied != GOV_UNKNOWN && a->nvidia_dev_denied > 0) ||
@@ -221,8 +221,8 @@ void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg)
         a->devices_confined = 1;
 }
 
-void gov_accel_collect(const gov_root *root, const char *const *envp,
-                       gov_snapshot_accel *out)
+void gov__accel_collect(const gov_root *root, const char *const *envp,
+                        gov_snapshot_accel *out)
 {
     static const char *const vars[GOV_VIS_COUNT] = {
         [GOV_VIS_NVIDIA] = "NVIDIA_VISIBLE_DEVICES",
@@ -234,12 +234,12 @@ void gov_accel_collect(const gov_root *root, const char *const *envp,
 
     GOV_SET_UNKNOWN(out, accel);
     for (int i = 0; i < GOV_VIS_COUNT; i++) {
-        const char *v = gov_env_get(envp, vars[i]);
+        const char *v = gov__env_get(envp, vars[i]);
         if (v)
-            out->visible[i] = gov_visible_count(v);
+            out->visible[i] = gov__visible_count(v);
     }
     out->nvidia_gpus = count_entries(root, "/proc/driver/nvidia/gpus");
-    gov_gpu_devices_count(root, &nvidia, &render);
+    gov__gpu_devices_count(root, &nvidia, &render);
     out->nvidia_dev_nodes = nvidia.total;
     out->nvidia_dev_usable = nvidia.usable;
     out->nvidia_dev_denied = nvidia.denied;

@@ -18,49 +18,49 @@
  * that HWLOC_FSROOT names (the caller points hwloc there; see
  * gov_options.sysroot).  Loaded once by the context. */
 struct hwloc_topology;
-int gov_inventory_load_topology(struct hwloc_topology **out);
+int gov__inventory_load_topology(struct hwloc_topology **out);
 
 /* The host's counts from topo (all unknown without one) and the online
  * CPUs under root; the memory-only NUMA nodes into t. */
-void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
-                           gov_snapshot_cpu_host *out, gov_snapshot_topology *t);
+void gov__inventory_collect(struct hwloc_topology *topo, const gov_root *root,
+                            gov_snapshot_cpu_host *out, gov_snapshot_topology *t);
 
 /* The task part of out from the affinity mask (mask_count CPUs) on topo;
  * nothing when either is unknown.  Sets out->source to live. */
-void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
-                          uint64_t mask_count, gov_snapshot_topology *out);
+void gov__topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
+                           uint64_t mask_count, gov_snapshot_topology *out);
 
 /* ---- accelerators (accel.c) ---------------------------------------------- */
 
-void gov_accel_collect(const gov_root *root, const char *const *envp,
-                       gov_snapshot_accel *out);
+void gov__accel_collect(const gov_root *root, const char *const *envp,
+                        gov_snapshot_accel *out);
 
 /* devices_confined from the cgroup evidence (v1: a devices cgroup below
  * the root) and, on cgroup v2, from what the process observed: a GPU node
  * refused with EPERM (docs/cgroups.md, "Devices"). */
-void gov_accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg);
+void gov__accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg);
 
 /* ---- pressure, swap (pressure.c) ---------------------------------------- */
 
 /* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
-int gov_psi_parse(const char *text, size_t len, double *some_avg10,
-                  double *full_avg10);
-void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
-                          gov_snapshot_pressure *out);
+int gov__psi_parse(const char *text, size_t len, double *some_avg10,
+                   double *full_avg10);
+void gov__pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
+                           gov_snapshot_pressure *out);
 
 /* ---- disk (disk.c) ------------------------------------------------------- */
 
-void gov_disk_collect(const char *workdir, gov_snapshot_disk *out);
+void gov__disk_collect(const char *workdir, gov_snapshot_disk *out);
 
 /* ---- descriptor (descriptor_collect.c) ----------------------------------- */
 
 /* Verify GOVERNOR_DESCRIPTOR from envp against the live process and, on
- * success, apply it to snap (gov_descriptor_apply: the scheduler part, the
+ * success, apply it to snap (gov__descriptor_apply: the scheduler part, the
  * policy, the step's topology); status, reason and age go into
  * snap->descriptor.
  * Nothing is looked at under a sysroot (the seal binds to the live process)
  * or with GOV_OPT_NO_DESCRIPTOR. */
-void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_snapshot *snap);
+void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
+                             const char *const *envp, gov_snapshot *snap);
 
 #endif /* GOV_COLLECT_H */

@@ -10,8 +10,8 @@
 
 extern char **environ;
 
-void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
-                            const char *const *envp, gov_snapshot *snap)
+void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
+                             const char *const *envp, gov_snapshot *snap)
 {
     gov_snapshot_descriptor *out = &snap->descriptor;
     const char *cred = NULL;
@@ -25,17 +25,17 @@ void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
     if (opts && (opts->flags & GOV_OPT_NO_DESCRIPTOR))
         return;
     /* The seal binds to the live process; a sysroot is someone else's. */
-    if (!gov_root_is_live(root))
+    if (!gov__root_is_live(root))
         return;
     /* envp NULL means the process environment, as gov_options documents. */
     if (!envp)
         envp = (const char *const *)environ;
-    cred = gov_env_get(envp, GOV_DESCRIPTOR_ENV);
+    cred = gov__env_get(envp, GOV_DESCRIPTOR_ENV);
     if (!cred || !*cred)
         return;
-    gov_claim_collect(envp, &claim);
-    rc = gov_descriptor_verify(cred, opts ? opts->munge_socket : NULL,
-                               opts ? opts->trusted_uid : GOV_UID_NONE, &claim, &d, &info);
+    gov__claim_collect(envp, &claim);
+    rc = gov__descriptor_verify(cred, opts ? opts->munge_socket : NULL,
+                                opts ? opts->trusted_uid : GOV_UID_NONE, &claim, &d, &info);
     if (rc) {
         out->status = GOV_DESCRIPTOR_INVALID;
         out->reason = rc;
@@ -46,5 +46,5 @@ void gov_descriptor_collect(const gov_options *opts, const gov_root *root,
     out->expired = info.expired;
     now = time(NULL);
     out->age_s = now >= 0 && (uint64_t)now >= d.created ? (uint64_t)now - d.created : 0;
-    gov_descriptor_apply(&d, snap);
+    gov__descriptor_apply(&d, snap);
 }

@@ -15,7 +15,7 @@ static uint64_t blocks_bytes(uint64_t blocks, uint64_t size)
 }
 
 
-void gov_disk_collect(const char *workdir, gov_snapshot_disk *out)
+void gov__disk_collect(const char *workdir, gov_snapshot_disk *out)
 {
     const char *dir = workdir && *workdir ? workdir : ".";
     struct statvfs st;

@@ -20,7 +20,7 @@ static bool read_by_linux(hwloc_topology_t topo)
     return b && !strcmp(b, "Linux");
 }
 
-int gov_inventory_load_topology(struct hwloc_topology **out)
+int gov__inventory_load_topology(struct hwloc_topology **out)
 {
     hwloc_topology_t topo;
 
@@ -69,7 +69,7 @@ static void numa_kinds(hwloc_topology_t topo, gov_snapshot_cpu_host *host,
     if (n <= 0 || !(nearest = hwloc_bitmap_alloc()))
         return;
     while ((pu = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, pu)))
-        if ((node = gov_numa_nearest(pu)))
+        if ((node = gov__numa_nearest(pu)))
             hwloc_bitmap_set(nearest, node->logical_index);
     for (int i = 0; i < n; i++) {
         node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
@@ -86,8 +86,8 @@ static void numa_kinds(hwloc_topology_t topo, gov_snapshot_cpu_host *host,
     t->memory_only_bytes = mem_only_bytes;
 }
 
-void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
-                           gov_snapshot_cpu_host *out, gov_snapshot_topology *t)
+void gov__inventory_collect(struct hwloc_topology *topo, const gov_root *root,
+                            gov_snapshot_cpu_host *out, gov_snapshot_topology *t)
 {
     gov_cpuset online;
     char buf[4096];
@@ -97,7 +97,7 @@ void gov_inventory_collect(struct hwloc_topology *topo, const gov_root *root,
     out->numa_nodes = out->online = GOV_UNKNOWN;
     t->memory_only_numa_nodes = t->memory_only_bytes = GOV_UNKNOWN;
 
-    if (gov_read_file(root, "/sys/devices/system/cpu/online", buf, sizeof buf, &len) == 0 &&
+    if (gov__read_file(root, "/sys/devices/system/cpu/online", buf, sizeof buf, &len) == 0 &&
         gov_cpuset_parse(buf, len, &online) == 0 && gov_cpuset_count(&online))
         out->online = gov_cpuset_count(&online);
 

@@ -39,28 +39,28 @@ static double avg10_of(const char *p, const char *eol)
 
         const char *v;
 
-        if (gov_prefix(p, (size_t)(stop - p), "avg10=", &v, NULL))
+        if (gov__prefix(p, (size_t)(stop - p), "avg10=", &v, NULL))
             return percent(v, stop);
         p = sp ? sp + 1 : eol;
     }
     return NAN;
 }
 
-int gov_psi_parse(const char *text, size_t len, double *some_avg10,
-                  double *full_avg10)
+int gov__psi_parse(const char *text, size_t len, double *some_avg10,
+                   double *full_avg10)
 {
-    gov_lines it = gov_lines_of(text, len, false);
+    gov_lines it = gov__lines_of(text, len, false);
     const char *p;
     size_t n;
 
     if (!some_avg10 || !full_avg10 || (!text && len))
         return GOV_EINVAL;
     *some_avg10 = *full_avg10 = NAN;
-    while (gov_line_next(&it, &p, &n)) {
+    while (gov__line_next(&it, &p, &n)) {
         const char *v;
-        if (gov_prefix(p, n, "some ", &v, NULL))
+        if (gov__prefix(p, n, "some ", &v, NULL))
             *some_avg10 = avg10_of(v, p + n);
-        else if (gov_prefix(p, n, "full ", &v, NULL))
+        else if (gov__prefix(p, n, "full ", &v, NULL))
             *full_avg10 = avg10_of(v, p + n);
     }
     return isnan(*some_avg10) && isnan(*full_avg10) ? GOV_EPARSE : 0;
@@ -76,9 +76,9 @@ static bool read_psi(const gov_root *root, const char *dir, const char *name,
     *some = *full = NAN;
     /* A kernel with PSI compiled in but disabled fails the read with
      * EOPNOTSUPP; that is as unknown as a missing file. */
-    if (gov_read_file_in(root, dir, name, buf, sizeof buf, &len))
+    if (gov__read_file_in(root, dir, name, buf, sizeof buf, &len))
         return false;
-    return gov_psi_parse(buf, len, some, full) == 0;
+    return gov__psi_parse(buf, len, some, full) == 0;
 }
 
 static bool read_source(const gov_root *root, const char *dir, const char *cpu,
@@ -104,24 +104,24 @@ static void swap_activity(const gov_root *root, gov_snapshot_pressure *out)
     gov_lines it;
     const char *p;
 
-    if (gov_read_file(root, "/proc/vmstat", buf, sizeof buf, &len))
+    if (gov__read_file(root, "/proc/vmstat", buf, sizeof buf, &len))
         return;
-    it = gov_lines_of(buf, len, false);
-    while (gov_line_next(&it, &p, &n)) {
+    it = gov__lines_of(buf, len, false);
+    while (gov__line_next(&it, &p, &n)) {
         const char *num;
         size_t nn;
         uint64_t v;
 
-        if (gov_prefix(p, n, "pswpin ", &num, &nn) && gov_parse_u64(num, nn, &v) == 0)
+        if (gov__prefix(p, n, "pswpin ", &num, &nn) && gov__parse_u64(num, nn, &v) == 0)
             out->swap_in_pages = v;
-        else if (gov_prefix(p, n, "pswpout ", &num, &nn) && gov_parse_u64(num, nn, &v) == 0)
+        else if (gov__prefix(p, n, "pswpout ", &num, &nn) && gov__parse_u64(num, nn, &v) == 0)
             out->swap_out_pages = v;
     }
 }
 
 
-void gov_pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
-                          gov_snapshot_pressure *out)
+void gov__pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
+                           gov_snapshot_pressure *out)
 {
     GOV_SET_UNKNOWN(out, pressure);
 

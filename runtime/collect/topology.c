@@ -32,7 +32,7 @@ static void count_pu(hwloc_obj_t pu, numa_tally *numa, hwloc_bitmap_t cores,
 {
     hwloc_obj_t core = ancestor(pu, HWLOC_OBJ_CORE);
     hwloc_obj_t pkg = ancestor(pu, HWLOC_OBJ_PACKAGE);
-    hwloc_obj_t node = gov_numa_nearest(pu);
+    hwloc_obj_t node = gov__numa_nearest(pu);
 
     if (core)
         hwloc_bitmap_set(cores, core->logical_index);
@@ -87,12 +87,12 @@ static void list_numa(hwloc_topology_t topo, const gov_cpuset *mask, const numa_
     }
     out->numa_count = (uint32_t)k;
     while ((pu = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, pu))) {
-        hwloc_obj_t node = gov_numa_nearest(pu);
-        if (!node || !gov_cpu_in(mask, pu->os_index))
+        hwloc_obj_t node = gov__numa_nearest(pu);
+        if (!node || !gov__cpu_in(mask, pu->os_index))
             continue;
         for (int i = 0; i < k; i++)
             if (sorted[i] == node)
-                gov_cpu_add(&out->numa[i].cpus, pu->os_index);
+                gov__cpu_add(&out->numa[i].cpus, pu->os_index);
     }
     free(sorted);
 }
@@ -104,8 +104,8 @@ static uint64_t count_or_unknown(hwloc_const_bitmap_t b)
     return w > 0 ? (uint64_t)w : GOV_UNKNOWN;
 }
 
-void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
-                          uint64_t mask_count, gov_snapshot_topology *out)
+void gov__topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
+                           uint64_t mask_count, gov_snapshot_topology *out)
 {
     hwloc_bitmap_t cores, packages, nodes;
     numa_tally *numa;
@@ -123,7 +123,7 @@ void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
     if (!cores || !packages || !nodes || !numa)
         goto out;
     while ((pu = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PU, pu))) {
-        if (!gov_cpu_in(mask, pu->os_index))
+        if (!gov__cpu_in(mask, pu->os_index))
             continue;
         pus++;
         count_pu(pu, numa, cores, packages, nodes);
@@ -135,7 +135,7 @@ void gov_topology_collect(struct hwloc_topology *topo, const gov_cpuset *mask,
         bool all = true;
         for (int c = hwloc_bitmap_first(core->cpuset); c >= 0 && all;
              c = hwloc_bitmap_next(core->cpuset, c))
-            all = gov_cpu_in(mask, (unsigned)c);
+            all = gov__cpu_in(mask, (unsigned)c);
         whole += all;
     }
     out->source = GOV_TOPOLOGY_SOURCE_LIVE;

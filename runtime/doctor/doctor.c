@@ -191,8 +191,8 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
     case GOV_ENFORCED:
         assessed(add(r, "cpu.enforced", GOV_DOCTOR_OK, "cpu",
                      "the kernel holds this process to its CPU allocation", NULL),
-                 cpus, gov_cpu_held(s));
-        if (gov_cpu_held(s) == GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY))
+                 cpus, gov__cpu_held(s));
+        if (gov__cpu_held(s) == GOV_DOCTOR_HELD(GOV_LAYER_AFFINITY))
             add(r, "cpu.affinity_only", GOV_DOCTOR_INFO, "cpu",
                 "only the affinity mask holds this process to its CPUs; its cpuset is wider "
                 "(Slurm gives every task of a step the step's cpuset), and a process may "
@@ -273,7 +273,7 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
 }
 
 /* The GPU device nodes the process may open: NVIDIA's when the node has
- * any, else the DRM render nodes (as gov_gpu_kind chooses). */
+ * any, else the DRM render nodes (as gov__gpu_kind chooses). */
 static uint64_t gpu_nodes(const gov_snapshot *s, uint64_t *usable)
 {
     bool nvidia = s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
@@ -430,7 +430,7 @@ static void examine_topology(const gov_snapshot *s, gov_doctor_report *r)
             FIX_NUMA_SPREAD);
 }
 
-int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
+int gov__doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
 {
     int missing = 0;
 
@@ -458,17 +458,17 @@ static const char *const severity_labels[GOV_DOCTOR_SEVERITY_COUNT] = {
     GOV_DOCTOR_SEVERITY_LIST(SEVERITY_LABEL)
 };
 
-const char *gov_doctor_severity_name(gov_doctor_severity s)
+const char *gov__doctor_severity_name(gov_doctor_severity s)
 {
-    return gov_name_of(GOV_NAMES(severity_names), (unsigned)s);
+    return gov__name_of(GOV_NAMES(severity_names), (unsigned)s);
 }
 
-const char *gov_doctor_severity_label(gov_doctor_severity s)
+const char *gov__doctor_severity_label(gov_doctor_severity s)
 {
-    return gov_name_of(GOV_NAMES(severity_labels), (unsigned)s);
+    return gov__name_of(GOV_NAMES(severity_labels), (unsigned)s);
 }
 
-const char *gov_doctor_unit(const gov_doctor_finding *f)
+const char *gov__doctor_unit(const gov_doctor_finding *f)
 {
     if (f->allocation == GOV_UNKNOWN)
         return NULL;
@@ -477,11 +477,11 @@ const char *gov_doctor_unit(const gov_doctor_finding *f)
     return strcmp(f->resource, "gpu") == 0 ? "gpus" : "bytes";
 }
 
-void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap)
+void gov__doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap)
 {
     if (cap == 0)
         return;
     buf[0] = '\0';
     if (f->assessed)
-        gov_layers_format(f->held, buf, cap);
+        gov__layers_format(f->held, buf, cap);
 }

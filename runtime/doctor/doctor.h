@@ -48,19 +48,19 @@ typedef struct gov_doctor_report {
 } gov_doctor_report;
 
 /* Examine a resolved snapshot.  Returns 0, or GOV_EINVAL for NULL. */
-int gov_doctor_examine(const gov_snapshot *snap, gov_doctor_report *out);
+int gov__doctor_examine(const gov_snapshot *snap, gov_doctor_report *out);
 
 /* "ok", "info", "warn", "error"; NULL outside the enum. */
-const char *gov_doctor_severity_name(gov_doctor_severity s);
+const char *gov__doctor_severity_name(gov_doctor_severity s);
 
 /* The tool's label: the name, but "ERROR" shouts. */
-const char *gov_doctor_severity_label(gov_doctor_severity s);
+const char *gov__doctor_severity_label(gov_doctor_severity s);
 
 /* "cpus", "bytes" or "gpus" for a finding about an allocation, else NULL. */
-const char *gov_doctor_unit(const gov_doctor_finding *f);
+const char *gov__doctor_unit(const gov_doctor_finding *f);
 
 /* The holding layers as "affinity,cpuset" into buf; "none" when nothing
  * holds; "" when not assessed. */
-void gov_doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap);
+void gov__doctor_held_names(const gov_doctor_finding *f, char *buf, size_t cap);
 
 #endif

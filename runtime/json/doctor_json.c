@@ -4,31 +4,31 @@
 #include "render.h"
 #include "json.h"
 
-int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len)
+int gov__doctor_json(const gov_doctor_report *rep, char **out, size_t *len)
 {
     gov_jw w;
     char held[64];
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", GOV_DOCTOR_SCHEMA);
-    gov_jw_array_begin(&w, "findings");
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_DOCTOR_SCHEMA);
+    gov__jw_array_begin(&w, "findings");
     for (size_t i = 0; i < rep->count; i++) {
         const gov_doctor_finding *f = &rep->findings[i];
-        gov_jw_object_begin(&w, NULL);
-        gov_jw_string(&w, "id", f->id);
-        gov_jw_string(&w, "severity", gov_doctor_severity_name(f->severity));
-        gov_jw_string(&w, "resource", f->resource);
-        gov_jw_u64(&w, "allocation", f->allocation);
-        gov_jw_string(&w, "unit", gov_doctor_unit(f));
-        gov_doctor_held_names(f, held, sizeof held);
-        gov_jw_string(&w, "enforced_by", f->assessed ? held : NULL);
-        gov_jw_string(&w, "summary", f->summary);
-        gov_jw_string(&w, "fix", f->fix);
-        gov_jw_object_end(&w);
+        gov__jw_object_begin(&w, NULL);
+        gov__jw_string(&w, "id", f->id);
+        gov__jw_string(&w, "severity", gov__doctor_severity_name(f->severity));
+        gov__jw_string(&w, "resource", f->resource);
+        gov__jw_u64(&w, "allocation", f->allocation);
+        gov__jw_string(&w, "unit", gov__doctor_unit(f));
+        gov__doctor_held_names(f, held, sizeof held);
+        gov__jw_string(&w, "enforced_by", f->assessed ? held : NULL);
+        gov__jw_string(&w, "summary", f->summary);
+        gov__jw_string(&w, "fix", f->fix);
+        gov__jw_object_end(&w);
     }
-    gov_jw_array_end(&w);
-    gov_jw_int(&w, "exit", rep->exit_status);
-    gov_jw_object_end(&w);
-    return gov_jw_finish(&w, out, len);
+    gov__jw_array_end(&w);
+    gov__jw_int(&w, "exit", rep->exit_status);
+    gov__jw_object_end(&w);
+    return gov__jw_finish(&w, out, len);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gov_jw_init(gov_jw *w)
+void gov__jw_init(gov_jw *w)
 {
     memset(w, 0, sizeof *w);
     w->out = gov_text_growable();
@@ -18,7 +18,7 @@ void gov_jw_init(gov_jw *w)
 /* The literal s, written as it is. */
 static void put(gov_jw *w, const char *s)
 {
-    gov_text_append(&w->out, s, strlen(s));
+    gov__text_append(&w->out, s, strlen(s));
 }
 
 static void put_escaped(gov_jw *w, const char *s)
@@ -28,11 +28,11 @@ static void put_escaped(gov_jw *w, const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') {
             char e[2] = { '\\', (char)c };
-            gov_text_append(&w->out, e, 2);
+            gov__text_append(&w->out, e, 2);
         } else if (c < 0x20) {
-            gov_text_put(&w->out, "\\u%04x", c);
+            gov__text_put(&w->out, "\\u%04x", c);
         } else {
-            gov_text_append(&w->out, s, 1);
+            gov__text_append(&w->out, s, 1);
         }
     }
     put(w, "\"");
@@ -68,27 +68,27 @@ static void close_nested(gov_jw *w, const char *bracket)
     put(w, bracket);
 }
 
-void gov_jw_object_begin(gov_jw *w, const char *key)
+void gov__jw_object_begin(gov_jw *w, const char *key)
 {
     open_nested(w, key, "{");
 }
 
-void gov_jw_object_end(gov_jw *w)
+void gov__jw_object_end(gov_jw *w)
 {
     close_nested(w, "}");
 }
 
-void gov_jw_array_begin(gov_jw *w, const char *key)
+void gov__jw_array_begin(gov_jw *w, const char *key)
 {
     open_nested(w, key, "[");
 }
 
-void gov_jw_array_end(gov_jw *w)
+void gov__jw_array_end(gov_jw *w)
 {
     close_nested(w, "]");
 }
 
-void gov_jw_string(gov_jw *w, const char *key, const char *value)
+void gov__jw_string(gov_jw *w, const char *key, const char *value)
 {
     member(w, key);
     if (value)
@@ -97,56 +97,56 @@ void gov_jw_string(gov_jw *w, const char *key, const char *value)
         put(w, "null");
 }
 
-void gov_jw_null(gov_jw *w, const char *key)
+void gov__jw_null(gov_jw *w, const char *key)
 {
     member(w, key);
     put(w, "null");
 }
 
-void gov_jw_bool(gov_jw *w, const char *key, bool value)
+void gov__jw_bool(gov_jw *w, const char *key, bool value)
 {
     member(w, key);
     put(w, value ? "true" : "false");
 }
 
-void gov_jw_int(gov_jw *w, const char *key, int64_t value)
+void gov__jw_int(gov_jw *w, const char *key, int64_t value)
 {
     member(w, key);
-    gov_text_put(&w->out, "%lld", (long long)value);
+    gov__text_put(&w->out, "%lld", (long long)value);
 }
 
-void gov_jw_u64(gov_jw *w, const char *key, uint64_t value)
+void gov__jw_u64(gov_jw *w, const char *key, uint64_t value)
 {
     member(w, key);
     if (value == GOV_UNKNOWN)
         put(w, "null");
     else
-        gov_text_put(&w->out, "%llu", (unsigned long long)value);
+        gov__text_put(&w->out, "%llu", (unsigned long long)value);
 }
 
-void gov_jw_double(gov_jw *w, const char *key, double value)
+void gov__jw_double(gov_jw *w, const char *key, double value)
 {
     member(w, key);
     if (!isfinite(value))
         put(w, "null");
     else
-        gov_text_put(&w->out, "%.6g", value);
+        gov__text_put(&w->out, "%.6g", value);
 }
 
 /* A CPU list needs no escaping: written straight into the text. */
-void gov_jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set)
+void gov__jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set)
 {
     member(w, key);
     put(w, "\"");
-    gov_cpuset_put(&w->out, set);
+    gov__cpuset_put(&w->out, set);
     put(w, "\"");
 }
 
-int gov_jw_finish(gov_jw *w, char **out, size_t *len)
+int gov__jw_finish(gov_jw *w, char **out, size_t *len)
 {
     char *text;
     size_t n;
-    int rc = gov_text_take(&w->out, &text, &n);
+    int rc = gov__text_take(&w->out, &text, &n);
 
     if (rc == 0 && w->err) {
         free(text);

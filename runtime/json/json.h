@@ -1,6 +1,6 @@
 /* json.h - a small append-only JSON writer, under every renderer (render.h),
  * over a growable text writer (core/text.h).  Errors are sticky: after an
- * allocation failure every call is a no-op and gov_jw_finish() reports
+ * allocation failure every call is a no-op and gov__jw_finish() reports
  * GOV_ENOMEM. */
 #ifndef GOV_JSON_H
 #define GOV_JSON_H
@@ -21,24 +21,24 @@ typedef struct gov_jw {
     bool first[GOV_JW_MAX_DEPTH]; /* no member written yet at this depth */
 } gov_jw;
 
-void gov_jw_init(gov_jw *w);
+void gov__jw_init(gov_jw *w);
 /* Hand the text to the caller (malloc'd) or free it on error. */
-int gov_jw_finish(gov_jw *w, char **out, size_t *len);
+int gov__jw_finish(gov_jw *w, char **out, size_t *len);
 
-void gov_jw_object_begin(gov_jw *w, const char *key); /* key NULL at top */
-void gov_jw_object_end(gov_jw *w);
+void gov__jw_object_begin(gov_jw *w, const char *key); /* key NULL at top */
+void gov__jw_object_end(gov_jw *w);
 /* Members of an array take key NULL. */
-void gov_jw_array_begin(gov_jw *w, const char *key);
-void gov_jw_array_end(gov_jw *w);
-void gov_jw_string(gov_jw *w, const char *key, const char *value); /* NULL -> null */
-void gov_jw_null(gov_jw *w, const char *key);
-void gov_jw_bool(gov_jw *w, const char *key, bool value);
-void gov_jw_int(gov_jw *w, const char *key, int64_t value);
+void gov__jw_array_begin(gov_jw *w, const char *key);
+void gov__jw_array_end(gov_jw *w);
+void gov__jw_string(gov_jw *w, const char *key, const char *value); /* NULL -> null */
+void gov__jw_null(gov_jw *w, const char *key);
+void gov__jw_bool(gov_jw *w, const char *key, bool value);
+void gov__jw_int(gov_jw *w, const char *key, int64_t value);
 /* GOV_UNKNOWN -> null */
-void gov_jw_u64(gov_jw *w, const char *key, uint64_t value);
+void gov__jw_u64(gov_jw *w, const char *key, uint64_t value);
 /* NaN or infinity -> null */
-void gov_jw_double(gov_jw *w, const char *key, double value);
+void gov__jw_double(gov_jw *w, const char *key, double value);
 /* A CPU set as a Linux CPU list string (null when it cannot be formatted). */
-void gov_jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set);
+void gov__jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set);
 
 #endif

@@ -20,21 +20,21 @@
 
 /* `governor plan --json`: the snapshot's capacity and binding layers, then
  * the plan's figures. */
-int gov_plan_json(const gov_snapshot *s, const gov_plan *p, char **out, size_t *len);
+int gov__plan_json(const gov_snapshot *s, const gov_plan *p, char **out, size_t *len);
 
 /* `governor run --dry-run --json`: plan/1's head, the command's plan and
  * its pool's, the affinity, and every variable's decision. */
-int gov_run_json(const gov_snapshot *s, const gov_runenv *env, char **out, size_t *len);
+int gov__run_json(const gov_snapshot *s, const gov_runenv *env, char **out, size_t *len);
 
 /* One line of `governor watch --json`, elapsed_ms since watch began; gate
  * is the PSI gate that holds new work (GOV_REASON_NONE: none). */
-int gov_watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                   const gov_availability *a, gov_reason gate, char **out, size_t *len);
+int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                    const gov_availability *a, gov_reason gate, char **out, size_t *len);
 
 /* `governor verify --json`: the descriptor's status, reason and age. */
-int gov_verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len);
+int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len);
 
 /* `governor doctor --json`: the findings and the exit status. */
-int gov_doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
+int gov__doctor_json(const gov_doctor_report *rep, char **out, size_t *len);
 
 #endif

@@ -32,10 +32,10 @@ static const char *enter(gov_jw *w, open_path *open, const char *path, char *key
            !memcmp(part[same], open->part[same], len[same]))
         same++;
     for (; open->depth > same; open->depth--)
-        gov_jw_object_end(w);
+        gov__jw_object_end(w);
     for (; open->depth < n; open->depth++) {
         snprintf(key, cap, "%.*s", (int)len[open->depth], part[open->depth]);
-        gov_jw_object_begin(w, key);
+        gov__jw_object_begin(w, key);
         open->part[open->depth] = part[open->depth];
         open->len[open->depth] = len[open->depth];
     }
@@ -50,20 +50,20 @@ static void put_numa(gov_jw *w, const char *key, const gov_field *f, const gov_s
 
     memcpy(&n, (const char *)s + f->aux, sizeof n);
     if (s->topology.task.numa_nodes == GOV_UNKNOWN) {
-        gov_jw_null(w, key);
+        gov__jw_null(w, key);
         return;
     }
-    gov_jw_array_begin(w, key);
+    gov__jw_array_begin(w, key);
     for (uint32_t i = 0; i < n && i < GOV_TOPOLOGY_NUMA_MAX; i++) {
-        gov_jw_object_begin(w, NULL);
-        gov_jw_u64(w, "os_index", e[i].os_index);
-        gov_jw_u64(w, "pus", e[i].pus);
-        gov_jw_u64(w, "cores", e[i].cores);
-        gov_jw_u64(w, "local_memory_bytes", e[i].local_memory_bytes);
-        gov_jw_cpuset(w, "cpus", &e[i].cpus);
-        gov_jw_object_end(w);
+        gov__jw_object_begin(w, NULL);
+        gov__jw_u64(w, "os_index", e[i].os_index);
+        gov__jw_u64(w, "pus", e[i].pus);
+        gov__jw_u64(w, "cores", e[i].cores);
+        gov__jw_u64(w, "local_memory_bytes", e[i].local_memory_bytes);
+        gov__jw_cpuset(w, "cpus", &e[i].cpus);
+        gov__jw_object_end(w);
     }
-    gov_jw_array_end(w);
+    gov__jw_array_end(w);
 }
 
 static void put_field(gov_jw *w, const char *key, const gov_field *f, const gov_snapshot *s)
@@ -79,54 +79,54 @@ static void put_field(gov_jw *w, const char *key, const gov_field *f, const gov_
     switch (f->kind) {
     case GOV_FIELD_COUNT:
         memcpy(&u64, at, sizeof u64);
-        gov_jw_u64(w, key, u64);
+        gov__jw_u64(w, key, u64);
         break;
     case GOV_FIELD_FRACTION:
         memcpy(&d, at, sizeof d);
-        gov_jw_double(w, key, d);
+        gov__jw_double(w, key, d);
         break;
     case GOV_FIELD_FLAG:
         memcpy(&i, at, sizeof i);
-        gov_jw_bool(w, key, i != 0);
+        gov__jw_bool(w, key, i != 0);
         break;
     case GOV_FIELD_TRISTATE:
         memcpy(&i, at, sizeof i);
         if (i < 0)
-            gov_jw_null(w, key);
+            gov__jw_null(w, key);
         else
-            gov_jw_bool(w, key, i != 0);
+            gov__jw_bool(w, key, i != 0);
         break;
     case GOV_FIELD_INDEX:
         memcpy(&i, at, sizeof i);
         if (i < 0)
-            gov_jw_null(w, key);
+            gov__jw_null(w, key);
         else
-            gov_jw_int(w, key, i);
+            gov__jw_int(w, key, i);
         break;
     case GOV_FIELD_PERCENT:
         memcpy(&u32, at, sizeof u32);
-        gov_jw_int(w, key, u32);
+        gov__jw_int(w, key, u32);
         break;
     case GOV_FIELD_VERSION:
         memcpy(&i, at, sizeof i);
         if (i == 1 || i == 2)
-            gov_jw_int(w, key, i);
+            gov__jw_int(w, key, i);
         else
-            gov_jw_null(w, key);
+            gov__jw_null(w, key);
         break;
     case GOV_FIELD_NAME:
         memcpy(&e, at, sizeof e);
-        gov_jw_string(w, key, f->name(e));
+        gov__jw_string(w, key, f->name(e));
         break;
     case GOV_FIELD_CPUSET:
         memcpy(&u64, (const char *)s + f->aux, sizeof u64);
         if (u64 == GOV_UNKNOWN)
-            gov_jw_null(w, key);
+            gov__jw_null(w, key);
         else
-            gov_jw_cpuset(w, key, (const gov_cpuset *)(const void *)at);
+            gov__jw_cpuset(w, key, (const gov_cpuset *)(const void *)at);
         break;
     case GOV_FIELD_DERIVED:
-        gov_jw_string(w, key, f->derive(s, buf, sizeof buf));
+        gov__jw_string(w, key, f->derive(s, buf, sizeof buf));
         break;
     case GOV_FIELD_NUMA_LIST:
         put_numa(w, key, f, s);
@@ -144,15 +144,15 @@ int gov_snapshot_json(const gov_snapshot *s, char **out, size_t *len)
 
     if (!s || !out)
         return GOV_EINVAL;
-    fields = gov_snapshot_fields(&n);
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", GOV_SNAPSHOT_SCHEMA);
+    fields = gov__snapshot_fields(&n);
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_SNAPSHOT_SCHEMA);
     for (size_t i = 0; i < n; i++)
         if (!fields[i].hidden)
             put_field(&w, enter(&w, &open, fields[i].path, key, sizeof key), &fields[i], s);
     for (; open.depth; open.depth--)
-        gov_jw_object_end(&w);
-    gov_jw_object_end(&w);
-    return gov_jw_finish(&w, out, len);
+        gov__jw_object_end(&w);
+    gov__jw_object_end(&w);
+    return gov__jw_finish(&w, out, len);
 }

@@ -3,20 +3,20 @@
 #include "render.h"
 #include "json.h"
 
-int gov_verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len)
+int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len)
 {
     bool invalid = d->status == GOV_DESCRIPTOR_INVALID;
     gov_jw w;
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", GOV_VERIFY_SCHEMA);
-    gov_jw_string(&w, "status", gov_descriptor_status_name(d->status));
-    gov_jw_string(&w, "reason", invalid ? gov_strerror(d->reason) : NULL);
-    gov_jw_string(&w, "reason_code", invalid ? gov_err_name(d->reason) : NULL);
-    gov_jw_u64(&w, "age_s", d->age_s);
-    gov_jw_bool(&w, "replayed", d->replayed);
-    gov_jw_bool(&w, "expired", d->expired);
-    gov_jw_object_end(&w);
-    return gov_jw_finish(&w, out, len);
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_VERIFY_SCHEMA);
+    gov__jw_string(&w, "status", gov_descriptor_status_name(d->status));
+    gov__jw_string(&w, "reason", invalid ? gov_strerror(d->reason) : NULL);
+    gov__jw_string(&w, "reason_code", invalid ? gov_err_name(d->reason) : NULL);
+    gov__jw_u64(&w, "age_s", d->age_s);
+    gov__jw_bool(&w, "replayed", d->replayed);
+    gov__jw_bool(&w, "expired", d->expired);
+    gov__jw_object_end(&w);
+    return gov__jw_finish(&w, out, len);
 }

@@ -3,39 +3,39 @@
 #include "render.h"
 #include "json.h"
 
-int gov_watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                   const gov_availability *a, gov_reason gate, char **out, size_t *len)
+int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                    const gov_availability *a, gov_reason gate, char **out, size_t *len)
 {
     gov_jw w;
 
-    gov_jw_init(&w);
-    gov_jw_object_begin(&w, NULL);
-    gov_jw_string(&w, "schema", GOV_WATCH_SCHEMA);
-    gov_jw_u64(&w, "elapsed_ms", elapsed_ms);
-    gov_jw_string(&w, "profile", gov_profile_name(a->profile));
-    gov_jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
-    gov_jw_u64(&w, "ceiling", ps->ceiling);
-    gov_jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
-    gov_jw_u64(&w, "healthy_streak", ps->healthy_streak);
-    gov_jw_u64(&w, "swap_streak", ps->swap_streak);
-    gov_jw_object_begin(&w, "ram");
-    gov_jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
-    gov_jw_u64(&w, "free_bytes", a->ram_bytes);
-    gov_jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
-    gov_jw_object_end(&w);
-    gov_jw_object_begin(&w, "threads");
-    gov_jw_u64(&w, "detected", a->detected_threads);
-    gov_jw_u64(&w, "free", a->threads);
-    gov_jw_u64(&w, "reserve", a->threads_reserve);
-    gov_jw_object_end(&w);
-    gov_jw_u64(&w, "io_slots_free", a->io_slots);
-    gov_jw_u64(&w, "gpu_slots_free", a->gpu_slots);
-    gov_jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
-    gov_jw_object_begin(&w, "psi");
-    gov_jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
-    gov_jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
-    gov_jw_string(&w, "gate", gate == GOV_REASON_NONE ? NULL : gov_reason_name(gate));
-    gov_jw_object_end(&w);
-    gov_jw_object_end(&w);
-    return gov_jw_finish(&w, out, len);
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_WATCH_SCHEMA);
+    gov__jw_u64(&w, "elapsed_ms", elapsed_ms);
+    gov__jw_string(&w, "profile", gov_profile_name(a->profile));
+    gov__jw_string(&w, "pressure", gov_pressure_level_name(ps->level));
+    gov__jw_u64(&w, "ceiling", ps->ceiling);
+    gov__jw_string(&w, "ceiling_reason", gov_ceiling_reason_name(ps->ceiling_reason));
+    gov__jw_u64(&w, "healthy_streak", ps->healthy_streak);
+    gov__jw_u64(&w, "swap_streak", ps->swap_streak);
+    gov__jw_object_begin(&w, "ram");
+    gov__jw_u64(&w, "detected_bytes", a->detected_ram_bytes);
+    gov__jw_u64(&w, "free_bytes", a->ram_bytes);
+    gov__jw_u64(&w, "reserve_bytes", a->ram_reserve_bytes);
+    gov__jw_object_end(&w);
+    gov__jw_object_begin(&w, "threads");
+    gov__jw_u64(&w, "detected", a->detected_threads);
+    gov__jw_u64(&w, "free", a->threads);
+    gov__jw_u64(&w, "reserve", a->threads_reserve);
+    gov__jw_object_end(&w);
+    gov__jw_u64(&w, "io_slots_free", a->io_slots);
+    gov__jw_u64(&w, "gpu_slots_free", a->gpu_slots);
+    gov__jw_u64(&w, "gpu_free_bytes", a->gpu_free_bytes);
+    gov__jw_object_begin(&w, "psi");
+    gov__jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
+    gov__jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
+    gov__jw_string(&w, "gate", gate == GOV_REASON_NONE ? NULL : gov_reason_name(gate));
+    gov__jw_object_end(&w);
+    gov__jw_object_end(&w);
+    return gov__jw_finish(&w, out, len);
 }

@@ -4,7 +4,7 @@
 
 #include <time.h>
 
-uint64_t gov_monotonic_ns(void)
+uint64_t gov__monotonic_ns(void)
 {
     struct timespec ts;
 

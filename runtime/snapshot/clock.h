@@ -7,6 +7,6 @@
 
 #include <stdint.h>
 
-uint64_t gov_monotonic_ns(void);
+uint64_t gov__monotonic_ns(void);
 
 #endif /* GOV_CLOCK_H */

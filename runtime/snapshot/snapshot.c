@@ -54,11 +54,11 @@ int gov_context_create(const gov_options *opts, gov_context **out)
         ctx->opts = *opts;
     else
         ctx->opts.trusted_uid = GOV_UID_NONE;
-    gov_root_open(ctx->opts.sysroot, &ctx->root);
+    gov__root_open(ctx->opts.sysroot, &ctx->root);
     ctx->opts.sysroot = NULL;
     /* Strict mode needs the live process's descriptor. */
     if ((ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR) &&
-        ((ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR) || !gov_root_is_live(&ctx->root))) {
+        ((ctx->opts.flags & GOV_OPT_NO_DESCRIPTOR) || !gov__root_is_live(&ctx->root))) {
         gov_context_destroy(ctx);
         return GOV_EINVAL;
     }
@@ -70,7 +70,7 @@ int gov_context_create(const gov_options *opts, gov_context **out)
     ctx->opts.workdir = ctx->workdir;
     ctx->opts.munge_socket = ctx->munge_socket;
     /* A topology that cannot load only leaves the topology unknown. */
-    if (hwloc_reads(opts ? opts->sysroot : NULL) && gov_inventory_load_topology(&ctx->topo) != 0)
+    if (hwloc_reads(opts ? opts->sysroot : NULL) && gov__inventory_load_topology(&ctx->topo) != 0)
         ctx->topo = NULL;
     *out = ctx;
     return 0;
@@ -82,7 +82,7 @@ void gov_context_destroy(gov_context *ctx)
         return;
     if (ctx->topo)
         hwloc_topology_destroy(ctx->topo);
-    gov_root_close(&ctx->root);
+    gov__root_close(&ctx->root);
     free(ctx->workdir);
     free(ctx->munge_socket);
     free(ctx);
@@ -112,34 +112,34 @@ int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
     envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
 
     gov_snapshot_init(out);
-    out->captured_ns = gov_monotonic_ns();
+    out->captured_ns = gov__monotonic_ns();
 
-    gov_inventory_collect(ctx->topo, root, &out->cpu.host, &out->topology);
-    if (gov_affinity_collect(root, &out->cpu.affinity.set, &out->cpu.affinity.count) != 0)
+    gov__inventory_collect(ctx->topo, root, &out->cpu.host, &out->topology);
+    if (gov__affinity_collect(root, &out->cpu.affinity.set, &out->cpu.affinity.count) != 0)
         out->cpu.affinity.count = GOV_UNKNOWN;
-    gov_topology_collect(ctx->topo, &out->cpu.affinity.set, out->cpu.affinity.count,
-                         &out->topology);
+    gov__topology_collect(ctx->topo, &out->cpu.affinity.set, out->cpu.affinity.count,
+                          &out->topology);
 
-    gov_cgroup_collect(root, &cg);
+    gov__cgroup_collect(root, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;
 
     /* A verified descriptor outranks the variables any user can change;
      * strict mode never falls back to them. */
-    gov_descriptor_collect(&ctx->opts, root, envp, out);
+    gov__descriptor_collect(&ctx->opts, root, envp, out);
     if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !strict)
-        gov_slurmenv_collect(envp, &out->scheduler);
+        gov__slurmenv_collect(envp, &out->scheduler);
     if (strict) {
         drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
         drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);
         drop_env_value(&out->scheduler.mem_per_cpu_bytes, &out->scheduler.mem_per_cpu_source);
     }
 
-    gov_meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
-    gov_pressure_collect(root, &cg, &out->pressure);
-    gov_accel_collect(root, envp, &out->accel);
-    gov_accel_confinement(&out->accel, &cg);
-    gov_disk_collect(ctx->opts.workdir, &out->disk);
+    gov__meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
+    gov__pressure_collect(root, &cg, &out->pressure);
+    gov__accel_collect(root, envp, &out->accel);
+    gov__accel_confinement(&out->accel, &cg);
+    gov__disk_collect(ctx->opts.workdir, &out->disk);
 
     gov_snapshot_resolve(out);
     if (strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)

@@ -35,18 +35,18 @@ static int record(const gov_root *root)
     const char *why;
     int rc = -1;
 
-    if (gov_cg_read_texts_of(root, "/proc/self/cgroup", &t) && !gov_step_cgroups_find(root, &t, &cg)) {
-        gov_step_record_init(&r);
+    if (gov__cg_read_texts_of(root, "/proc/self/cgroup", &t) && !gov__step_cgroups_find(root, &t, &cg)) {
+        gov__step_record_init(&r);
         r.job = 1;
         strcpy(r.step, "0");
         strcpy(r.node, "node1");
         r.elapsed_s = 10;
         r.budget_cpus = 2;
         r.budget_memory_bytes = 200u << 20;
-        gov_step_usage_read(root, &cg, &r);
-        gov_step_record_judge(&r, 60);
-        line_len = gov_step_record_encode(&r, line, sizeof line);
-        rc = line_len > 0 ? gov_report_append(dir, line, (size_t)line_len, &why) : -1;
+        gov__step_usage_read(root, &cg, &r);
+        gov__step_record_judge(&r, 60);
+        line_len = gov__step_record_encode(&r, line, sizeof line);
+        rc = line_len > 0 ? gov__report_append(dir, line, (size_t)line_len, &why) : -1;
     }
     free(t.mountinfo);
     return rc;
@@ -73,10 +73,10 @@ static void bench(const char *fixtures, const char *tree)
     snprintf(path, sizeof path, "%s/cgroup/%s", fixtures, tree);
     snprintf(bare_path, sizeof bare_path, "%s/bare.jsonl", dir);
     snprintf(rec_path, sizeof rec_path, "%s/%s", dir, GOV_REPORT_FILE);
-    gov_root_open(path, &root);
+    gov__root_open(path, &root);
     if (record(&root)) {
         printf("bench_report: %s: no record (a tree without a task cgroup, or the directory)\n", tree);
-        gov_root_close(&root);
+        gov__root_close(&root);
         return;
     }
     for (int s = 0; s < SAMPLES; s++) {
@@ -92,7 +92,7 @@ static void bench(const char *fixtures, const char *tree)
         truncate(rec_path, 0);
         truncate(bare_path, 0);
     }
-    gov_root_close(&root);
+    gov__root_close(&root);
     double ma = median(a, SAMPLES), mb = median(b, SAMPLES);
     printf("step report (%s): a record %.1f us, a bare append %.1f us, ratio %.2f\n", tree,
            ma / 1e3, mb / 1e3, ma / mb);

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     t_load = now_ns() - t_load;
     /* The topology part alone, on a topology loaded as the context loads
      * it: what it adds to each capture. */
-    if (gov_inventory_load_topology(&hw) != 0)
+    if (gov__inventory_load_topology(&hw) != 0)
         return 1;
 
     /* Interleave so both see the same machine state. */
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
         uint64_t t1 = now_ns();
         read_all(paths, npaths);
         uint64_t t2 = now_ns();
-        gov_topology_collect(hw, &snap.cpu.affinity.set, snap.cpu.affinity.count, &snap.topology);
+        gov__topology_collect(hw, &snap.cpu.affinity.set, snap.cpu.affinity.count, &snap.topology);
         topo[i] = now_ns() - t2;
         flo[i] = t2 - t1;
         cap[i] = t1 - t0;

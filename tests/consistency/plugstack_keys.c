@@ -14,7 +14,7 @@ int main(void)
     char err[256];       /* as plugin.c's: a list that outgrows it fails the test */
     const char *k;
 
-    if (gov_spank_policy_parse(1, argv, &p, err, sizeof err) != GOV_EPARSE ||
+    if (gov__spank_policy_parse(1, argv, &p, err, sizeof err) != GOV_EPARSE ||
         !(k = strstr(err, known)))
         return 1;
     for (k += strlen(known); *k; k += strspn(k, ", ")) {

@@ -8,7 +8,7 @@
 int main(void)
 {
     size_t n;
-    const gov_field *f = gov_snapshot_fields(&n);
+    const gov_field *f = gov__snapshot_fields(&n);
 
     for (size_t i = 0; i < n; i++)
         if (!f[i].hidden)

@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
 # libgovernor.so exports exactly the functions include/governor.h declares
-# (the version script runtime/libgovernor.map), nothing internal.
-# usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h
-set -euo pipefail
-lib=$1 header=$2
+# (the version script runtime/libgovernor.map), nothing internal; and in it
+# and in every other binary given, a function named gov_ (one underscore)
+# is one that governor.h declares: internal functions are gov__
+# (docs/architecture.md, "Names"), so a reader tells them apart by name.
+# usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h [BINARY...]
+set -uo pipefail
+lib=${1:?usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h [BINARY...]} header=${2:?}
+shift 2
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
+
 declared=$(grep -v '^static inline' "$header" | grep -oE '^[a-z][a-z_0-9 *]*\bgov_[a-z_0-9]+\(' |
 	grep -oE 'gov_[a-z_0-9]+\($' | tr -d '(' | sort -u)
+inline=$(grep -oE '^static inline [a-z_0-9 *]*\bgov_[a-z_0-9]+\(' "$header" |
+	grep -oE 'gov_[a-z_0-9]+\($' | tr -d '(' | sort -u)
 exported=$(nm -D --defined-only "$lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort -u)
-if [ "$declared" = "$exported" ]; then
-	echo "ok - $(wc -l <<<"$exported") exported functions, all declared in governor.h"
-	exit 0
+if [[ $declared == "$exported" ]]; then
+	pass "$(wc -l <<<"$exported") exported functions, all declared in governor.h"
+else
+	fail "exports and governor.h differ (< declared only, > exported only)" \
+		"$(diff <(echo "$declared") <(echo "$exported") | grep '^[<>]')"
 fi
-echo "not ok - exports and governor.h differ (< declared only, > exported only):"
-diff <(echo "$declared") <(echo "$exported") | grep '^[<>]'
-exit 1
+
+for bin in "$lib" "$@"; do
+	# Every function the binary defines, local or global (its symbol table),
+	# with the compiler's split parts (.cold, .part.0, .isra.0) by their own.
+	named=$(nm --defined-only "$bin" |
+		awk 'tolower($2) == "t" && $3 ~ /^gov_[^_]/ { sub(/\..*/, "", $3); print $3 }' |
+		sort -u | comm -23 - <(printf '%s\n' "$declared" "$inline" | sort -u))
+	check "$(basename "$bin"): every gov_ function is public (internal ones are gov__)" "" "$named"
+done
+finish

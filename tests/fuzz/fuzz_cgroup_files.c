@@ -21,26 +21,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool unl;
     int rc;
 
-    rc = gov_parse_cpu_max(text, size, &ratio, &unl);
+    rc = gov__parse_cpu_max(text, size, &ratio, &unl);
     if (rc == 0 ? (unl == !isnan(ratio) || (!unl && !(ratio > 0))) : (unl || !isnan(ratio)))
         abort();
 
-    rc = gov_parse_memory_value(text, size, &bytes, &unl);
+    rc = gov__parse_memory_value(text, size, &bytes, &unl);
     if (rc == 0 ? (unl != (bytes == GOV_UNKNOWN)) : (unl || bytes != GOV_UNKNOWN))
         abort();
 
-    rc = gov_parse_v1_limit(text, size, &bytes, &unl);
+    rc = gov__parse_v1_limit(text, size, &bytes, &unl);
     if (rc == 0 ? (unl != (bytes == GOV_UNKNOWN)) : (unl || bytes != GOV_UNKNOWN))
         abort();
 
     for (size_t k = 0; k < sizeof stat_keys / sizeof stat_keys[0]; k++) {
         const char *val;
         size_t vlen;
-        if (gov_memory_stat_find(text, size, stat_keys[k], &val, &vlen) != 0)
+        if (gov__memory_stat_find(text, size, stat_keys[k], &val, &vlen) != 0)
             continue;
         if (val < text || val + vlen >= text + size || val[vlen] != '\n')
             abort();
-        (void)gov_parse_u64(val, vlen, &bytes);
+        (void)gov__parse_u64(val, vlen, &bytes);
     }
     return 0;
 }

@@ -15,13 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t ppid, start;
     int n;
 
-    (void)gov_proc_stat_parse((const char *)data, size, &ppid, &start);
-    if (gov_descriptor_parse((const char *)data, size, &a) != 0)
+    (void)gov__proc_stat_parse((const char *)data, size, &ppid, &start);
+    if (gov__descriptor_parse((const char *)data, size, &a) != 0)
         return 0;
-    n = gov_descriptor_encode(&a, buf, sizeof buf);
+    n = gov__descriptor_encode(&a, buf, sizeof buf);
     if (n < 0)
         abort();
-    if (gov_descriptor_parse(buf, (size_t)n, &b) != 0 || memcmp(&a, &b, sizeof a) != 0)
+    if (gov__descriptor_parse(buf, (size_t)n, &b) != 0 || memcmp(&a, &b, sizeof a) != 0)
         abort();
     return 0;
 }

@@ -14,11 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gov_envval_option o;
     uint64_t v;
 
-    if (gov_envval_count(text, size, &v) == 0 && v == 0)
+    if (gov__envval_count(text, size, &v) == 0 && v == 0)
         abort();
-    (void)gov_envval_go_bytes(text, size, &v);
-    (void)gov_envval_java_size(text, size, &v);
-    if (gov_envval_find_option(text, size, names, 4, &o) == 0) {
+    (void)gov__envval_go_bytes(text, size, &v);
+    (void)gov__envval_java_size(text, size, &v);
+    if (gov__envval_find_option(text, size, names, 4, &o) == 0) {
         if (o.which >= 4 || o.start + o.len > size || o.value < o.start ||
             o.value + o.value_len > o.start + o.len)
             abort();

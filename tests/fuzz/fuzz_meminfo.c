@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t total, avail;
-    int rc = gov_meminfo_parse((const char *)data, size, &total, &avail);
+    int rc = gov__meminfo_parse((const char *)data, size, &total, &avail);
 
     if (rc != 0 && rc != GOV_ENOENT)
         abort();

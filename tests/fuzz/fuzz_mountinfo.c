@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     for (int v = 1; v <= 2; v++) {
         for (size_t i = 0; i < (v == 1 ? 4u : 1u); i++) {
-            int rc = gov_mountinfo_find(text, size, v, v == 1 ? ctl[i] : NULL, &m);
+            int rc = gov__mountinfo_find(text, size, v, v == 1 ? ctl[i] : NULL, &m);
             if (rc == 0 && (m.version != v || m.root[0] != '/' || m.mount_point[0] != '/' ||
                             strnlen(m.options, sizeof m.options) == sizeof m.options))
                 abort();
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!copy)
         return 0;
     memcpy(copy, data, size);
-    if (gov_unescape_octal(copy, size) > size)
+    if (gov__unescape_octal(copy, size) > size)
         abort();
     free(copy);
     return 0;

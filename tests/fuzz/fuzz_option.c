@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    if (gov_mode_parse(text, &m) == 0 && m.off && (m.threads || m.profile_set))
+    if (gov__mode_parse(text, &m) == 0 && m.off && (m.threads || m.profile_set))
         abort();
     free(text);
     return 0;

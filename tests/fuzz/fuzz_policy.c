@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *nl = '\0';
         p = nl + 1;
     }
-    rc = gov_spank_policy_parse(argc, argv, &pol, err, sizeof err);
+    rc = gov__spank_policy_parse(argc, argv, &pol, err, sizeof err);
     if (rc != 0 && (rc != GOV_EPARSE || !strstr(err, "plugstack.conf")))
         abort();
     if (rc == 0 && (pol.ttl_s > 3600 || pol.site.mem_reserve_pct > 100 || pol.site.cpu_reserve_pct > 100))

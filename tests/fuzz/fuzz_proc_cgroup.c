@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
 
     for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
-        int rc = gov_proc_cgroup_find(text, size, ctl[i], path, sizeof path);
+        int rc = gov__proc_cgroup_find(text, size, ctl[i], path, sizeof path);
         if (rc == 0) {
             size_t n = strlen(path);
             if (path[0] != '/' || n >= sizeof path || !memmem(text, size, path, n))

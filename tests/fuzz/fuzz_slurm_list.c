@@ -18,17 +18,17 @@ static void gpu_variables(const uint8_t *data, size_t size)
         return;
     memcpy(v, data, size);
     v[size] = '\0';
-    n = gov_slurm_gpus_on_node(v, NULL);
+    n = gov__slurm_gpus_on_node(v, NULL);
     if (n != GOV_UNKNOWN && n > MAX_GPUS)
         abort();
-    n = gov_slurm_gpus_on_node(NULL, v);
+    n = gov__slurm_gpus_on_node(NULL, v);
     if (n != GOV_UNKNOWN && n > MAX_GPUS)
         abort();
-    n = gov_slurm_gpus_per_task(v);
+    n = gov__slurm_gpus_per_task(v);
     if (n != GOV_UNKNOWN && n > MAX_GPUS)
         abort();
     /* A step id is a 32-bit quantity, however Slurm prints it. */
-    if (gov_slurm_step_id_parse(v, &n) == 0 && n > UINT32_MAX)
+    if (gov__slurm_step_id_parse(v, &n) == 0 && n > UINT32_MAX)
         abort();
     free(v);
 }
@@ -39,10 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
     uint64_t uniform, v;
-    int rc_uniform = gov_slurm_list_resolve(text, size, GOV_UNKNOWN, &uniform);
+    int rc_uniform = gov__slurm_list_resolve(text, size, GOV_UNKNOWN, &uniform);
 
     for (uint64_t i = 0; i < 8; i++) {
-        int rc = gov_slurm_list_resolve(text, size, i, &v);
+        int rc = gov__slurm_list_resolve(text, size, i, &v);
         if (rc == 0 && v > 1000000)
             abort();
         if (rc == 0 && rc_uniform == 0 && v != uniform)

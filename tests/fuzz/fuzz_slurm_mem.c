@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t bytes;
     size_t i = 0;
 
-    if (gov_slurm_parse_mem((const char *)data, size, &bytes) != 0)
+    if (gov__slurm_parse_mem((const char *)data, size, &bytes) != 0)
         return 0;
     for (; i < size && data[i] >= '0' && data[i] <= '9'; i++) {
         v = v * 10 + (data[i] - '0');

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char buf[GOV_CPUSET_BITS * 6];
     int n;
 
-    if (gov_status_parse_cpus_allowed((const char *)data, size, &a) != 0) {
+    if (gov__status_parse_cpus_allowed((const char *)data, size, &a) != 0) {
         if (gov_cpuset_count(&a) != 0)
             abort();
         return 0;

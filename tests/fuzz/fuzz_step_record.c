@@ -20,12 +20,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char line[GOV_REPORT_LINE_MAX];
     int len;
 
-    if (gov_step_record_decode((const char *)data, size, &r))
+    if (gov__step_record_decode((const char *)data, size, &r))
         return 0;
-    len = gov_step_record_encode(&r, line, sizeof line);
+    len = gov__step_record_encode(&r, line, sizeof line);
     if (len < 0)
         return 0;
-    if (gov_step_record_decode(line, (size_t)len - 1, &back))
+    if (gov__step_record_decode(line, (size_t)len - 1, &back))
         abort();
     if (back.job != r.job || strcmp(back.node, r.node) || strcmp(back.step, r.step) ||
         back.findings != r.findings || back.memory_peak_bytes != r.memory_peak_bytes ||

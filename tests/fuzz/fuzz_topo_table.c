@@ -23,16 +23,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gov_snapshot_topology task;
     int n;
 
-    if (gov_topo_parse((const char *)data, size, t) == 0) {
-        n = gov_topo_encode(t, text, GOV_TOPO_MAX_BYTES);
+    if (gov__topo_parse((const char *)data, size, t) == 0) {
+        n = gov__topo_encode(t, text, GOV_TOPO_MAX_BYTES);
         if (n < 0 || (size_t)n != size || memcmp(text, data, size))
             abort();
         memset(&all, 0xff, sizeof all);
-        gov_topo_summarise(t, &all, &s);
+        gov__topo_summarise(t, &all, &s);
         if (!s.present || s.cores != t->cores || s.pus < s.cores)
             abort();
         memset(&task, 0, sizeof task);
-        gov_topo_task(t, &all, GOV_CPUSET_BITS, &task);
+        gov__topo_task(t, &all, GOV_CPUSET_BITS, &task);
         if (task.task.pus != gov_cpuset_count(&t->pus) || task.task.cores != t->cores ||
             task.task_whole_cores != t->cores || task.task.packages != t->n_packages ||
             task.task.numa_nodes != t->n_numa || task.task.pus != s.pus)

@@ -7,12 +7,12 @@
 
 #include <stdlib.h>
 
-/* The tree at path as a root; release it with gov_root_close(). */
+/* The tree at path as a root; release it with gov__root_close(). */
 static inline gov_root fixture_root(const char *path)
 {
     gov_root r;
 
-    gov_root_open(path, &r);
+    gov__root_open(path, &r);
     return r;
 }
 

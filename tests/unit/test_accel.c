@@ -24,28 +24,28 @@ static void collect(const char *fixture, const char *const *envp)
     gov_root root = fixture_root(fixture);
 
     memset(&snap, 0xa5, sizeof snap);
-    gov_accel_collect(&root, envp, &snap.accel);
-    gov_root_close(&root);
+    gov__accel_collect(&root, envp, &snap.accel);
+    gov__root_close(&root);
 }
 
 static void test_visible_count(void **state)
 {
-    assert_int_equal(gov_visible_count("0,1"), 2);
-    assert_int_equal(gov_visible_count("3"), 1);
-    assert_int_equal(gov_visible_count(""), 0);
-    assert_int_equal(gov_visible_count("none"), 0);
-    assert_int_equal(gov_visible_count("void"), 0);
-    assert_true(gov_visible_count("all") == GOV_UNKNOWN);
-    assert_true(gov_visible_count(NULL) == GOV_UNKNOWN);
-    assert_int_equal(gov_visible_count("GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11,"
-                                       "GPU-1f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718"), 2);
-    assert_int_equal(gov_visible_count("MIG-GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11/1/0"), 1);
-    assert_int_equal(gov_visible_count("MIG-4f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,"
-                                       "MIG-5f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,0"), 3);
-    assert_true(gov_visible_count("0,,1") == GOV_UNKNOWN);
-    assert_true(gov_visible_count("0,") == GOV_UNKNOWN);
-    assert_true(gov_visible_count(",0") == GOV_UNKNOWN);
-    assert_true(gov_visible_count("0, 1") == GOV_UNKNOWN);
+    assert_int_equal(gov__visible_count("0,1"), 2);
+    assert_int_equal(gov__visible_count("3"), 1);
+    assert_int_equal(gov__visible_count(""), 0);
+    assert_int_equal(gov__visible_count("none"), 0);
+    assert_int_equal(gov__visible_count("void"), 0);
+    assert_true(gov__visible_count("all") == GOV_UNKNOWN);
+    assert_true(gov__visible_count(NULL) == GOV_UNKNOWN);
+    assert_int_equal(gov__visible_count("GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11,"
+                                        "GPU-1f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718"), 2);
+    assert_int_equal(gov__visible_count("MIG-GPU-8e3b1b0a-35ce-4b5d-9b0c-0d5e8f2a6c11/1/0"), 1);
+    assert_int_equal(gov__visible_count("MIG-4f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,"
+                                        "MIG-5f2e3d4c-5b6a-7988-a1b2-c3d4e5f60718,0"), 3);
+    assert_true(gov__visible_count("0,,1") == GOV_UNKNOWN);
+    assert_true(gov__visible_count("0,") == GOV_UNKNOWN);
+    assert_true(gov__visible_count(",0") == GOV_UNKNOWN);
+    assert_true(gov__visible_count("0, 1") == GOV_UNKNOWN);
 }
 
 static void test_variables_counted_apart(void **state)
@@ -242,13 +242,13 @@ static void collect_in_cgroup(const char *tree, const char *cg, uint64_t out[6])
         f = fopen(cg, "w");
         if (!f || fputs(self, f) < 0 || fclose(f) != 0)
             _exit(2);
-        gov_accel_collect(&root, NULL, &snap.accel);
+        gov__accel_collect(&root, NULL, &snap.accel);
         r[0] = snap.accel.nvidia_dev_usable;
         r[1] = snap.accel.nvidia_dev_denied;
         r[2] = snap.accel.drm_render_usable;
         r[3] = snap.accel.drm_render_denied;
         r[4] = (uint64_t)(int64_t)snap.accel.gpu_index;
-        r[5] = (uint64_t)(int64_t)gov_cgroup_devices_confined(NULL);
+        r[5] = (uint64_t)(int64_t)gov__cgroup_devices_confined(NULL);
         _exit(write(fds[1], r, sizeof r) == (ssize_t)sizeof r ? 0 : 3);
     }
     close(fds[1]);
@@ -318,7 +318,7 @@ static void test_confinement(void **state)
         GOV_SET_UNKNOWN(&a, accel);
         a.nvidia_dev_denied = cases[i].nvidia_denied;
         a.drm_render_denied = cases[i].render_denied;
-        gov_accel_confinement(&a, &cg);
+        gov__accel_confinement(&a, &cg);
         assert_int_equal(a.devices_confined, cases[i].want);
     }
 }

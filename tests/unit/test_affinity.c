@@ -11,9 +11,9 @@
 static int collect(const char *fixture, gov_cpuset *set, uint64_t *count)
 {
     gov_root root = fixture_root(fixture);
-    int rc = gov_affinity_collect(&root, set, count);
+    int rc = gov__affinity_collect(&root, set, count);
 
-    gov_root_close(&root);
+    gov__root_close(&root);
     return rc;
 }
 
@@ -55,10 +55,10 @@ static void test_live_matches_proc_status(void **state)
     char buf[16384];
     size_t len;
 
-    assert_int_equal(gov_affinity_collect(NULL, &live, &count), 0);
+    assert_int_equal(gov__affinity_collect(NULL, &live, &count), 0);
     assert_true(count >= 1 && count <= GOV_CPUSET_BITS);
-    assert_int_equal(gov_read_file(NULL, "/proc/self/status", buf, sizeof buf, &len), 0);
-    assert_int_equal(gov_status_parse_cpus_allowed(buf, len, &status), 0);
+    assert_int_equal(gov__read_file(NULL, "/proc/self/status", buf, sizeof buf, &len), 0);
+    assert_int_equal(gov__status_parse_cpus_allowed(buf, len, &status), 0);
     assert_memory_equal(&live, &status, sizeof live);
     assert_int_equal(gov_cpuset_count(&live), count);
 }
@@ -72,16 +72,17 @@ static void test_parser(void **state)
     const char *inline_key = "Name:\tCpus_allowed_list: 1\n";
     const char *bad = "Cpus_allowed_list:\tzz\n";
 
-    assert_int_equal(gov_status_parse_cpus_allowed(ok, strlen(ok), &s), 0);
+    assert_int_equal(gov__status_parse_cpus_allowed(ok, strlen(ok), &s), 0);
     assert_int_equal(gov_cpuset_count(&s), 8);
-    assert_int_equal(gov_status_parse_cpus_allowed(last, strlen(last), &s), 0);
+    assert_int_equal(gov__status_parse_cpus_allowed(last, strlen(last), &s), 0);
     assert_int_equal(gov_cpuset_count(&s), 2);
-    assert_int_equal(gov_status_parse_cpus_allowed(absent, strlen(absent), &s), GOV_ENOENT);
-    assert_int_equal(gov_status_parse_cpus_allowed(inline_key, strlen(inline_key), &s), GOV_ENOENT);
-    assert_int_equal(gov_status_parse_cpus_allowed(bad, strlen(bad), &s), GOV_EPARSE);
+    assert_int_equal(gov__status_parse_cpus_allowed(absent, strlen(absent), &s), GOV_ENOENT);
+    assert_int_equal(gov__status_parse_cpus_allowed(inline_key, strlen(inline_key), &s),
+                     GOV_ENOENT);
+    assert_int_equal(gov__status_parse_cpus_allowed(bad, strlen(bad), &s), GOV_EPARSE);
     assert_int_equal(gov_cpuset_count(&s), 0);
     /* A truncated buffer that stops inside the key finds nothing. */
-    assert_int_equal(gov_status_parse_cpus_allowed(ok, 20, &s), GOV_ENOENT);
+    assert_int_equal(gov__status_parse_cpus_allowed(ok, 20, &s), GOV_ENOENT);
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 
 static int cpu_max(const char *s, double *r, bool *unl)
 {
-    return gov_parse_cpu_max(s, strlen(s), r, unl);
+    return gov__parse_cpu_max(s, strlen(s), r, unl);
 }
 
 static void test_parse_cpu_max(void **state)
@@ -56,28 +56,28 @@ static void test_parse_memory_value(void **state)
     uint64_t b;
     bool unl;
 
-    assert_int_equal(gov_parse_memory_value("max\n", 4, &b, &unl), 0);
+    assert_int_equal(gov__parse_memory_value("max\n", 4, &b, &unl), 0);
     assert_true(unl);
     assert_int_equal(b, U);
-    assert_int_equal(gov_parse_memory_value("1073741824\n", 11, &b, &unl), 0);
+    assert_int_equal(gov__parse_memory_value("1073741824\n", 11, &b, &unl), 0);
     assert_false(unl);
     assert_int_equal(b, GiB);
-    assert_int_equal(gov_parse_memory_value("0\n", 2, &b, &unl), 0);
+    assert_int_equal(gov__parse_memory_value("0\n", 2, &b, &unl), 0);
     assert_int_equal(b, 0);
     /* v2 never prints a sentinel: a huge number is a finite limit. */
-    assert_int_equal(gov_parse_memory_value("9223372036854771712", 19, &b, &unl), 0);
+    assert_int_equal(gov__parse_memory_value("9223372036854771712", 19, &b, &unl), 0);
     assert_false(unl);
     assert_int_equal(b, UINT64_C(9223372036854771712));
-    assert_int_equal(gov_parse_memory_value("", 0, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_memory_value("", 0, &b, &unl), GOV_EPARSE);
     assert_int_equal(b, U);
-    assert_int_equal(gov_parse_memory_value("-1", 2, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_memory_value("max max", 7, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_memory_value("1G", 2, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_memory_value("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
-    assert_int_equal(gov_parse_memory_value("18446744073709551615", 20, &b, &unl), GOV_ERANGE);
+    assert_int_equal(gov__parse_memory_value("-1", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_memory_value("max max", 7, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_memory_value("1G", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_memory_value("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
+    assert_int_equal(gov__parse_memory_value("18446744073709551615", 20, &b, &unl), GOV_ERANGE);
     assert_false(unl);
     assert_int_equal(b, U);
-    assert_int_equal(gov_parse_memory_value("18446744073709551614", 20, &b, &unl), 0);
+    assert_int_equal(gov__parse_memory_value("18446744073709551614", 20, &b, &unl), 0);
     assert_int_equal(b, UINT64_MAX - 1);
 }
 
@@ -99,14 +99,14 @@ static void test_parse_v1_limit(void **state)
     };
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        assert_int_equal(gov_parse_v1_limit(cases[i].s, strlen(cases[i].s), &b, &unl), 0);
+        assert_int_equal(gov__parse_v1_limit(cases[i].s, strlen(cases[i].s), &b, &unl), 0);
         assert_int_equal(unl, cases[i].unl);
         assert_int_equal(b, cases[i].b);
     }
-    assert_int_equal(gov_parse_v1_limit("", 0, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_v1_limit("-1", 2, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_v1_limit("max", 3, &b, &unl), GOV_EPARSE);
-    assert_int_equal(gov_parse_v1_limit("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
+    assert_int_equal(gov__parse_v1_limit("", 0, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_v1_limit("-1", 2, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_v1_limit("max", 3, &b, &unl), GOV_EPARSE);
+    assert_int_equal(gov__parse_v1_limit("18446744073709551616", 20, &b, &unl), GOV_ERANGE);
     assert_false(unl);
     assert_int_equal(b, U);
 }
@@ -136,8 +136,8 @@ static void check(const char *layout, const expect *x)
     snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, layout);
     root = fixture_root(tree);
     memset(&ev, 0xa5, sizeof ev);
-    gov_cgroup_collect(&root, &ev);
-    gov_root_close(&root);
+    gov__cgroup_collect(&root, &ev);
+    gov__root_close(&root);
 
     assert_int_equal(ev.cpu.version, x->cpu_version);
     if (isnan(x->quota))
@@ -477,10 +477,10 @@ static void test_devices_confined(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, cases[i].layout);
         root = fixture_root(tree);
-        gov_cgroup_collect(&root, &ev);
+        gov__cgroup_collect(&root, &ev);
         assert_int_equal(ev.devices_confined, cases[i].confined);
-        assert_int_equal(gov_cgroup_devices_confined(&root), cases[i].confined);
-        gov_root_close(&root);
+        assert_int_equal(gov__cgroup_devices_confined(&root), cases[i].confined);
+        gov__root_close(&root);
     }
 }
 

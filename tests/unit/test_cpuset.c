@@ -63,11 +63,11 @@ static void test_put_after_text(void **state)
 
     (void)state;
     assert_int_equal(gov_cpuset_parse("8,0-3,9", 7, &s), 0);
-    gov_text_put(&o, "cpus=");
-    gov_cpuset_put(&o, &s);
+    gov__text_put(&o, "cpus=");
+    gov__cpuset_put(&o, &s);
     memset(&s, 0, sizeof s);
-    gov_text_put(&o, ";");
-    gov_cpuset_put(&o, &s);   /* empty: nothing */
+    gov__text_put(&o, ";");
+    gov__cpuset_put(&o, &s);   /* empty: nothing */
     assert_int_equal(o.err, 0);
     assert_string_equal(buf, "cpus=0-3,8-9;");
 }

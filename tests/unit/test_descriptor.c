@@ -19,7 +19,7 @@
 
 static void sample(gov_descriptor *d)
 {
-    gov_descriptor_init(d);
+    gov__descriptor_init(d);
     d->job_id = 1234;
     d->step_id = 0;
     d->node_index = 1;
@@ -69,11 +69,11 @@ static void test_roundtrip(void **state)
     int n;
 
     sample(&d);
-    n = gov_descriptor_encode(&d, buf, sizeof buf);
+    n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
     assert_true(strncmp(buf, "governor-descriptor/3\n", 22) == 0);
-    assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &e), 0);
+    assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &e), 0);
     assert_memory_equal(&d, &e, sizeof d);
 }
 
@@ -89,11 +89,11 @@ static void test_unknown_facts_omitted(void **state)
     d.topo.numa_count = 0;
     d.topo.gpu_count = 0;
     d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = GOV_UNKNOWN;
-    n = gov_descriptor_encode(&d, buf, sizeof buf);
+    n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_null(strstr(buf, "step_mem="));
     assert_null(strstr(buf, "topo="));
-    assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &e), 0);
+    assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &e), 0);
     assert_int_equal(e.step_mem_mib, GOV_UNKNOWN);
     assert_false(e.topo.present);
 }
@@ -116,9 +116,9 @@ static void test_worst_case_fits(void **state)
         d.topo.numa_mem_bytes[i] = UINT64_MAX - 1;
     for (int i = 0; i < GOV_DESC_MAX_GPUS; i++)
         d.topo.gpu_numa[i] = INT32_MAX;
-    assert_true(gov_descriptor_encode(&d, buf, sizeof buf) > 0);
+    assert_true(gov__descriptor_encode(&d, buf, sizeof buf) > 0);
     /* A smaller buffer is refused, never truncated. */
-    assert_int_equal(gov_descriptor_encode(&d, buf, 64), GOV_ENOSPC);
+    assert_int_equal(gov__descriptor_encode(&d, buf, 64), GOV_ENOSPC);
     assert_string_equal(buf, "");
 }
 
@@ -129,11 +129,11 @@ static void test_missing_binding_refused(void **state)
 
     sample(&d);
     d.pid = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_encode(&d, buf, sizeof buf), GOV_EINVAL);
+    assert_int_equal(gov__descriptor_encode(&d, buf, sizeof buf), GOV_EINVAL);
     /* No descriptor at all: an error, not a member access through NULL
      * (UBSan reports that one; issue 16). */
-    assert_int_equal(gov_descriptor_encode(NULL, buf, sizeof buf), GOV_EINVAL);
-    assert_int_equal(gov_descriptor_encode(&d, NULL, 0), GOV_EINVAL);
+    assert_int_equal(gov__descriptor_encode(NULL, buf, sizeof buf), GOV_EINVAL);
+    assert_int_equal(gov__descriptor_encode(&d, NULL, 0), GOV_EINVAL);
 }
 
 static const char good[] =
@@ -149,14 +149,14 @@ static int parse_edit(const char *from, const char *to)
 
     assert_non_null(at);
     snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
-    return gov_descriptor_parse(buf, strlen(buf), &d);
+    return gov__descriptor_parse(buf, strlen(buf), &d);
 }
 
 static void test_strict_parse(void **state)
 {
     gov_descriptor d;
 
-    assert_int_equal(gov_descriptor_parse(good, strlen(good), &d), 0);
+    assert_int_equal(gov__descriptor_parse(good, strlen(good), &d), 0);
     assert_int_equal(d.job_id, 7);
     assert_int_equal(d.boot_hash, 0xff);
     assert_int_equal(d.cpus_per_task, GOV_UNKNOWN);
@@ -201,8 +201,8 @@ static void test_strict_parse(void **state)
     assert_int_equal(parse_edit("threads=0\n", "threads=0\ntopo=1,2,2,1\ngpus=0/1,-1/0\n"), 0);
     assert_int_equal(parse_edit("threads=0\n", "threads=0\ntopo=1,2,2,1\ngpus=-2/0\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("threads=0\n", "threads=0\ntopo=1,2,2,1\ngpus=0/1,\n"), GOV_EPARSE);
-    assert_int_equal(gov_descriptor_parse("", 0, &d), GOV_EPARSE);
-    assert_int_equal(gov_descriptor_parse(good, strlen(good) - 1, &d), GOV_EPARSE);
+    assert_int_equal(gov__descriptor_parse("", 0, &d), GOV_EPARSE);
+    assert_int_equal(gov__descriptor_parse(good, strlen(good) - 1, &d), GOV_EPARSE);
 }
 
 static void test_proc_stat(void **state)
@@ -210,14 +210,14 @@ static void test_proc_stat(void **state)
     gov_root fx = fixture_root(GOV_FIXTURES "/binding");
     uint64_t ppid = 0, start = 0;
 
-    assert_int_equal(gov_proc_start_read(&fx, 4242, &ppid, &start), 0);
-    gov_root_close(&fx);
+    assert_int_equal(gov__proc_start_read(&fx, 4242, &ppid, &start), 0);
+    gov__root_close(&fx);
     assert_int_equal(ppid, 4200);
     assert_int_equal(start, 987654);
-    assert_int_equal(gov_proc_stat_parse("1 (x) S 0", 9, &ppid, &start), GOV_EPARSE);
-    assert_int_equal(gov_proc_stat_parse("1 x S 0", 7, &ppid, &start), GOV_EPARSE);
+    assert_int_equal(gov__proc_stat_parse("1 (x) S 0", 9, &ppid, &start), GOV_EPARSE);
+    assert_int_equal(gov__proc_stat_parse("1 x S 0", 7, &ppid, &start), GOV_EPARSE);
     /* The live process: its own start time is readable. */
-    assert_int_equal(gov_proc_start_read(NULL, 0, &ppid, &start), 0);
+    assert_int_equal(gov__proc_start_read(NULL, 0, &ppid, &start), 0);
     assert_int_equal(ppid, (uint64_t)getppid());
 }
 
@@ -226,13 +226,13 @@ static void test_boot_hash(void **state)
     gov_root fx = fixture_root(GOV_FIXTURES "/binding"), none = fixture_root(GOV_FIXTURES "/none");
     uint64_t h;
 
-    assert_int_equal(gov_boot_hash_read(&fx, &h), 0);
-    assert_int_equal(h, gov_boot_hash("8a870c85-e864-4aba-9d74-daa4873326ce", 36));
-    assert_int_equal(gov_boot_hash("abc\n", 4), gov_boot_hash("abc", 3));
-    assert_int_not_equal(gov_boot_hash("abc", 3), gov_boot_hash("abd", 3));
-    assert_int_equal(gov_boot_hash_read(&none, &h), GOV_ENOENT);
-    gov_root_close(&fx);
-    gov_root_close(&none);
+    assert_int_equal(gov__boot_hash_read(&fx, &h), 0);
+    assert_int_equal(h, gov__boot_hash("8a870c85-e864-4aba-9d74-daa4873326ce", 36));
+    assert_int_equal(gov__boot_hash("abc\n", 4), gov__boot_hash("abc", 3));
+    assert_int_not_equal(gov__boot_hash("abc", 3), gov__boot_hash("abd", 3));
+    assert_int_equal(gov__boot_hash_read(&none, &h), GOV_ENOENT);
+    gov__root_close(&fx);
+    gov__root_close(&none);
 }
 
 /* The environment of task 0 of step 0 on node 1 of job 1234. */
@@ -245,10 +245,10 @@ static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
     uint64_t ppid;
 
     sample(d);
-    assert_int_equal(gov_proc_start_read(NULL, 0, &ppid, &d->pid_start), 0);
+    assert_int_equal(gov__proc_start_read(NULL, 0, &ppid, &d->pid_start), 0);
     d->pid = (uint64_t)getpid();
     d->uid = (uint64_t)getuid();
-    gov_claim_collect(task_env, c);
+    gov__claim_collect(task_env, c);
     d->boot_hash = c->boot_hash;
     d->pid_ns = c->pid_ns;
     d->user_ns = c->user_ns;
@@ -264,11 +264,11 @@ static void test_claim_signed_step_id(void **state)
     gov_desc_claim c;
 
     bound_to_self(&d, &c);
-    gov_claim_collect(env, &c);
+    gov__claim_collect(env, &c);
     assert_int_equal(c.step_id, 0xfffffffau);
     d.step_id = 0xfffffffa;
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
 }
 
 static void test_binding(void **state)
@@ -279,76 +279,76 @@ static void test_binding(void **state)
 
     bound_to_self(&d, &c);
     assert_int_equal(c.pid, (uint64_t)getpid());
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
 
     /* Sealed for our parent: its descendants, us included, verify. */
     d.pid = (uint64_t)getppid();
-    assert_int_equal(gov_proc_start_read(NULL, d.pid, &grandparent, &d.pid_start), 0);
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__proc_start_read(NULL, d.pid, &grandparent, &d.pid_start), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     /* Same pid, another start time: a recycled pid. */
     d.pid_start++;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
 
     bound_to_self(&d, &c);
     d.uid++;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     /* Another user's descriptor from another node: the user decides. */
     d.boot_hash ^= 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     /* Another node or an earlier boot: named as such, whatever the ids. */
     bound_to_self(&d, &c);
     d.boot_hash ^= 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     d.step_id = 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     bound_to_self(&d, &c);
     d.boot_hash = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     /* A process that cannot read its boot id names no other node. */
     bound_to_self(&d, &c);
     c.boot_hash = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     bound_to_self(&d, &c);
     d.step_id = 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     /* Emulated nodes share the boot: the same job and step on another
      * node index is another node. */
     bound_to_self(&d, &c);
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     d.node_index = 2;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     /* Another job's first: its node indexes are its own. */
     d.job_id++;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     /* No SLURM_NODEID outside the batch script: no node claimed. */
     bound_to_self(&d, &c);
     c.node_index = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
 
     /* Claims absent: only the batch script's environment lacks them. */
     bound_to_self(&d, &c);
     c.step_id = c.node_index = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     d.step_kind = GOV_STEP_BATCH;
     d.step_id = GOV_STEP_BATCH_ID;
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     c.job_id = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
 
     /* Another PID or user namespace than the sealed task's: named as such. */
     bound_to_self(&d, &c);
     assert_true(c.pid_ns != GOV_UNKNOWN && c.user_ns != GOV_UNKNOWN);
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     d.pid_ns++;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
     d.pid_ns = c.pid_ns;
     d.user_ns++;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
     /* A version 2 descriptor names no namespace: the other checks decide. */
     d.pid_ns = d.user_ns = GOV_UNKNOWN;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
 }
 
 /* A real PID namespace, as `unshare --pid --fork` or a container's --pid
@@ -375,8 +375,8 @@ static void test_binding_pid_namespace(void **state)
         inner = fork();
         if (inner == 0) {
             gov_desc_claim in;
-            gov_claim_collect(task_env, &in);
-            _exit(gov_descriptor_check_binding(&d, &in) == GOV_ENAMESPACE ? 0 : 1);
+            gov__claim_collect(task_env, &in);
+            _exit(gov__descriptor_check_binding(&d, &in) == GOV_ENAMESPACE ? 0 : 1);
         }
         _exit(inner > 0 && waitpid(inner, &st, 0) == inner && WIFEXITED(st) ? WEXITSTATUS(st)
                                                                            : 3);
@@ -397,8 +397,8 @@ static int verifies_below(const gov_descriptor *d, int levels)
     pid_t child;
 
     if (levels == 0) {
-        gov_claim_collect(task_env, &c);
-        return gov_descriptor_check_binding(d, &c) == 0 ? 0 : 1;
+        gov__claim_collect(task_env, &c);
+        return gov__descriptor_check_binding(d, &c) == 0 ? 0 : 1;
     }
     child = fork();
     if (child < 0)
@@ -430,35 +430,35 @@ static void test_binding_het(void **state)
 
     bound_to_self(&d, &c);
     d.job_id = 1235;
-    gov_claim_collect(het_env, &c);
+    gov__claim_collect(het_env, &c);
     assert_int_equal(c.het_count, 2);
     d.node_index = 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     /* The claimed index counts earlier components' nodes too: never less. */
     d.node_index = 3;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     d.node_index = 1;
     d.step_id = 1;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     d.step_id = 0;
     /* A job outside the claimed components. */
     d.job_id = 1236;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
     /* The newer names, three components. */
-    gov_claim_collect(new_names, &c);
+    gov__claim_collect(new_names, &c);
     assert_int_equal(c.het_count, 3);
     d.job_id = 1240;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
     /* Only a claim of the leader's job id makes the index relative; taken
      * as absolute, it names another node of that job. */
-    gov_claim_collect(forged_leader, &c);
+    gov__claim_collect(forged_leader, &c);
     d.job_id = 1235;
     d.node_index = 0;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
     d.node_index = 2;
-    assert_int_equal(gov_descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
 }
 
 /* Parent links that loop (a fixture: 100 -> 101 -> 102 -> 100) end the
@@ -468,13 +468,13 @@ static void test_binding_cycle(void **state)
     gov_root fx = fixture_root(GOV_FIXTURES "/binding-cycle");
     const gov_root *root = &fx;
 
-    assert_true(gov_proc_descends_from(root, 100, 102, 30));
-    assert_true(gov_proc_descends_from(root, 100, 100, 10));
-    assert_false(gov_proc_descends_from(root, 100, 100, 11));
-    assert_false(gov_proc_descends_from(root, 100, 4242, 1));
+    assert_true(gov__proc_descends_from(root, 100, 102, 30));
+    assert_true(gov__proc_descends_from(root, 100, 100, 10));
+    assert_false(gov__proc_descends_from(root, 100, 100, 11));
+    assert_false(gov__proc_descends_from(root, 100, 4242, 1));
     /* No such process: false. */
-    assert_false(gov_proc_descends_from(root, 7, 100, 10));
-    gov_root_close(&fx);
+    assert_false(gov__proc_descends_from(root, 7, 100, 10));
+    gov__root_close(&fx);
 }
 
 /* A task's descendants verify however deep they are: a build system or a
@@ -496,10 +496,10 @@ static char *seal_or_skip(const gov_descriptor *d)
 {
     char text[GOV_DESC_MAX_BYTES + 1];
     char *cred = NULL;
-    int n = gov_descriptor_encode(d, text, sizeof text);
+    int n = gov__descriptor_encode(d, text, sizeof text);
 
     assert_true(n > 0);
-    if (gov_seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
+    if (gov__seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
         return NULL;
     return cred;
 }
@@ -517,21 +517,21 @@ static void test_seal_verify(void **state)
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     if (geteuid() != 0) {
         /* Sealed by a user: authentic, but not trusted. */
-        assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
                          GOV_EUNTRUSTED);
-        assert_int_equal(gov_descriptor_verify(cred, NULL, (uint32_t)geteuid(), &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, NULL, (uint32_t)geteuid(), &c, &out, &info),
                          0);
     } else {
-        assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
         assert_false(info.replayed);
         assert_int_equal(out.cpus_per_task, 1);
         /* Decoded before on this host: REPLAYED, still accepted. */
-        assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
         assert_true(info.replayed);
     }
     /* One flipped character in the credential never verifies. */
     cred[strlen(cred) / 2] ^= 0x01;
-    assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
                      GOV_ESEAL);
     assert_int_equal(out.job_id, GOV_UNKNOWN);
     free(cred);
@@ -541,7 +541,7 @@ static void test_seal_verify(void **state)
     cred = seal_or_skip(&d);
     assert_non_null(cred);
     if (geteuid() == 0)
-        assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
                          GOV_EBINDING);
     free(cred);
 }
@@ -558,14 +558,14 @@ static void test_expired_accepted(void **state)
     int n;
 
     bound_to_self(&d, &c);
-    n = gov_descriptor_encode(&d, text, sizeof text);
+    n = gov__descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
     if (geteuid() != 0)
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "only a seal made by uid 0 verifies without a trusted uid");
-    if (gov_seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
+    if (gov__seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     sleep(2);
-    assert_int_equal(gov_descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
     assert_true(info.expired);
     assert_int_equal(out.cpus_per_task, 1);
     free(cred);
@@ -583,15 +583,15 @@ static void test_uid_restriction(void **state)
     int n;
 
     bound_to_self(&d, &c);
-    n = gov_descriptor_encode(&d, text, sizeof text);
+    n = gov__descriptor_encode(&d, text, sizeof text);
     assert_true(n > 0);
     if (geteuid() != 0)
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "a seal for uid 0 decodes for root only");
-    if (gov_seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL))
+    if (gov__seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL))
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
-    assert_int_equal(gov_descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
-    assert_int_equal(gov_seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs, NULL), 0);
-    assert_int_equal(gov_descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs, NULL), 0);
+    assert_int_equal(gov__descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
                      GOV_ESEAL);
     free(mine);
     free(theirs);
@@ -605,15 +605,15 @@ static void test_munge_unreachable(void **state)
     char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
 
     bound_to_self(&d, &c);
-    assert_int_equal(gov_seal_encode("/nonexistent/munge.socket", 0, GOV_UID_NONE, "x", 1, &cred,
-                                     why),
+    assert_int_equal(gov__seal_encode("/nonexistent/munge.socket", 0, GOV_UID_NONE, "x", 1, &cred,
+                                      why),
                      GOV_EMUNGE);
     assert_null(cred);
     /* MUNGE's own words say why, for the plugin's log. */
     assert_non_null(strstr(why, "/nonexistent/munge.socket"));
-    assert_int_equal(gov_descriptor_verify("MUNGE:AAAA:", "/nonexistent/munge.socket",
-                                           GOV_UID_NONE, &c, &out, &info), GOV_EMUNGE);
-    assert_int_equal(gov_seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred, NULL), GOV_EINVAL);
+    assert_int_equal(gov__descriptor_verify("MUNGE:AAAA:", "/nonexistent/munge.socket",
+                                            GOV_UID_NONE, &c, &out, &info), GOV_EMUNGE);
+    assert_int_equal(gov__seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred, NULL), GOV_EINVAL);
 }
 
 static void test_collect(void **state)
@@ -630,14 +630,14 @@ static void test_collect(void **state)
     char *cred;
 
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &snap);
+    gov__descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     assert_int_equal(snap.descriptor.age_s, GOV_UNKNOWN);
 
     snprintf(env_desc, sizeof env_desc, "%s=garbage", GOV_DESCRIPTOR_ENV);
-    gov_descriptor_collect(&opts, &fx, envp, &snap);
+    gov__descriptor_collect(&opts, &fx, envp, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
-    gov_root_close(&fx);
+    gov__root_close(&fx);
 
     bound_to_self(&d, &c);
     cred = seal_or_skip(&d);
@@ -650,7 +650,7 @@ static void test_collect(void **state)
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, envp, &snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
     sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.reason, 0);
@@ -670,7 +670,7 @@ static void test_collect(void **state)
     /* The process claims another job: bound elsewhere, invalid. */
     snprintf(env_job, sizeof env_job, "SLURM_JOB_ID=1235");
     gov_snapshot_init(&snap);
-    gov_descriptor_collect(&opts, NULL, envp, &snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
     sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
@@ -686,7 +686,7 @@ static void test_every_key(void **state)
     int n;
 
     (void)state;
-    gov_descriptor_init(&d);
+    gov__descriptor_init(&d);
     d.job_id = 1, d.step_id = 2, d.node_index = 0, d.uid = 1001, d.pid = 77;
     d.pid_start = 88, d.created = 99, d.nodes = 2, d.tasks_total = 4, d.tasks_on_node = 2;
     d.cpus_on_node = 4, d.cpus_per_task = 2, d.job_mem_mib = 100, d.step_mem_mib = 50;
@@ -700,7 +700,7 @@ static void test_every_key(void **state)
     d.policy.site.mem_reserve_pct = 10, d.policy.site.cpu_reserve_threads = 2;
     d.policy.seal_required = true, d.policy.ttl_s = 60, d.policy.threads = true;
     d.policy.runtimes = true;
-    n = gov_descriptor_encode(&d, buf, sizeof buf);
+    n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_string_equal(buf,
         "governor-descriptor/3\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
@@ -709,7 +709,7 @@ static void test_every_key(void **state)
         "kind=batch\ngpus_verified=1\ntopo=2,4,8,2\nnuma_mem=1,2\ngpus=-1/0,1/1\n"
         "profile=interactive\nimposed=1\nmem_reserve=10%\ncpu_reserve=2\nseal=required\n"
         "ttl=60\nthreads=1\nruntimes=1\n");
-    assert_int_equal(gov_descriptor_parse(buf, (size_t)n, &back), 0);
+    assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &back), 0);
     assert_memory_equal(&back, &d, sizeof d);
 }
 

@@ -33,7 +33,7 @@ static void test_matches_statvfs(void **state)
 
     assert_non_null(mkdtemp(dir));
     memset(&snap, 0xa5, sizeof snap);
-    gov_disk_collect(dir, &snap.disk);
+    gov__disk_collect(dir, &snap.disk);
     assert_int_equal(statvfs(dir, &st), 0);
     assert_int_equal(snap.disk.capacity_bytes, (uint64_t)st.f_blocks * st.f_frsize);
     /* free/avail move with other writers; check the ordering instead. */
@@ -51,7 +51,7 @@ static void test_read_only_directory(void **state)
 
     assert_non_null(mkdtemp(dir));
     assert_int_equal(chmod(dir, 0555), 0);
-    gov_disk_collect(dir, &snap.disk);
+    gov__disk_collect(dir, &snap.disk);
     /* Root passes permission checks on a writable filesystem. */
     assert_int_equal(snap.disk.writable, geteuid() == 0 ? 1 : 0);
     assert_true(snap.disk.capacity_bytes != GOV_UNKNOWN);
@@ -61,7 +61,7 @@ static void test_read_only_directory(void **state)
 static void test_missing_directory(void **state)
 {
     memset(&snap, 0, sizeof snap);
-    gov_disk_collect("/nonexistent/gov-disk", &snap.disk);
+    gov__disk_collect("/nonexistent/gov-disk", &snap.disk);
     assert_true(snap.disk.capacity_bytes == GOV_UNKNOWN);
     assert_true(snap.disk.free_bytes == GOV_UNKNOWN);
     assert_true(snap.disk.avail_bytes == GOV_UNKNOWN);
@@ -72,8 +72,8 @@ static void test_default_is_cwd(void **state)
 {
     gov_snapshot other;
 
-    gov_disk_collect(NULL, &snap.disk);
-    gov_disk_collect(".", &other.disk);
+    gov__disk_collect(NULL, &snap.disk);
+    gov__disk_collect(".", &other.disk);
     assert_int_equal(snap.disk.capacity_bytes, other.disk.capacity_bytes);
     assert_int_equal(snap.disk.writable, other.disk.writable);
 }

@@ -59,7 +59,7 @@ static gov_doctor_report examine(gov_snapshot *s)
     gov_doctor_report r;
 
     gov_snapshot_resolve(s);
-    assert_int_equal(gov_doctor_examine(s, &r), 0);
+    assert_int_equal(gov__doctor_examine(s, &r), 0);
     return r;
 }
 
@@ -95,7 +95,7 @@ static void held(const gov_doctor_finding *f, const char *want)
 {
     char buf[64];
 
-    gov_doctor_held_names(f, buf, sizeof buf);
+    gov__doctor_held_names(f, buf, sizeof buf);
     assert_string_equal(buf, want);
 }
 
@@ -146,8 +146,8 @@ static void test_null_arguments(void **state)
 
     (void)state;
     gov_snapshot_init(&s);
-    assert_int_equal(gov_doctor_examine(NULL, &r), GOV_EINVAL);
-    assert_int_equal(gov_doctor_examine(&s, NULL), GOV_EINVAL);
+    assert_int_equal(gov__doctor_examine(NULL, &r), GOV_EINVAL);
+    assert_int_equal(gov__doctor_examine(&s, NULL), GOV_EINVAL);
 }
 
 /* ---- descriptor -------------------------------------------------------- */
@@ -283,7 +283,7 @@ static void test_cpu_enforced_by_affinity_only(void **state)
     r = examine(&s);
     f = expect(&r, "cpu.enforced", GOV_DOCTOR_OK, "cpu");
     assert_int_equal(f->allocation, 2);
-    assert_string_equal(gov_doctor_unit(f), "cpus");
+    assert_string_equal(gov__doctor_unit(f), "cpus");
     held(f, "affinity");
     assert_null(f->fix);
 }
@@ -377,7 +377,7 @@ static void test_gpu_enforced(void **state)
     r = examine(&s);
     f = expect(&r, "gpu.enforced", GOV_DOCTOR_OK, "gpu");
     assert_int_equal(f->allocation, 2);
-    assert_string_equal(gov_doctor_unit(f), "gpus");
+    assert_string_equal(gov__doctor_unit(f), "gpus");
     assert_non_null(strstr(f->summary, "verified"));
     held(f, "devices");
 }
@@ -483,7 +483,7 @@ static void test_memory_enforced(void **state)
     r = examine(&s);
     f = expect(&r, "memory.enforced", GOV_DOCTOR_OK, "memory");
     assert_int_equal(f->allocation, 200 * MiB);
-    assert_string_equal(gov_doctor_unit(f), "bytes");
+    assert_string_equal(gov__doctor_unit(f), "bytes");
     held(f, "cgroup");
 }
 
@@ -702,7 +702,7 @@ static void test_json(void **state)
     (void)state;
     s.cpu.affinity.count = 2;
     r = examine(&s);
-    assert_int_equal(gov_doctor_json(&r, &text, &len), 0);
+    assert_int_equal(gov__doctor_json(&r, &text, &len), 0);
     assert_int_equal(strlen(text), len);
     assert_non_null(strstr(text, "{\"schema\":\"governor.doctor/1\",\"findings\":[{\"id\":"));
     assert_non_null(strstr(text,
@@ -718,7 +718,7 @@ static void test_json(void **state)
 
     /* No finding at all still renders an empty array. */
     memset(&r, 0, sizeof r);
-    assert_int_equal(gov_doctor_json(&r, &text, NULL), 0);
+    assert_int_equal(gov__doctor_json(&r, &text, NULL), 0);
     assert_string_equal(text, "{\"schema\":\"governor.doctor/1\",\"findings\":[],\"exit\":0}");
     free(text);
 }

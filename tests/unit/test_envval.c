@@ -14,53 +14,53 @@ static void test_counts(void **state)
 {
     uint64_t v;
 
-    assert_int_equal(gov_envval_count(S("4"), &v), 0);
+    assert_int_equal(gov__envval_count(S("4"), &v), 0);
     assert_int_equal(v, 4);
-    assert_int_equal(gov_envval_count(S("8,2,1"), &v), 0);
+    assert_int_equal(gov__envval_count(S("8,2,1"), &v), 0);
     assert_int_equal(v, 8);
-    assert_int_equal(gov_envval_count(S(" 3 "), &v), 0);
+    assert_int_equal(gov__envval_count(S(" 3 "), &v), 0);
     assert_int_equal(v, 3);
-    assert_int_equal(gov_envval_count(S("auto"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_count(S("default"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_count(S("0"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_count(S(""), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_count(S(",4"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_count(S("99999999999999999999"), &v), GOV_ERANGE);
+    assert_int_equal(gov__envval_count(S("auto"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_count(S("default"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_count(S("0"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_count(S(""), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_count(S(",4"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_count(S("99999999999999999999"), &v), GOV_ERANGE);
 }
 
 static void test_go_bytes(void **state)
 {
     uint64_t v;
 
-    assert_int_equal(gov_envval_go_bytes(S("400MiB"), &v), 0);
+    assert_int_equal(gov__envval_go_bytes(S("400MiB"), &v), 0);
     assert_int_equal(v, 400ull << 20);
-    assert_int_equal(gov_envval_go_bytes(S("1073741824"), &v), 0);
+    assert_int_equal(gov__envval_go_bytes(S("1073741824"), &v), 0);
     assert_int_equal(v, 1ull << 30);
-    assert_int_equal(gov_envval_go_bytes(S("512B"), &v), 0);
+    assert_int_equal(gov__envval_go_bytes(S("512B"), &v), 0);
     assert_int_equal(v, 512);
-    assert_int_equal(gov_envval_go_bytes(S("2TiB"), &v), 0);
+    assert_int_equal(gov__envval_go_bytes(S("2TiB"), &v), 0);
     assert_int_equal(v, 2ull << 40);
-    assert_int_equal(gov_envval_go_bytes(S("off"), &v), 0);
+    assert_int_equal(gov__envval_go_bytes(S("off"), &v), 0);
     assert_int_equal(v, INT64_MAX);
-    assert_int_equal(gov_envval_go_bytes(S("400MB"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_go_bytes(S("MiB"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_go_bytes(S("-1"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_go_bytes(S("99999999999TiB"), &v), GOV_ERANGE);
+    assert_int_equal(gov__envval_go_bytes(S("400MB"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_go_bytes(S("MiB"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_go_bytes(S("-1"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_go_bytes(S("99999999999TiB"), &v), GOV_ERANGE);
 }
 
 static void test_java_sizes(void **state)
 {
     uint64_t v;
 
-    assert_int_equal(gov_envval_java_size(S("8g"), &v), 0);
+    assert_int_equal(gov__envval_java_size(S("8g"), &v), 0);
     assert_int_equal(v, 8ull << 30);
-    assert_int_equal(gov_envval_java_size(S("512M"), &v), 0);
+    assert_int_equal(gov__envval_java_size(S("512M"), &v), 0);
     assert_int_equal(v, 512ull << 20);
-    assert_int_equal(gov_envval_java_size(S("1024"), &v), 0);
+    assert_int_equal(gov__envval_java_size(S("1024"), &v), 0);
     assert_int_equal(v, 1024);
-    assert_int_equal(gov_envval_java_size(S("1gb"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_java_size(S("g"), &v), GOV_EPARSE);
-    assert_int_equal(gov_envval_java_size(S("99999999999t"), &v), GOV_ERANGE);
+    assert_int_equal(gov__envval_java_size(S("1gb"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_java_size(S("g"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_java_size(S("99999999999t"), &v), GOV_ERANGE);
 }
 
 static void test_find_option(void **state)
@@ -71,7 +71,7 @@ static void test_find_option(void **state)
     gov_envval_option o;
 
     t = "--inspect --max-old-space-size=100 --max_old_space_size 200";
-    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), 0);
+    assert_int_equal(gov__envval_find_option(S(t), node, 2, &o), 0);
     /* The last one wins, as in Node. */
     assert_int_equal(o.which, 1);
     assert_memory_equal(t + o.start, "--max_old_space_size 200", o.len);
@@ -79,26 +79,26 @@ static void test_find_option(void **state)
     assert_memory_equal(t + o.value, "200", 3);
 
     t = "--title=\"a --max-old-space-size=1\"";
-    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
     t = "--max-old-space-size-x=1 --max-old-space-sizes";
-    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
     /* A bare name at the end has no value, nor one before another option. */
     t = "--max-old-space-size";
-    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(t), node, 2, &o), GOV_ENOENT);
     t = "--max-old-space-size --max-old-space-size=384";
-    assert_int_equal(gov_envval_find_option(S(t), node, 2, &o), 0);
+    assert_int_equal(gov__envval_find_option(S(t), node, 2, &o), 0);
     assert_memory_equal(t + o.start, "--max-old-space-size=384", o.len);
 
     t = "-Dx=1\t-XX:MaxRAMPercentage=50 -Xmx2g";
-    assert_int_equal(gov_envval_find_option(S(t), java, 2, &o), 0);
+    assert_int_equal(gov__envval_find_option(S(t), java, 2, &o), 0);
     assert_int_equal(o.which, 1);
     assert_memory_equal(t + o.value, "2g", o.value_len);
     t = "-XX:MaxRAMPercentage=50";
-    assert_int_equal(gov_envval_find_option(S(t), java, 2, &o), GOV_ENOENT);
-    assert_int_equal(gov_envval_find_option(S(""), java, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(t), java, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(""), java, 2, &o), GOV_ENOENT);
     /* An unterminated quote runs to the end of the text. */
     t = "\"-Xmx1g -Xmx2g";
-    assert_int_equal(gov_envval_find_option(S(t), java, 2, &o), GOV_ENOENT);
+    assert_int_equal(gov__envval_find_option(S(t), java, 2, &o), GOV_ENOENT);
 }
 
 int main(void)

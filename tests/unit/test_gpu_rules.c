@@ -14,10 +14,10 @@ static void test_kind(void **state)
 {
     gov_gpu_nodes nvidia = { 6, 2, 4 }, none = { 0, 0, 0 }, render = { 4, 1, 3 };
 
-    assert_ptr_equal(gov_gpu_kind(&nvidia, &render), &nvidia);
-    assert_ptr_equal(gov_gpu_kind(&none, &render), &render);
+    assert_ptr_equal(gov__gpu_kind(&nvidia, &render), &nvidia);
+    assert_ptr_equal(gov__gpu_kind(&none, &render), &render);
     nvidia.total = U;
-    assert_ptr_equal(gov_gpu_kind(&nvidia, &render), &render);
+    assert_ptr_equal(gov__gpu_kind(&nvidia, &render), &render);
 }
 
 static void seal(uint64_t grant, gov_gpu_nodes dev, uint64_t want_node, bool want_verified)
@@ -25,7 +25,7 @@ static void seal(uint64_t grant, gov_gpu_nodes dev, uint64_t want_node, bool wan
     uint64_t node = 12345;
     bool verified = !want_verified;
 
-    gov_gpu_seal(grant, &dev, &node, &verified);
+    gov__gpu_seal(grant, &dev, &node, &verified);
     assert_int_equal(node, want_node);
     assert_int_equal(verified, want_verified);
 }
@@ -61,27 +61,27 @@ static void test_seal(void **state)
 
 static void test_enforcement(void **state)
 {
-    assert_int_equal(gov_gpu_enforcement(2, &(gov_gpu_nodes){ 6, 2, 4 }, 1), GOV_ENFORCED);
-    assert_int_equal(gov_gpu_enforcement(0, &(gov_gpu_nodes){ 6, 0, 6 }, 1), GOV_ENFORCED);
-    assert_int_equal(gov_gpu_enforcement(1, &(gov_gpu_nodes){ 4, 1, 3 }, -1), GOV_ENFORCED);
-    assert_int_equal(gov_gpu_enforcement(0, &(gov_gpu_nodes){ 0, 0, 0 }, -1), GOV_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(2, &(gov_gpu_nodes){ 6, 2, 4 }, 1), GOV_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(0, &(gov_gpu_nodes){ 6, 0, 6 }, 1), GOV_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(1, &(gov_gpu_nodes){ 4, 1, 3 }, -1), GOV_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(0, &(gov_gpu_nodes){ 0, 0, 0 }, -1), GOV_ENFORCED);
     /* Every GPU open to a grant of them all: an allowlist of the whole node
      * and none look alike under a devices cgroup (v1) or on v2. */
-    assert_int_equal(gov_gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, 1),
+    assert_int_equal(gov__gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, 1),
                      GOV_ENFORCEMENT_UNKNOWN);
-    assert_int_equal(gov_gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, -1),
+    assert_int_equal(gov__gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, -1),
                      GOV_ENFORCEMENT_UNKNOWN);
     /* ...but in v1's root devices cgroup nothing can hold it. */
-    assert_int_equal(gov_gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, 0), GOV_NOT_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(4, &(gov_gpu_nodes){ 4, 4, 0 }, 0), GOV_NOT_ENFORCED);
     /* A grant with no constraint and more GPUs than the grant. */
-    assert_int_equal(gov_gpu_enforcement(2, &(gov_gpu_nodes){ 6, 6, 0 }, 0), GOV_NOT_ENFORCED);
-    assert_int_equal(gov_gpu_enforcement(2, &(gov_gpu_nodes){ 6, 6, 0 }, 1), GOV_NOT_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(2, &(gov_gpu_nodes){ 6, 6, 0 }, 0), GOV_NOT_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(2, &(gov_gpu_nodes){ 6, 6, 0 }, 1), GOV_NOT_ENFORCED);
     /* A constraint that admits more than the grant. */
-    assert_int_equal(gov_gpu_enforcement(1, &(gov_gpu_nodes){ 6, 2, 4 }, 1), GOV_NOT_ENFORCED);
+    assert_int_equal(gov__gpu_enforcement(1, &(gov_gpu_nodes){ 6, 2, 4 }, 1), GOV_NOT_ENFORCED);
     /* No grant known, or devices not judged. */
-    assert_int_equal(gov_gpu_enforcement(U, &(gov_gpu_nodes){ 6, 0, 6 }, 1),
+    assert_int_equal(gov__gpu_enforcement(U, &(gov_gpu_nodes){ 6, 0, 6 }, 1),
                      GOV_ENFORCEMENT_UNKNOWN);
-    assert_int_equal(gov_gpu_enforcement(2, &(gov_gpu_nodes){ 6, U, U }, 1),
+    assert_int_equal(gov__gpu_enforcement(2, &(gov_gpu_nodes){ 6, U, U }, 1),
                      GOV_ENFORCEMENT_UNKNOWN);
 }
 

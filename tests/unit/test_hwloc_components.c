@@ -13,7 +13,7 @@
 static void test_plugins_blacklist(void **state)
 {
     char buf[256];
-    int n = gov_hwloc_plugins_blacklist(buf, sizeof buf);
+    int n = gov__hwloc_plugins_blacklist(buf, sizeof buf);
 
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
@@ -35,16 +35,16 @@ static void test_plugins_blacklist(void **state)
 static void test_plugins_blacklist_too_small(void **state)
 {
     char full[256], buf[256];
-    int n = gov_hwloc_plugins_blacklist(full, sizeof full);
+    int n = gov__hwloc_plugins_blacklist(full, sizeof full);
 
     /* Every buffer short of the whole value fails cleanly. */
     for (size_t cap = 0; cap <= (size_t)n; cap++) {
         memset(buf, 'x', sizeof buf);
-        assert_int_equal(gov_hwloc_plugins_blacklist(cap ? buf : NULL, cap), GOV_ENOSPC);
+        assert_int_equal(gov__hwloc_plugins_blacklist(cap ? buf : NULL, cap), GOV_ENOSPC);
         if (cap)
             assert_int_equal(buf[0], '\0');
     }
-    assert_int_equal(gov_hwloc_plugins_blacklist(buf, (size_t)n + 1), n);
+    assert_int_equal(gov__hwloc_plugins_blacklist(buf, (size_t)n + 1), n);
 }
 
 /* Excluding the list leaves the CPUs a topology counts. */
@@ -53,7 +53,7 @@ static void test_topology_without_them(void **state)
     hwloc_topology_t t;
 
     assert_int_equal(hwloc_topology_init(&t), 0);
-    for (const char *const *c = gov_hwloc_excluded; *c; c++)
+    for (const char *const *c = gov__hwloc_excluded; *c; c++)
         hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, *c);
     assert_int_equal(hwloc_topology_load(t), 0);
     assert_true(hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU) >= 1);

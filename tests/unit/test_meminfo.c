@@ -12,8 +12,8 @@ static void collect(const char *fixture, uint64_t *total, uint64_t *available)
 {
     gov_root root = fixture_root(fixture);
 
-    gov_meminfo_collect(&root, total, available);
-    gov_root_close(&root);
+    gov__meminfo_collect(&root, total, available);
+    gov__root_close(&root);
 }
 
 static void test_this_machine(void **state)
@@ -49,7 +49,7 @@ static void test_live(void **state)
 {
     uint64_t t, a;
 
-    gov_meminfo_collect(NULL, &t, &a);
+    gov__meminfo_collect(NULL, &t, &a);
     assert_true(t != GOV_UNKNOWN && t > 0);
     assert_true(a != GOV_UNKNOWN && a <= t);
 }
@@ -63,17 +63,17 @@ static void test_parser(void **state)
     const char *prefix = "XMemTotal: 5 kB\nMemTotalX: 6 kB\nMemAvailable: 1 kB\n";
     uint64_t t, a;
 
-    assert_int_equal(gov_meminfo_parse(ok, strlen(ok), &t, &a), 0);
+    assert_int_equal(gov__meminfo_parse(ok, strlen(ok), &t, &a), 0);
     assert_int_equal(t, UINT64_C(16318412) * 1024);
     assert_int_equal(a, UINT64_C(9931172) * 1024);
-    assert_int_equal(gov_meminfo_parse(units, strlen(units), &t, &a), GOV_ENOENT);
+    assert_int_equal(gov__meminfo_parse(units, strlen(units), &t, &a), GOV_ENOENT);
     assert_true(t == GOV_UNKNOWN && a == GOV_UNKNOWN);
     /* 2^54 kB overflows bytes: unknown; one less fits. */
-    assert_int_equal(gov_meminfo_parse(huge, strlen(huge), &t, &a), 0);
+    assert_int_equal(gov__meminfo_parse(huge, strlen(huge), &t, &a), 0);
     assert_true(t == GOV_UNKNOWN);
     assert_int_equal(a, UINT64_C(18014398509481983) * 1024);
-    assert_int_equal(gov_meminfo_parse(none, strlen(none), &t, &a), GOV_ENOENT);
-    assert_int_equal(gov_meminfo_parse(prefix, strlen(prefix), &t, &a), 0);
+    assert_int_equal(gov__meminfo_parse(none, strlen(none), &t, &a), GOV_ENOENT);
+    assert_int_equal(gov__meminfo_parse(prefix, strlen(prefix), &t, &a), 0);
     assert_true(t == GOV_UNKNOWN);
     assert_int_equal(a, 1024);
 }

@@ -30,7 +30,7 @@ static const char k8s[] =
 static size_t unescape(char *buf, const char *in)
 {
     strcpy(buf, in);
-    return gov_unescape_octal(buf, strlen(buf));
+    return gov__unescape_octal(buf, strlen(buf));
 }
 
 static void test_unescape(void **state)
@@ -59,24 +59,24 @@ static void test_find_v1(void **state)
 {
     gov_mount m;
 
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, "cpu", &m), 0);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, "cpu", &m), 0);
     assert_int_equal(m.version, 1);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/cpu");
     assert_string_equal(m.root, "/");
     assert_string_equal(m.options, "rw,cpu");
     /* Exact controller names: "cpu" never matches "cpuacct" or "cpuset". */
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, "cpuacct", &m), 0);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, "cpuacct", &m), 0);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/cpuacct");
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, "name=systemd", &m), 0);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, "name=systemd", &m), 0);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/systemd");
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, "cpu,cpuacct", &m), GOV_ENOENT);
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, "hugetlb", &m), GOV_ENOENT);
-    assert_int_equal(gov_mountinfo_find(v2host, strlen(v2host), 1, "cpu", &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, "cpu,cpuacct", &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, "hugetlb", &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find(v2host, strlen(v2host), 1, "cpu", &m), GOV_ENOENT);
 
-    assert_int_equal(gov_mountinfo_find(k8s, strlen(k8s), 1, "memory", &m), 0);
+    assert_int_equal(gov__mountinfo_find(k8s, strlen(k8s), 1, "memory", &m), 0);
     assert_string_equal(m.root, "/kubepods/burstable/pod1/c1");
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/memory");
-    assert_int_equal(gov_mountinfo_find(k8s, strlen(k8s), 1, "cpuacct", &m), 0);
+    assert_int_equal(gov__mountinfo_find(k8s, strlen(k8s), 1, "cpuacct", &m), 0);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/cpu,cpuacct");
     assert_string_equal(m.options, "rw,cpu,cpuacct");
 }
@@ -85,14 +85,14 @@ static void test_find_v2(void **state)
 {
     gov_mount m;
 
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 2, NULL, &m), 0);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 2, NULL, &m), 0);
     assert_int_equal(m.version, 2);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup/unified");
-    assert_int_equal(gov_mountinfo_find(v2host, strlen(v2host), 2, NULL, &m), 0);
+    assert_int_equal(gov__mountinfo_find(v2host, strlen(v2host), 2, NULL, &m), 0);
     assert_string_equal(m.mount_point, "/sys/fs/cgroup");
     assert_string_equal(m.options, "rw,nsdelegate,memory_recursiveprot");
-    assert_int_equal(gov_mountinfo_find(k8s, strlen(k8s), 2, NULL, &m), GOV_ENOENT);
-    assert_int_equal(gov_mountinfo_find("", 0, 2, NULL, &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find(k8s, strlen(k8s), 2, NULL, &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find("", 0, 2, NULL, &m), GOV_ENOENT);
 }
 
 static void test_find_escaped(void **state)
@@ -101,7 +101,7 @@ static void test_find_escaped(void **state)
         "29 21 0:25 /a\\040b /sys/fs/cgroup\\040x\\011y rw shared:9 master:2 - cgroup2 cgroup2 rw\n";
     gov_mount m;
 
-    assert_int_equal(gov_mountinfo_find(t, strlen(t), 2, NULL, &m), 0);
+    assert_int_equal(gov__mountinfo_find(t, strlen(t), 2, NULL, &m), 0);
     assert_string_equal(m.root, "/a b");
     assert_string_equal(m.mount_point, "/sys/fs/cgroup x\ty");
 }
@@ -121,12 +121,12 @@ static void test_find_malformed(void **state)
     gov_mount m;
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(gov_mountinfo_find(bad[i], strlen(bad[i]), 2, NULL, &m), GOV_EPARSE);
+        assert_int_equal(gov__mountinfo_find(bad[i], strlen(bad[i]), 2, NULL, &m), GOV_EPARSE);
         assert_string_equal(m.mount_point, "");
     }
-    assert_int_equal(gov_mountinfo_find(v2host, 3, 2, NULL, &m), GOV_EPARSE);
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 3, NULL, &m), GOV_EINVAL);
-    assert_int_equal(gov_mountinfo_find(hybrid, strlen(hybrid), 1, NULL, &m), GOV_EINVAL);
+    assert_int_equal(gov__mountinfo_find(v2host, 3, 2, NULL, &m), GOV_EPARSE);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 3, NULL, &m), GOV_EINVAL);
+    assert_int_equal(gov__mountinfo_find(hybrid, strlen(hybrid), 1, NULL, &m), GOV_EINVAL);
 }
 
 static void test_find_too_long(void **state)
@@ -137,9 +137,9 @@ static void test_find_too_long(void **state)
     strcpy(t, "29 21 0:25 / /");
     memset(t + strlen(t), 'a', 1100);
     strcpy(t + 14 + 1100, " rw - cgroup2 cgroup2 rw\n");
-    assert_int_equal(gov_mountinfo_find(t, strlen(t), 2, NULL, &m), GOV_ENOSPC);
+    assert_int_equal(gov__mountinfo_find(t, strlen(t), 2, NULL, &m), GOV_ENOSPC);
     /* A mount of another kind is skipped before its fields are copied. */
-    assert_int_equal(gov_mountinfo_find(t, strlen(t), 1, "cpu", &m), GOV_ENOENT);
+    assert_int_equal(gov__mountinfo_find(t, strlen(t), 1, "cpu", &m), GOV_ENOENT);
 }
 
 static const char proc_hybrid[] =
@@ -158,30 +158,31 @@ static void test_proc_cgroup(void **state)
     const char v2[] = "0::/user.slice/user-1000.slice/session-3.scope\n";
     const char colon[] = "0::/odd:name/x";
 
-    assert_int_equal(gov_proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "memory", p, sizeof p), 0);
+    assert_int_equal(
+        gov__proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "memory", p, sizeof p), 0);
     assert_string_equal(p, "/process_api/32a977ba0e38e46436fbc8366faf03d5");
-    assert_int_equal(gov_proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "cpu", p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "cpu", p, sizeof p), 0);
     assert_string_equal(p, "/");
-    assert_int_equal(gov_proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), NULL, p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), NULL, p, sizeof p), 0);
     assert_string_equal(p, "/");
-    assert_int_equal(gov_proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "pids", p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find(proc_hybrid, strlen(proc_hybrid), "pids", p, sizeof p), GOV_ENOENT);
     assert_string_equal(p, "");
 
-    assert_int_equal(gov_proc_cgroup_find(slurm, strlen(slurm), "cpu", p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(slurm, strlen(slurm), "cpu", p, sizeof p), 0);
     assert_string_equal(p, "/slurm/uid_1000/job_5/step_0/task_0");
-    assert_int_equal(gov_proc_cgroup_find(slurm, strlen(slurm), "cpuacct", p, sizeof p), 0);
-    assert_int_equal(gov_proc_cgroup_find(slurm, strlen(slurm), "name=systemd", p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(slurm, strlen(slurm), "cpuacct", p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(slurm, strlen(slurm), "name=systemd", p, sizeof p), 0);
     assert_string_equal(p, "/system.slice/slurmd.service");
-    assert_int_equal(gov_proc_cgroup_find(slurm, strlen(slurm), NULL, p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find(slurm, strlen(slurm), NULL, p, sizeof p), GOV_ENOENT);
 
-    assert_int_equal(gov_proc_cgroup_find(v2, strlen(v2), NULL, p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(v2, strlen(v2), NULL, p, sizeof p), 0);
     assert_string_equal(p, "/user.slice/user-1000.slice/session-3.scope");
-    assert_int_equal(gov_proc_cgroup_find(v2, strlen(v2), "memory", p, sizeof p), GOV_ENOENT);
-    assert_int_equal(gov_proc_cgroup_find(colon, strlen(colon), NULL, p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find(v2, strlen(v2), "memory", p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find(colon, strlen(colon), NULL, p, sizeof p), 0);
     assert_string_equal(p, "/odd:name/x");
     /* The namespace-relative "/.." form is returned as is; the collector
      * decides it is outside view. */
-    assert_int_equal(gov_proc_cgroup_find("0::/../../a\n", 12, NULL, p, sizeof p), 0);
+    assert_int_equal(gov__proc_cgroup_find("0::/../../a\n", 12, NULL, p, sizeof p), 0);
     assert_string_equal(p, "/../../a");
 }
 
@@ -191,12 +192,12 @@ static void test_proc_cgroup_bad(void **state)
     char p[8];
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(gov_proc_cgroup_find(bad[i], strlen(bad[i]), NULL, p, sizeof p), GOV_EPARSE);
+        assert_int_equal(gov__proc_cgroup_find(bad[i], strlen(bad[i]), NULL, p, sizeof p), GOV_EPARSE);
     /* A v2 entry needs hierarchy id 0 and no controllers. */
-    assert_int_equal(gov_proc_cgroup_find("1::/a\n", 6, NULL, p, sizeof p), GOV_ENOENT);
-    assert_int_equal(gov_proc_cgroup_find("0::/0123456789\n", 15, NULL, p, sizeof p), GOV_ENOSPC);
-    assert_int_equal(gov_proc_cgroup_find("", 0, NULL, p, sizeof p), GOV_ENOENT);
-    assert_int_equal(gov_proc_cgroup_find("\n\n", 2, NULL, p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find("1::/a\n", 6, NULL, p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find("0::/0123456789\n", 15, NULL, p, sizeof p), GOV_ENOSPC);
+    assert_int_equal(gov__proc_cgroup_find("", 0, NULL, p, sizeof p), GOV_ENOENT);
+    assert_int_equal(gov__proc_cgroup_find("\n\n", 2, NULL, p, sizeof p), GOV_ENOENT);
 }
 
 int main(void)

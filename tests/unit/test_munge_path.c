@@ -61,7 +61,7 @@ static void listen_at(const char *name, uid_t uid)
 
 static int check(const char *rel, uid_t owner, const char **why)
 {
-    return gov_munge_path_check(at(rel), owner, why);
+    return gov__munge_path_check(at(rel), owner, why);
 }
 
 static void test_trusted(void **state)
@@ -86,7 +86,7 @@ static void test_trusted(void **state)
     /* Missing in a trusted directory: only root or munge could make it. */
     assert_int_equal(check("munge/not-yet", 4242, &why), 0);
     /* libmunge's own default, wherever this build has it. */
-    assert_true(gov_munge_path_check(NULL, 4242, &why) <= 0);
+    assert_true(gov__munge_path_check(NULL, 4242, &why) <= 0);
 }
 
 static void test_untrusted(void **state)
@@ -118,11 +118,11 @@ static void test_untrusted(void **state)
     assert_int_equal(check("users.socket", 4242, &why), GOV_EACCES);
     /* Names that are not plain, and a loop of links. */
     assert_int_equal(check("../x", 4242, &why), GOV_EINVAL);
-    assert_int_equal(gov_munge_path_check("run/munge/munge.socket.2", 4242, &why), GOV_EINVAL);
+    assert_int_equal(gov__munge_path_check("run/munge/munge.socket.2", 4242, &why), GOV_EINVAL);
     assert_int_equal(symlink("loop", at("loop")), 0);
     assert_int_equal(check("loop", 4242, &why), GOV_EINVAL);
     /* Under /tmp, sticky and open to all. */
-    assert_int_equal(gov_munge_path_check("/tmp/munge.socket", 4242, &why), GOV_EACCES);
+    assert_int_equal(gov__munge_path_check("/tmp/munge.socket", 4242, &why), GOV_EACCES);
 }
 
 int main(void)

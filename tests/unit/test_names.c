@@ -16,12 +16,12 @@
 static void test_every_table(void **state)
 {
     (void)state;
-    assert_int_equal(gov_enum_tables_count, 15);
-    for (size_t t = 0; t < gov_enum_tables_count; t++) {
-        const gov_enum_table *e = &gov_enum_tables[t];
+    assert_int_equal(gov__enum_tables_count, 15);
+    for (size_t t = 0; t < gov__enum_tables_count; t++) {
+        const gov_enum_table *e = &gov__enum_tables[t];
 
         assert_true(e->count >= 2);
-        assert_null(gov_name_of(e->names, e->count, (unsigned)e->count));
+        assert_null(gov__name_of(e->names, e->count, (unsigned)e->count));
         for (size_t v = 0; v < e->count; v++) {
             const char *name = e->names[v];
 
@@ -30,7 +30,7 @@ static void test_every_table(void **state)
                 continue;
             }
             assert_true(name[0] && strspn(name, "abcdefghijklmnopqrstuvwxyz_") == strlen(name));
-            assert_int_equal(gov_name_lookup(e->names, e->count, name, strlen(name)), (int)v);
+            assert_int_equal(gov__name_lookup(e->names, e->count, name, strlen(name)), (int)v);
         }
     }
 }
@@ -46,9 +46,9 @@ static void test_every_table(void **state)
 
 static const gov_enum_table *table_of(const char *type)
 {
-    for (size_t t = 0; t < gov_enum_tables_count; t++)
-        if (strcmp(gov_enum_tables[t].type, type) == 0)
-            return &gov_enum_tables[t];
+    for (size_t t = 0; t < gov__enum_tables_count; t++)
+        if (strcmp(gov__enum_tables[t].type, type) == 0)
+            return &gov__enum_tables[t];
     fail_msg("no table for %s", type);
     return NULL;
 }
@@ -96,8 +96,8 @@ static void test_docs(void **state)
     fclose(f);
     assert_true(n < sizeof doc - 1);
     doc[n] = '\0';
-    for (size_t t = 0; t < gov_enum_tables_count; t++) {
-        const gov_enum_table *e = &gov_enum_tables[t];
+    for (size_t t = 0; t < gov__enum_tables_count; t++) {
+        const gov_enum_table *e = &gov__enum_tables[t];
         char head[64], want[96];
         const char *p;
         size_t v = 0;
@@ -128,20 +128,20 @@ static void test_reverse(void **state)
     gov_step_kind k = GOV_STEP_UNKNOWN;
 
     (void)state;
-    assert_int_equal(gov_profile_from_name("interactive", 11, &p), 0);
+    assert_int_equal(gov__profile_from_name("interactive", 11, &p), 0);
     assert_int_equal(p, GOV_PROFILE_INTERACTIVE);
-    assert_int_equal(gov_profile_from_name("batch", 5, &p), 0);
+    assert_int_equal(gov__profile_from_name("batch", 5, &p), 0);
     assert_int_equal(p, GOV_PROFILE_BATCH);
-    assert_int_equal(gov_profile_from_name("batches", 7, &p), GOV_EPARSE);
-    assert_int_equal(gov_profile_from_name("Batch", 5, &p), GOV_EPARSE);
-    assert_int_equal(gov_step_kind_from_name("extern", 6, &k), 0);
+    assert_int_equal(gov__profile_from_name("batches", 7, &p), GOV_EPARSE);
+    assert_int_equal(gov__profile_from_name("Batch", 5, &p), GOV_EPARSE);
+    assert_int_equal(gov__step_kind_from_name("extern", 6, &k), 0);
     assert_int_equal(k, GOV_STEP_EXTERN);
     /* A member without a name cannot be named. */
-    assert_int_equal(gov_step_kind_from_name("", 0, &k), GOV_EPARSE);
+    assert_int_equal(gov__step_kind_from_name("", 0, &k), GOV_EPARSE);
     for (unsigned v = 0; v <= GOV_STEP_INTERACTIVE; v++) {
         const char *name = gov_step_kind_name((gov_step_kind)v);
         if (name) {
-            assert_int_equal(gov_step_kind_from_name(name, strlen(name), &k), 0);
+            assert_int_equal(gov__step_kind_from_name(name, strlen(name), &k), 0);
             assert_int_equal(k, v);
         }
     }

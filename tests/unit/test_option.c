@@ -14,7 +14,7 @@ static void test_defaults(void **state)
 
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         memset(&m, 0xff, sizeof m);
-        assert_int_equal(gov_mode_parse(same[i], &m), 0);
+        assert_int_equal(gov__mode_parse(same[i], &m), 0);
         assert_true(m.given);
         assert_false(m.off);
         assert_false(m.threads);
@@ -27,21 +27,21 @@ static void test_lists(void **state)
 {
     gov_mode m;
 
-    assert_int_equal(gov_mode_parse("interactive", &m), 0);
+    assert_int_equal(gov__mode_parse("interactive", &m), 0);
     assert_true(m.profile_set);
     assert_int_equal(m.profile, GOV_PROFILE_INTERACTIVE);
     assert_false(m.threads);
-    assert_int_equal(gov_mode_parse("threads,batch", &m), 0);
+    assert_int_equal(gov__mode_parse("threads,batch", &m), 0);
     assert_true(m.threads);
     assert_int_equal(m.profile, GOV_PROFILE_BATCH);
-    assert_int_equal(gov_mode_parse("interactive,threads,interactive", &m), 0);
-    assert_int_equal(gov_mode_parse("off", &m), 0);
+    assert_int_equal(gov__mode_parse("interactive,threads,interactive", &m), 0);
+    assert_int_equal(gov__mode_parse("off", &m), 0);
     assert_true(m.off);
     assert_true(m.given);
-    assert_int_equal(gov_mode_parse("interactive,runtimes", &m), 0);
+    assert_int_equal(gov__mode_parse("interactive,runtimes", &m), 0);
     assert_true(m.runtimes);
     assert_false(m.noruntimes);
-    assert_int_equal(gov_mode_parse("noruntimes,threads", &m), 0);
+    assert_int_equal(gov__mode_parse("noruntimes,threads", &m), 0);
     assert_true(m.noruntimes);
     assert_true(m.threads);
 }
@@ -56,11 +56,11 @@ static void test_bad(void **state)
     gov_mode m = { .given = true, .threads = true };
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(gov_mode_parse(bad[i], &m), GOV_EPARSE);
+        assert_int_equal(gov__mode_parse(bad[i], &m), GOV_EPARSE);
         /* A refused value leaves the previous one in place. */
         assert_true(m.threads);
     }
-    assert_int_equal(gov_mode_parse("x", NULL), GOV_EINVAL);
+    assert_int_equal(gov__mode_parse("x", NULL), GOV_EINVAL);
     assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, runtimes, noruntimes, off"));
 }
 

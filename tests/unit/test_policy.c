@@ -11,7 +11,7 @@
 static int parse(const char *a, const char *b, gov_spank_policy *p, char *err)
 {
     const char *argv[] = { a, b };
-    return gov_spank_policy_parse(b ? 2 : (a ? 1 : 0), argv, p, err, 256);
+    return gov__spank_policy_parse(b ? 2 : (a ? 1 : 0), argv, p, err, 256);
 }
 
 static void test_defaults(void **state)
@@ -45,7 +45,7 @@ static void test_every_key(void **state)
     gov_spank_policy p;
     char err[256];
 
-    assert_int_equal(gov_spank_policy_parse(12, argv, &p, err, sizeof err), 0);
+    assert_int_equal(gov__spank_policy_parse(12, argv, &p, err, sizeof err), 0);
     assert_true(p.per_core);
     assert_false(p.allow_off);
     assert_int_equal(p.munge_timeout_s, 5);
@@ -176,22 +176,22 @@ static void test_resolve(void **state)
     gov_mode none = { 0 }, user;
     gov_desc_policy out;
 
-    gov_spank_policy_init(&site);
+    gov__spank_policy_init(&site);
     /* Off by default; the option turns it on; "off" turns a default off. */
-    assert_false(gov_spank_policy_resolve(&site, &none, &out));
-    assert_int_equal(gov_mode_parse("threads", &user), 0);
-    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_false(gov__spank_policy_resolve(&site, &none, &out));
+    assert_int_equal(gov__mode_parse("threads", &user), 0);
+    assert_true(gov__spank_policy_resolve(&site, &user, &out));
     assert_true(out.threads);
     site.default_on = true;
-    assert_true(gov_spank_policy_resolve(&site, &none, &out));
+    assert_true(gov__spank_policy_resolve(&site, &none, &out));
     assert_false(out.threads);
-    assert_int_equal(gov_mode_parse("off", &user), 0);
-    assert_false(gov_spank_policy_resolve(&site, &user, &out));
+    assert_int_equal(gov__mode_parse("off", &user), 0);
+    assert_false(gov__spank_policy_resolve(&site, &user, &out));
     /* allow_off=no: a user's off does not count; the site's default does. */
     site.allow_off = false;
-    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_true(gov__spank_policy_resolve(&site, &user, &out));
     site.default_on = false;
-    assert_false(gov_spank_policy_resolve(&site, &user, &out));
+    assert_false(gov__spank_policy_resolve(&site, &user, &out));
     site.default_on = true;
     site.allow_off = true;
 
@@ -199,15 +199,15 @@ static void test_resolve(void **state)
     site.site.profile_imposed = true;
     site.site.profile = GOV_PROFILE_INTERACTIVE;
     site.site.mem_reserve_pct = 20;
-    assert_int_equal(gov_mode_parse("batch", &user), 0);
-    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_int_equal(gov__mode_parse("batch", &user), 0);
+    assert_true(gov__spank_policy_resolve(&site, &user, &out));
     assert_int_equal(out.site.profile, GOV_PROFILE_INTERACTIVE);
     assert_true(out.site.profile_imposed);
     assert_int_equal(out.site.mem_reserve_pct, 20);
     /* ...while a user may tighten an imposed batch to interactive. */
     site.site.profile = GOV_PROFILE_BATCH;
-    assert_int_equal(gov_mode_parse("interactive", &user), 0);
-    assert_true(gov_spank_policy_resolve(&site, &user, &out));
+    assert_int_equal(gov__mode_parse("interactive", &user), 0);
+    assert_true(gov__spank_policy_resolve(&site, &user, &out));
     assert_int_equal(out.site.profile, GOV_PROFILE_INTERACTIVE);
 }
 
@@ -220,29 +220,29 @@ static void test_resolve_runtimes(void **state)
     gov_desc_policy out;
     char err[256];
 
-    assert_int_equal(gov_mode_parse("runtimes", &yes), 0);
-    assert_int_equal(gov_mode_parse("noruntimes", &no), 0);
-    assert_int_equal(gov_mode_parse("threads", &threads), 0);
+    assert_int_equal(gov__mode_parse("runtimes", &yes), 0);
+    assert_int_equal(gov__mode_parse("noruntimes", &no), 0);
+    assert_int_equal(gov__mode_parse("threads", &threads), 0);
     assert_int_equal(parse("default=on", NULL, &site, err), 0);
     assert_int_equal(site.runtimes, GOV_RUNTIMES_OFF);
-    gov_spank_policy_resolve(&site, &none, &out);
+    gov__spank_policy_resolve(&site, &none, &out);
     assert_false(out.runtimes);
-    gov_spank_policy_resolve(&site, &yes, &out);
+    gov__spank_policy_resolve(&site, &yes, &out);
     assert_true(out.runtimes);
-    gov_spank_policy_resolve(&site, &threads, &out);
+    gov__spank_policy_resolve(&site, &threads, &out);
     assert_false(out.runtimes);
     assert_true(out.threads);
 
     assert_int_equal(parse("default=on", "runtimes=on", &site, err), 0);
-    gov_spank_policy_resolve(&site, &none, &out);
+    gov__spank_policy_resolve(&site, &none, &out);
     assert_true(out.runtimes);
-    gov_spank_policy_resolve(&site, &threads, &out);
+    gov__spank_policy_resolve(&site, &threads, &out);
     assert_true(out.runtimes);
-    gov_spank_policy_resolve(&site, &no, &out);
+    gov__spank_policy_resolve(&site, &no, &out);
     assert_false(out.runtimes);
 
     assert_int_equal(parse("default=on", "runtimes=always", &site, err), 0);
-    gov_spank_policy_resolve(&site, &no, &out);
+    gov__spank_policy_resolve(&site, &no, &out);
     assert_true(out.runtimes);
 
     assert_int_equal(parse("runtimes=yes", NULL, &site, err), GOV_EPARSE);

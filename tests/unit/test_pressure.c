@@ -19,8 +19,8 @@ static void collect(const char *fixture, const gov_cgroup_evidence *cg)
     gov_root root = fixture_root(fixture);
 
     memset(&snap, 0xa5, sizeof snap);
-    gov_pressure_collect(&root, cg, &snap.pressure);
-    gov_root_close(&root);
+    gov__pressure_collect(&root, cg, &snap.pressure);
+    gov__root_close(&root);
 }
 
 static gov_cgroup_evidence cgroup_with_dir(const char *dir)
@@ -81,8 +81,8 @@ static void collect_through_cgroups(const char *layout)
 
     snprintf(tree, sizeof tree, GOV_FIXTURES "/cgroup/%s", layout);
     root = fixture_root(tree);
-    gov_cgroup_collect(&root, &cg);
-    gov_root_close(&root);
+    gov__cgroup_collect(&root, &cg);
+    gov__root_close(&root);
     collect(tree, &cg);
 }
 
@@ -144,16 +144,16 @@ static void test_parser(void **state)
                           "some avg10=1e3\n", "avg10=5\n", "somex avg10=1\n" };
     double some, full;
 
-    assert_int_equal(gov_psi_parse(cpu_old, strlen(cpu_old), &some, &full), 0);
+    assert_int_equal(gov__psi_parse(cpu_old, strlen(cpu_old), &some, &full), 0);
     assert_float_equal(some, 0.25, 1e-12);
     assert_true(isnan(full)); /* cpu "full" appeared in 5.13 */
-    assert_int_equal(gov_psi_parse(no_full_avg, strlen(no_full_avg), &some, &full), 0);
+    assert_int_equal(gov__psi_parse(no_full_avg, strlen(no_full_avg), &some, &full), 0);
     assert_float_equal(some, 7.0, 0);
     assert_true(isnan(full));
-    assert_int_equal(gov_psi_parse("some avg10=100.00", 17, &some, &full), 0);
+    assert_int_equal(gov__psi_parse("some avg10=100.00", 17, &some, &full), 0);
     assert_float_equal(some, 100.0, 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(gov_psi_parse(bad[i], strlen(bad[i]), &some, &full), GOV_EPARSE);
+        assert_int_equal(gov__psi_parse(bad[i], strlen(bad[i]), &some, &full), GOV_EPARSE);
         assert_true(isnan(some) && isnan(full));
     }
 }

@@ -50,8 +50,8 @@ static void test_appends(void **state)
 
     (void)state;
     NEED_ROOT();
-    assert_int_equal(gov_report_append(dir, "{\"a\":1}\n", 8, &why), 0);
-    assert_int_equal(gov_report_append(dir, "{\"b\":2}\n", 8, &why), 0);
+    assert_int_equal(gov__report_append(dir, "{\"a\":1}\n", 8, &why), 0);
+    assert_int_equal(gov__report_append(dir, "{\"b\":2}\n", 8, &why), 0);
     assert_int_equal(stat(file, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0600);
     assert_int_equal(st.st_uid, 0);
@@ -74,7 +74,7 @@ static void test_refused(void **state)
     assert_int_equal(mkdir(dir, 0755), 0);
     assert_int_equal(close(open(target, O_WRONLY | O_CREAT, 0600)), 0);
     assert_int_equal(symlink(target, file), 0);
-    assert_int_equal(gov_report_append(dir, "x\n", 2, &why), -ELOOP);
+    assert_int_equal(gov__report_append(dir, "x\n", 2, &why), -ELOOP);
     assert_string_equal(why, "the report file is a link");
     assert_int_equal(stat(target, &st), 0);
     assert_int_equal(st.st_size, 0);
@@ -82,13 +82,13 @@ static void test_refused(void **state)
     assert_int_equal(unlink(file), 0);
     assert_int_equal(close(open(file, O_WRONLY | O_CREAT, 0600)), 0);
     assert_int_equal(chown(file, 1, 1), 0);
-    assert_int_equal(gov_report_append(dir, "x\n", 2, &why), GOV_EACCES);
+    assert_int_equal(gov__report_append(dir, "x\n", 2, &why), GOV_EACCES);
     assert_string_equal(why, "the report file is not a regular file of root's");
     assert_int_equal(stat(file, &st), 0);
     assert_int_equal(st.st_size, 0);
     /* A directory under the root-only one that others may write. */
     assert_int_equal(chmod(dir, 0777), 0);
-    assert_int_equal(gov_report_append(dir, "x\n", 2, &why), GOV_EACCES);
+    assert_int_equal(gov__report_append(dir, "x\n", 2, &why), GOV_EACCES);
 }
 
 int main(void)

@@ -29,7 +29,7 @@
     } while (0)
 
 static char dir[64];
-static uint64_t folded;   /* what gov_note_due() last said it folded */
+static uint64_t folded;   /* what gov__note_due() last said it folded */
 
 static int make_dir(void **state)
 {
@@ -50,7 +50,7 @@ static int remove_dir(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* An O_PATH handle on a test directory, as gov_run_dir_open gives one for a
+/* An O_PATH handle on a test directory, as gov__run_dir_open gives one for a
  * safe path (the test's own lives under sticky /tmp, which it refuses). */
 static int dir_fd(const char *sub)
 {
@@ -79,16 +79,16 @@ static void test_note_due(void **state)
     int fd = dir_fd("basic");
 
     (void)state;
-    assert_true(gov_note_due(fd, "munge", 60, &folded));
+    assert_true(gov__note_due(fd, "munge", 60, &folded));
     assert_int_equal(folded, 0);
-    assert_false(gov_note_due(fd, "munge", 60, &folded));
-    assert_false(gov_note_due(fd, "munge", 60, &folded));
+    assert_false(gov__note_due(fd, "munge", 60, &folded));
+    assert_false(gov__note_due(fd, "munge", 60, &folded));
     /* The next one due says how many were folded since; the count restarts. */
-    assert_true(gov_note_due(fd, "munge", 0, &folded));
+    assert_true(gov__note_due(fd, "munge", 0, &folded));
     assert_int_equal(folded, 2);
-    assert_true(gov_note_due(fd, "munge", 0, &folded));
+    assert_true(gov__note_due(fd, "munge", 0, &folded));
     assert_int_equal(folded, 0);
-    assert_true(gov_note_due(fd, "other", 60, &folded));
+    assert_true(gov__note_due(fd, "other", 60, &folded));
     /* The stamp is private. */
     snprintf(stamp, sizeof stamp, "%s/basic/munge.stamp", dir);
     assert_int_equal(stat(stamp, &st), 0);
@@ -98,7 +98,7 @@ static void test_note_due(void **state)
         int due = 0, status;
         for (int i = 0; i < 8; i++)
             if (fork() == 0)
-                _exit(gov_note_due(fd, "together", 60, &folded) ? 1 : 0);
+                _exit(gov__note_due(fd, "together", 60, &folded) ? 1 : 0);
         for (int i = 0; i < 8; i++) {
             assert_true(wait(&status) > 0);
             due += WIFEXITED(status) && WEXITSTATUS(status) == 1;
@@ -106,12 +106,12 @@ static void test_note_due(void **state)
         assert_int_equal(due, 1);
     }
     /* No directory: no limit. */
-    assert_true(gov_note_due(-1, "munge", 60, &folded));
+    assert_true(gov__note_due(-1, "munge", 60, &folded));
     /* A link at the stamp's name is neither followed nor written through. */
     snprintf(victim, sizeof victim, "%s/victim", dir);
     snprintf(stamp, sizeof stamp, "%s/basic/linked.stamp", dir);
     assert_int_equal(symlink(victim, stamp), 0);
-    assert_true(gov_note_due(fd, "linked", 60, &folded));
+    assert_true(gov__note_due(fd, "linked", 60, &folded));
     assert_int_equal(lstat(victim, &st), -1);
     close(fd);
 }
@@ -127,7 +127,7 @@ static void test_note_never_waits(void **state)
     char c;
 
     (void)state;
-    assert_true(gov_note_due(fd, "held", 0, &folded));
+    assert_true(gov__note_due(fd, "held", 0, &folded));
     snprintf(stamp, sizeof stamp, "%s/held/held.stamp", dir);
     assert_int_equal(pipe(pipefd), 0);
     child = fork();
@@ -141,13 +141,13 @@ static void test_note_never_waits(void **state)
     assert_int_equal(read(pipefd[0], &c, 1), 1);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     alarm(10);  /* a blocking flock would hang the test: fail it instead */
-    assert_false(gov_note_due(fd, "held", 0, &folded));
+    assert_false(gov__note_due(fd, "held", 0, &folded));
     alarm(0);
     assert_true(seconds_since(&t0) < 1.0);
     kill(child, SIGKILL);
     assert_int_equal(waitpid(child, &status, 0), child);
     /* Free again: due. */
-    assert_true(gov_note_due(fd, "held", 0, &folded));
+    assert_true(gov__note_due(fd, "held", 0, &folded));
     close(pipefd[0]);
     close(pipefd[1]);
     close(fd);
@@ -174,15 +174,15 @@ static void test_note_replaces_open_stamp(void **state)
     holder = open(stamp, O_RDONLY);
     assert_true(holder >= 0);
     assert_int_equal(flock(holder, LOCK_SH), 0);
-    assert_true(gov_note_due(fd, "seal-skipped", 60, &folded));
+    assert_true(gov__note_due(fd, "seal-skipped", 60, &folded));
     assert_int_equal(stat(stamp, &after), 0);
     assert_true(after.st_ino != before.st_ino);
     assert_int_equal(after.st_mode & 0777, 0600);
     assert_int_equal(after.st_uid, 0);
-    assert_false(gov_note_due(fd, "seal-skipped", 60, &folded));
+    assert_false(gov__note_due(fd, "seal-skipped", 60, &folded));
     /* A stamp of another owner is replaced the same way. */
     assert_int_equal(chown(stamp, 65534, 65534), 0);
-    assert_true(gov_note_due(fd, "seal-skipped", 60, &folded));
+    assert_true(gov__note_due(fd, "seal-skipped", 60, &folded));
     assert_int_equal(stat(stamp, &after), 0);
     assert_int_equal(after.st_uid, 0);
     close(holder);
@@ -202,7 +202,7 @@ static void test_open_refuses_sticky(void **state)
     NEED_ROOT();
     /* This test's own directory sits under /tmp. */
     snprintf(under_sticky, sizeof under_sticky, "%s/cache", dir);
-    fd = gov_run_dir_open(under_sticky, true, &why);
+    fd = gov__run_dir_open(under_sticky, true, &why);
     assert_int_equal(fd, GOV_EACCES);
     assert_non_null(strstr(why, "sticky"));
     /* Nothing was created there. */
@@ -212,16 +212,16 @@ static void test_open_refuses_sticky(void **state)
     assert_int_equal(chmod(sticky, 01777), 0);
     snprintf(under_sticky, sizeof under_sticky, "%s/gov", sticky);
     assert_int_equal(mkdir(under_sticky, 0755), 0);
-    assert_int_equal(gov_run_dir_open(under_sticky, false, &why), GOV_EACCES);
+    assert_int_equal(gov__run_dir_open(under_sticky, false, &why), GOV_EACCES);
     /* A root-only path (this test's mkdtemp under /run when there is one). */
     snprintf(safe, sizeof safe, "/run/gov-rundir-test-%ld", (long)getpid());
-    fd = gov_run_dir_open(safe, true, &why);
+    fd = gov__run_dir_open(safe, true, &why);
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(rmdir(safe), 0);
     /* Not absolute, or with dot components. */
-    assert_int_equal(gov_run_dir_open("run/governor", true, &why), GOV_EINVAL);
-    assert_true(gov_run_dir_open("/run/../run/gov", true, &why) < 0);
+    assert_int_equal(gov__run_dir_open("run/governor", true, &why), GOV_EINVAL);
+    assert_true(gov__run_dir_open("/run/../run/gov", true, &why) < 0);
 }
 
 int main(void)

@@ -76,8 +76,8 @@ static void give_up_on(bool listening, bool via_link)
         assert_int_equal(symlink(path, link), 0);
     fds = open_fds();
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    assert_int_equal(gov_seal_bounded(via_link ? link : path, 0, GOV_UID_NONE, "x", 1, 300,
-                                      &cred, NULL),
+    assert_int_equal(gov__seal_bounded(via_link ? link : path, 0, GOV_UID_NONE, "x", 1, 300,
+                                       &cred, NULL),
                      GOV_ETIMEDOUT);
     /* libmunge alone waits 2.25 s (refused) or about 10 s (no answer). */
     assert_true(seconds_since(&t0) < 1.0);
@@ -110,16 +110,17 @@ static void test_no_socket(void **state)
 
     (void)state;
     snprintf(path, sizeof path, "%s/none", dir);
-    assert_int_equal(gov_seal_bounded(path, 0, GOV_UID_NONE, "x", 1, 300, &cred, NULL), GOV_EMUNGE);
+    assert_int_equal(gov__seal_bounded(path, 0, GOV_UID_NONE, "x", 1, 300, &cred, NULL),
+                     GOV_EMUNGE);
     assert_null(cred);
-    assert_int_equal(gov_seal_bounded(NULL, 0, GOV_UID_NONE, "x", 1, 300, NULL, NULL), GOV_EINVAL);
+    assert_int_equal(gov__seal_bounded(NULL, 0, GOV_UID_NONE, "x", 1, 300, NULL, NULL), GOV_EINVAL);
 }
 
 /* Where a MUNGE daemon answers, the bounded seal is the seal. */
 static void test_live_daemon(void **state)
 {
     char *cred = NULL;
-    int rc = gov_seal_bounded(NULL, 0, GOV_UID_NONE, "hello", 5, 2000, &cred, NULL);
+    int rc = gov__seal_bounded(NULL, 0, GOV_UID_NONE, "hello", 5, 2000, &cred, NULL);
 
     (void)state;
     if (rc == GOV_EMUNGE)

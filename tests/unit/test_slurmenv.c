@@ -16,7 +16,7 @@ static gov_snapshot_scheduler collect(const char *const *envp)
 {
     gov_snapshot_scheduler ev;
 
-    gov_slurmenv_collect(envp, &ev);
+    gov__slurmenv_collect(envp, &ev);
     return ev;
 }
 
@@ -24,7 +24,7 @@ static uint64_t resolve(const char *list, uint64_t index)
 {
     uint64_t v;
 
-    if (gov_slurm_list_resolve(list, strlen(list), index, &v))
+    if (gov__slurm_list_resolve(list, strlen(list), index, &v))
         return GOV_UNKNOWN;
     return v;
 }
@@ -229,22 +229,22 @@ static void test_gpus(void **state)
  * any user can export these (a per-task count of 2^64-2 was once sealed). */
 static void test_gpu_counts_bounded(void **state)
 {
-    assert_int_equal(gov_slurm_gpus_on_node("0,1", "4"), 2);
-    assert_int_equal(gov_slurm_gpus_on_node("0-3,6", NULL), 5);
-    assert_int_equal(gov_slurm_gpus_on_node("", "4"), 0);
-    assert_int_equal(gov_slurm_gpus_on_node("none", NULL), 0);
-    assert_int_equal(gov_slurm_gpus_on_node("NoDevFiles", NULL), 0);
-    assert_int_equal(gov_slurm_gpus_on_node(NULL, "3"), 3);
-    assert_int_equal(gov_slurm_gpus_on_node(NULL, NULL), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_on_node("0-1024", NULL), GOV_UNKNOWN);  /* 1025 */
-    assert_int_equal(gov_slurm_gpus_on_node("0-1023", NULL), 1024);
-    assert_int_equal(gov_slurm_gpus_on_node("GPU-3f2c", NULL), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_on_node(NULL, "1025"), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_on_node(NULL, "-1"), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_per_task("18446744073709551614"), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_per_task("1024"), 1024);
-    assert_int_equal(gov_slurm_gpus_per_task("1000,a:25"), GOV_UNKNOWN);
-    assert_int_equal(gov_slurm_gpus_per_task(NULL), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_on_node("0,1", "4"), 2);
+    assert_int_equal(gov__slurm_gpus_on_node("0-3,6", NULL), 5);
+    assert_int_equal(gov__slurm_gpus_on_node("", "4"), 0);
+    assert_int_equal(gov__slurm_gpus_on_node("none", NULL), 0);
+    assert_int_equal(gov__slurm_gpus_on_node("NoDevFiles", NULL), 0);
+    assert_int_equal(gov__slurm_gpus_on_node(NULL, "3"), 3);
+    assert_int_equal(gov__slurm_gpus_on_node(NULL, NULL), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_on_node("0-1024", NULL), GOV_UNKNOWN);  /* 1025 */
+    assert_int_equal(gov__slurm_gpus_on_node("0-1023", NULL), 1024);
+    assert_int_equal(gov__slurm_gpus_on_node("GPU-3f2c", NULL), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_on_node(NULL, "1025"), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_on_node(NULL, "-1"), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_per_task("18446744073709551614"), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_per_task("1024"), 1024);
+    assert_int_equal(gov__slurm_gpus_per_task("1000,a:25"), GOV_UNKNOWN);
+    assert_int_equal(gov__slurm_gpus_per_task(NULL), GOV_UNKNOWN);
     /* The collector reads the same variables the same way. */
     {
         const char *env[] = { "SLURM_JOB_ID=7", "SLURM_STEP_GPUS=0,1,2",
@@ -257,13 +257,13 @@ static void test_gpu_counts_bounded(void **state)
  * variables (SLURM_STEP_ID). */
 static void test_step_kind_of(void **state)
 {
-    assert_int_equal(gov_step_kind_of(0), GOV_STEP_NORMAL);
-    assert_int_equal(gov_step_kind_of(GOV_STEP_MAX_NORMAL_ID), GOV_STEP_NORMAL);
-    assert_int_equal(gov_step_kind_of(GOV_STEP_BATCH_ID), GOV_STEP_BATCH);
-    assert_int_equal(gov_step_kind_of(GOV_STEP_EXTERN_ID), GOV_STEP_EXTERN);
-    assert_int_equal(gov_step_kind_of(GOV_STEP_INTERACTIVE_ID), GOV_STEP_INTERACTIVE);
-    assert_int_equal(gov_step_kind_of(0xfffffffd), GOV_STEP_UNKNOWN);    /* pending */
-    assert_int_equal(gov_step_kind_of(GOV_UNKNOWN), GOV_STEP_UNKNOWN);
+    assert_int_equal(gov__step_kind_of(0), GOV_STEP_NORMAL);
+    assert_int_equal(gov__step_kind_of(GOV_STEP_MAX_NORMAL_ID), GOV_STEP_NORMAL);
+    assert_int_equal(gov__step_kind_of(GOV_STEP_BATCH_ID), GOV_STEP_BATCH);
+    assert_int_equal(gov__step_kind_of(GOV_STEP_EXTERN_ID), GOV_STEP_EXTERN);
+    assert_int_equal(gov__step_kind_of(GOV_STEP_INTERACTIVE_ID), GOV_STEP_INTERACTIVE);
+    assert_int_equal(gov__step_kind_of(0xfffffffd), GOV_STEP_UNKNOWN);    /* pending */
+    assert_int_equal(gov__step_kind_of(GOV_UNKNOWN), GOV_STEP_UNKNOWN);
 }
 
 static void test_batch_step(void **state)
@@ -342,23 +342,23 @@ static void test_step_id_signed(void **state)
     ev = collect(batch);
     assert_int_equal(ev.step_kind, GOV_STEP_BATCH);
 
-    assert_int_equal(gov_slurm_step_id_parse("0", &id), 0);
+    assert_int_equal(gov__slurm_step_id_parse("0", &id), 0);
     assert_int_equal(id, 0);
-    assert_int_equal(gov_slurm_step_id_parse("4294967295", &id), 0);
+    assert_int_equal(gov__slurm_step_id_parse("4294967295", &id), 0);
     assert_int_equal(id, 0xffffffffu);
-    assert_int_equal(gov_slurm_step_id_parse("-1", &id), 0);
+    assert_int_equal(gov__slurm_step_id_parse("-1", &id), 0);
     assert_int_equal(id, 0xffffffffu);
-    assert_int_equal(gov_slurm_step_id_parse("-2147483648", &id), 0);
+    assert_int_equal(gov__slurm_step_id_parse("-2147483648", &id), 0);
     assert_int_equal(id, 0x80000000u);
     /* Outside 32 bits either way, or not a plain number. */
-    assert_int_equal(gov_slurm_step_id_parse("4294967296", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse("-2147483649", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse("-0", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse("-", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse("--6", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse(" 6", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse("", &id), GOV_EPARSE);
-    assert_int_equal(gov_slurm_step_id_parse(NULL, &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("4294967296", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("-2147483649", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("-0", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("-", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("--6", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse(" 6", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse("", &id), GOV_EPARSE);
+    assert_int_equal(gov__slurm_step_id_parse(NULL, &id), GOV_EPARSE);
 }
 
 static void test_absurd_counts(void **state)
@@ -384,10 +384,10 @@ static void test_env_get(void **state)
     const char *env[] = { "SLURM_JOB_ID_X=1", "SLURM_JOB=2", "SLURM_JOB_ID=3",
                           "NOEQUALS", NULL };
 
-    assert_string_equal(gov_env_get(env, "SLURM_JOB_ID"), "3");
-    assert_null(gov_env_get(env, "SLURM_JO"));
-    assert_null(gov_env_get(env, "NOEQUALS"));
-    assert_null(gov_env_get(NULL, "SLURM_JOB_ID"));
+    assert_string_equal(gov__env_get(env, "SLURM_JOB_ID"), "3");
+    assert_null(gov__env_get(env, "SLURM_JO"));
+    assert_null(gov__env_get(env, "NOEQUALS"));
+    assert_null(gov__env_get(NULL, "SLURM_JOB_ID"));
 }
 
 static void test_list_parser(void **state)
@@ -403,35 +403,35 @@ static void test_list_parser(void **state)
     assert_int_equal(resolve("3(x1000000),5", 1000000), 5);
     assert_int_equal(resolve("3(x1000000),5", 999999), 3);
     assert_int_equal(resolve("1(x2),4", GOV_UNKNOWN) == GOV_UNKNOWN, 1);
-    assert_int_equal(gov_slurm_list_resolve("1(x2),4", 7, GOV_UNKNOWN, &v), GOV_ENOENT);
-    assert_int_equal(gov_slurm_list_resolve("1(x2),4", 7, 3, &v), GOV_ERANGE);
+    assert_int_equal(gov__slurm_list_resolve("1(x2),4", 7, GOV_UNKNOWN, &v), GOV_ENOENT);
+    assert_int_equal(gov__slurm_list_resolve("1(x2),4", 7, 3, &v), GOV_ERANGE);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_true(gov_slurm_list_resolve(bad[i], strlen(bad[i]), 0, &v) < 0);
+        assert_true(gov__slurm_list_resolve(bad[i], strlen(bad[i]), 0, &v) < 0);
     /* Trailing garbage after the wanted entry still rejects the list. */
-    assert_int_equal(gov_slurm_list_resolve("2,3,x", 5, 0, &v), GOV_EPARSE);
+    assert_int_equal(gov__slurm_list_resolve("2,3,x", 5, 0, &v), GOV_EPARSE);
 }
 
 static void test_mem_parser(void **state)
 {
     uint64_t b;
 
-    assert_int_equal(gov_slurm_parse_mem("1", 1, &b), 0);
+    assert_int_equal(gov__slurm_parse_mem("1", 1, &b), 0);
     assert_int_equal(b, MiB);
-    assert_int_equal(gov_slurm_parse_mem("3m", 2, &b), 0);
+    assert_int_equal(gov__slurm_parse_mem("3m", 2, &b), 0);
     assert_int_equal(b, 3 * MiB);
-    assert_int_equal(gov_slurm_parse_mem("1g", 2, &b), 0);
+    assert_int_equal(gov__slurm_parse_mem("1g", 2, &b), 0);
     assert_int_equal(b, GiB);
-    assert_int_equal(gov_slurm_parse_mem("16777215T", 9, &b), 0);
+    assert_int_equal(gov__slurm_parse_mem("16777215T", 9, &b), 0);
     assert_int_equal(b, UINT64_C(16777215) << 40);
-    assert_int_equal(gov_slurm_parse_mem("16777216T", 9, &b), GOV_ERANGE);
-    assert_int_equal(gov_slurm_parse_mem("", 0, &b), GOV_EPARSE);
-    assert_int_equal(gov_slurm_parse_mem("G", 1, &b), GOV_EPARSE);
-    assert_int_equal(gov_slurm_parse_mem("1GG", 3, &b), GOV_EPARSE);
-    assert_int_equal(gov_slurm_parse_mem("1P", 2, &b), GOV_EPARSE);
-    assert_int_equal(gov_slurm_parse_mem("99999999999999999999", 20, &b), GOV_ERANGE);
+    assert_int_equal(gov__slurm_parse_mem("16777216T", 9, &b), GOV_ERANGE);
+    assert_int_equal(gov__slurm_parse_mem("", 0, &b), GOV_EPARSE);
+    assert_int_equal(gov__slurm_parse_mem("G", 1, &b), GOV_EPARSE);
+    assert_int_equal(gov__slurm_parse_mem("1GG", 3, &b), GOV_EPARSE);
+    assert_int_equal(gov__slurm_parse_mem("1P", 2, &b), GOV_EPARSE);
+    assert_int_equal(gov__slurm_parse_mem("99999999999999999999", 20, &b), GOV_ERANGE);
     /* One past UINT64_MAX must not wrap to a small number. */
-    assert_int_equal(gov_slurm_parse_mem("18446744073709551616K", 21, &b), GOV_ERANGE);
-    assert_int_equal(gov_slurm_parse_mem("18446744073709551619", 20, &b), GOV_ERANGE);
+    assert_int_equal(gov__slurm_parse_mem("18446744073709551616K", 21, &b), GOV_ERANGE);
+    assert_int_equal(gov__slurm_parse_mem("18446744073709551619", 20, &b), GOV_ERANGE);
 }
 
 int main(void)

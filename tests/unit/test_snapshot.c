@@ -94,7 +94,7 @@ static void test_slurm_v2_step(void **state)
     assert_int_equal(s.cpu.cgroup.cpuset_count, 1);
     assert_int_equal(s.cpu.cgroup.quota_status, GOV_LIMIT_UNLIMITED);
     assert_int_equal(s.enforcement.cpu, GOV_ENFORCED);
-    assert_int_equal(gov_cpu_held(&s), (1u << GOV_LAYER_AFFINITY) | (1u << GOV_LAYER_CPUSET));
+    assert_int_equal(gov__cpu_held(&s), (1u << GOV_LAYER_AFFINITY) | (1u << GOV_LAYER_CPUSET));
     assert_int_equal(s.memory.cgroup.version, 2);
     assert_int_equal(s.memory.cgroup.limit_bytes, 200 * MiB);
     assert_int_equal(s.memory.cgroup.high_bytes, 200 * MiB);

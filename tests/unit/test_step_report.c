@@ -21,7 +21,7 @@ static gov_step_record sample(void)
 {
     gov_step_record r;
 
-    gov_step_record_init(&r);
+    gov__step_record_init(&r);
     r.job = 41;
     r.uid = 1001;
     strcpy(r.step, "0");
@@ -47,8 +47,8 @@ static void test_round_trip(void **state)
     r.told_tasks = 2;
     r.told_threads = 2;
     r.cpu_some_s = 1.25;
-    gov_step_record_judge(&r, 1);
-    len = gov_step_record_encode(&r, line, sizeof line);
+    gov__step_record_judge(&r, 1);
+    len = gov__step_record_encode(&r, line, sizeof line);
     assert_true(len > 0);
     assert_int_equal(line[len - 1], '\n');
     assert_string_equal(line,
@@ -60,7 +60,7 @@ static void test_round_trip(void **state)
         "\"pressure\":{\"cpu_some_s\":1.250,\"memory_some_s\":null,\"memory_full_s\":null}},"
         "\"told\":{\"tasks\":2,\"threads\":2,\"memory_bytes\":null},"
         "\"findings\":[\"cpu_underused\"]}\n");
-    assert_int_equal(gov_step_record_decode(line, (size_t)len - 1, &back), 0);
+    assert_int_equal(gov__step_record_decode(line, (size_t)len - 1, &back), 0);
     assert_int_equal(back.job, 41);
     assert_string_equal(back.node, "node-1.a_b");
     assert_true(back.budget_gpus == GOV_UNKNOWN);
@@ -80,10 +80,10 @@ static void test_told_null(void **state)
 
     (void)state;
     r.cpu_from_cgroup = true;
-    len = gov_step_record_encode(&r, line, sizeof line);
+    len = gov__step_record_encode(&r, line, sizeof line);
     assert_non_null(strstr(line, ",\"told\":null,"));
     assert_non_null(strstr(line, "\"cpu_source\":\"cgroup\""));
-    assert_int_equal(gov_step_record_decode(line, (size_t)len, &back), 0);
+    assert_int_equal(gov__step_record_decode(line, (size_t)len, &back), 0);
     assert_int_equal(back.told_tasks, 0);
     assert_true(back.cpu_from_cgroup);
 }
@@ -95,16 +95,16 @@ static void test_names_refused(void **state)
 
     (void)state;
     strcpy(r.node, "a\"b");
-    assert_int_equal(gov_step_record_encode(&r, line, sizeof line), GOV_EINVAL);
+    assert_int_equal(gov__step_record_encode(&r, line, sizeof line), GOV_EINVAL);
     r = sample();
-    assert_int_equal(gov_step_record_encode(&r, line, 40), GOV_ENOSPC);
+    assert_int_equal(gov__step_record_encode(&r, line, 40), GOV_ENOSPC);
 }
 
 static int decode(const char *text)
 {
     gov_step_record r;
 
-    return gov_step_record_decode(text, strlen(text), &r);
+    return gov__step_record_decode(text, strlen(text), &r);
 }
 
 static void test_decode_refuses(void **state)
@@ -135,17 +135,17 @@ static void test_judge(void **state)
     (void)state;
     /* 90 % of the budget exactly is near; a byte less is not. */
     r.memory_peak_bytes = (uint64_t)(0.9 * (double)r.budget_memory_bytes);
-    gov_step_record_judge(&r, 60);
+    gov__step_record_judge(&r, 60);
     assert_int_equal(r.findings, 1u << GOV_FINDING_MEMORY_NEAR_LIMIT);
     r.memory_peak_bytes--;
-    gov_step_record_judge(&r, 60);
+    gov__step_record_judge(&r, 60);
     assert_int_equal(r.findings, 0);
     /* 9.5 s of 40 is under a quarter; the step is too short under 60 s. */
     assert_true(fabs(r.cpu_efficiency - 0.2375) < 1e-9);
-    gov_step_record_judge(&r, 10);
+    gov__step_record_judge(&r, 10);
     assert_int_equal(r.findings, 1u << GOV_FINDING_CPU_UNDERUSED);
     r.cpu_s = 10.0;
-    gov_step_record_judge(&r, 10);
+    gov__step_record_judge(&r, 10);
     assert_int_equal(r.findings, 0);
     /* Unknown figures judge nothing. */
     r.cpu_s = NAN;
@@ -153,11 +153,11 @@ static void test_judge(void **state)
     r.oom_kills = 3;
     r.cpu_throttled_s = 1.0;
     r.memory_some_s = 0.99;
-    gov_step_record_judge(&r, 10);
+    gov__step_record_judge(&r, 10);
     assert_true(isnan(r.cpu_efficiency));
     assert_int_equal(r.findings, (1u << GOV_FINDING_OOM_KILLED) | (1u << GOV_FINDING_THROTTLED));
     r.memory_some_s = 1.0;
-    gov_step_record_judge(&r, 10);
+    gov__step_record_judge(&r, 10);
     assert_true(r.findings & (1u << GOV_FINDING_STALLED));
 }
 
@@ -165,13 +165,13 @@ static void test_finding_names(void **state)
 {
     (void)state;
     for (unsigned f = 0; f < GOV_FINDING_COUNT; f++) {
-        const char *n = gov_finding_name((gov_finding)f);
+        const char *n = gov__finding_name((gov_finding)f);
         assert_non_null(n);
-        assert_non_null(gov_finding_text((gov_finding)f));
-        assert_int_equal(gov_finding_from_name(n, strlen(n)), f);
+        assert_non_null(gov__finding_text((gov_finding)f));
+        assert_int_equal(gov__finding_from_name(n, strlen(n)), f);
     }
-    assert_null(gov_finding_name(GOV_FINDING_COUNT));
-    assert_int_equal(gov_finding_from_name("oom", 3), GOV_FINDING_COUNT);
+    assert_null(gov__finding_name(GOV_FINDING_COUNT));
+    assert_int_equal(gov__finding_from_name("oom", 3), GOV_FINDING_COUNT);
 }
 
 static void test_json_leaves(void **state)
@@ -180,7 +180,7 @@ static void test_json_leaves(void **state)
     const char *t = " {\"a\":{\"b\":[1,-2.5e3,\"x\\n\"]},\"c\":null,\"d\":true} ";
 
     (void)state;
-    assert_int_equal(gov_json_leaves(t, strlen(t), l, 8), 5);
+    assert_int_equal(gov__json_leaves(t, strlen(t), l, 8), 5);
     assert_string_equal(l[0].path, "a.b[]");
     assert_int_equal(l[1].type, GOV_JSON_NUMBER);
     assert_int_equal(l[1].len, 6);
@@ -188,13 +188,13 @@ static void test_json_leaves(void **state)
     assert_false(l[2].plain);
     assert_string_equal(l[3].path, "c");
     assert_int_equal(l[4].type, GOV_JSON_BOOL);
-    assert_int_equal(gov_json_leaves(t, strlen(t), l, 4), GOV_EPARSE);
+    assert_int_equal(gov__json_leaves(t, strlen(t), l, 4), GOV_EPARSE);
     static const char *const bad[] = {
         "", "{", "{\"a\":}", "{\"a\":1,}", "[1 2]", "01", "1.", "-", "\"a\tb\"", "\"\\x\"",
         "\"\\u12G4\"", "{\"a.b\":1}", "tru", "{\"a\":1}}", "[[[[[[[[[[1]]]]]]]]]]",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        assert_int_equal(gov_json_leaves(bad[i], strlen(bad[i]), l, 8), GOV_EPARSE);
+        assert_int_equal(gov__json_leaves(bad[i], strlen(bad[i]), l, 8), GOV_EPARSE);
 }
 
 static void test_psi_totals(void **state)
@@ -210,22 +210,22 @@ static void test_psi_totals(void **state)
     uint64_t some, full;
 
     (void)state;
-    assert_int_equal(gov_read_file(&root, "/sys/fs/cgroup/system.slice/node1_slurmstepd.scope/"
+    assert_int_equal(gov__read_file(&root, "/sys/fs/cgroup/system.slice/node1_slurmstepd.scope/"
                                           "job_1/step_0/user/memory.pressure",
                                    real, sizeof real, &n), 0);
-    gov_root_close(&root);
-    assert_int_equal(gov_psi_totals_parse(real, n, &some, &full), 0);
+    gov__root_close(&root);
+    assert_int_equal(gov__psi_totals_parse(real, n, &some, &full), 0);
     assert_int_equal(some, 0);
     assert_int_equal(full, 0);
-    assert_int_equal(gov_psi_totals_parse(mem, strlen(mem), &some, &full), 0);
+    assert_int_equal(gov__psi_totals_parse(mem, strlen(mem), &some, &full), 0);
     assert_int_equal(some, 1234);
     assert_int_equal(full, 56);
-    assert_int_equal(gov_psi_totals_parse(mem, (size_t)(strchr(mem, '\n') - mem + 1), &some,
-                                          &full), 0);
+    assert_int_equal(gov__psi_totals_parse(mem, (size_t)(strchr(mem, '\n') - mem + 1), &some,
+                                           &full), 0);
     assert_true(full == GOV_UNKNOWN);
-    assert_int_equal(gov_psi_totals_parse("some avg10=1\n", 13, &some, &full), GOV_EPARSE);
-    assert_int_equal(gov_psi_totals_parse("full total=1\n", 13, &some, &full), GOV_EPARSE);
-    assert_int_equal(gov_psi_totals_parse("some total=1\nsome total=2\n", 26, &some, &full),
+    assert_int_equal(gov__psi_totals_parse("some avg10=1\n", 13, &some, &full), GOV_EPARSE);
+    assert_int_equal(gov__psi_totals_parse("full total=1\n", 13, &some, &full), GOV_EPARSE);
+    assert_int_equal(gov__psi_totals_parse("some total=1\nsome total=2\n", 26, &some, &full),
                      GOV_EPARSE);
 }
 
@@ -239,12 +239,12 @@ static void read_step(const char *tree, gov_step_cgroups *cg, gov_step_record *r
 
     snprintf(path, sizeof path, "%s/cgroup/%s", GOV_FIXTURES, tree);
     root = fixture_root(path);
-    assert_true(gov_cg_read_texts_of(&root, "/proc/self/cgroup", &t));
-    assert_int_equal(gov_step_cgroups_find(&root, &t, cg), 0);
+    assert_true(gov__cg_read_texts_of(&root, "/proc/self/cgroup", &t));
+    assert_int_equal(gov__step_cgroups_find(&root, &t, cg), 0);
     free(t.mountinfo);
-    gov_step_record_init(r);
-    gov_step_usage_read(&root, cg, r);
-    gov_root_close(&root);
+    gov__step_record_init(r);
+    gov__step_usage_read(&root, cg, r);
+    gov__root_close(&root);
 }
 
 static void test_v1_step(void **state)
@@ -294,10 +294,10 @@ static void test_not_a_task(void **state)
     gov_step_cgroups cg;
 
     (void)state;
-    assert_true(gov_cg_read_texts_of(&root, "/proc/self/cgroup", &t));
-    assert_int_equal(gov_step_cgroups_find(&root, &t, &cg), GOV_ENOENT);
+    assert_true(gov__cg_read_texts_of(&root, "/proc/self/cgroup", &t));
+    assert_int_equal(gov__step_cgroups_find(&root, &t, &cg), GOV_ENOENT);
     free(t.mountinfo);
-    gov_root_close(&root);
+    gov__root_close(&root);
 }
 
 int main(void)

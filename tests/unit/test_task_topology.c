@@ -19,7 +19,7 @@ static struct hwloc_topology *load_tree(const char *dir)
     struct hwloc_topology *topo;
 
     assert_int_equal(setenv("HWLOC_FSROOT", dir, 1), 0);
-    assert_int_equal(gov_inventory_load_topology(&topo), 0);
+    assert_int_equal(gov__inventory_load_topology(&topo), 0);
     assert_int_equal(unsetenv("HWLOC_FSROOT"), 0);
     return topo;
 }
@@ -30,7 +30,7 @@ static void task_of(struct hwloc_topology *topo, const char *list, gov_snapshot 
 
     gov_snapshot_init(s);
     assert_int_equal(gov_cpuset_parse(list, strlen(list), &mask), 0);
-    gov_topology_collect(topo, &mask, gov_cpuset_count(&mask), &s->topology);
+    gov__topology_collect(topo, &mask, gov_cpuset_count(&mask), &s->topology);
 }
 
 /* smt-2s4c2t: 2 packages x 4 cores x 2 threads, siblings N and N+8,
@@ -82,7 +82,7 @@ static void test_unknown_mask_counts_nothing(void **state)
     gov_snapshot s;
 
     gov_snapshot_init(&s);
-    gov_topology_collect(topo, &none, GOV_UNKNOWN, &s.topology);
+    gov__topology_collect(topo, &none, GOV_UNKNOWN, &s.topology);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_NONE);
     assert_true(s.topology.task.pus == GOV_UNKNOWN);
     /* CPUs the node does not have. */
@@ -223,7 +223,7 @@ static void test_descriptor_step_part(void **state)
     gov_descriptor d;
     gov_snapshot s;
 
-    gov_descriptor_init(&d);
+    gov__descriptor_init(&d);
     d.topo.present = true;
     d.topo.packages = 1, d.topo.cores = 4, d.topo.pus = 8, d.topo.numa_nodes = 1;
     d.topo.gpu_count = 2;
@@ -232,24 +232,24 @@ static void test_descriptor_step_part(void **state)
     d.gpus_verified = true;
     /* A task on NUMA node 1 holding both GPUs: one is local. */
     task_of(topo, "4-7,12-15", &s);
-    gov_descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, &s);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
     assert_int_equal(s.topology.step.pus, 8);
     assert_int_equal(s.topology.step.numa_nodes, 1);
     assert_int_equal(s.topology.task_gpus_local, 1);
     /* Across both nodes: both. */
     task_of(topo, "0-15", &s);
-    gov_descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, &s);
     assert_int_equal(s.topology.task_gpus_local, 2);
     /* One GPU of two, unverified: which one the task holds is unknown. */
     d.gpus_on_node = 1;
     d.gpus_verified = false;
     task_of(topo, "4-7,12-15", &s);
-    gov_descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, &s);
     assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
     /* No GPU on the node: none local. */
     d.topo.gpu_count = 0;
-    gov_descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, &s);
     assert_int_equal(s.topology.task_gpus_local, 0);
     hwloc_topology_destroy(topo);
 }

@@ -15,38 +15,38 @@
 static void test_lines(void **state)
 {
     const char text[] = "a\n\nbc\nd";
-    gov_lines it = gov_lines_of(text, strlen(text), false);
+    gov_lines it = gov__lines_of(text, strlen(text), false);
     const char *l;
     size_t n;
 
-    assert_true(gov_line_next(&it, &l, &n) && n == 1 && l[0] == 'a');
-    assert_true(gov_line_next(&it, &l, &n) && n == 0);
-    assert_true(gov_line_next(&it, &l, &n) && n == 2 && !memcmp(l, "bc", 2));
-    assert_true(gov_line_next(&it, &l, &n) && n == 1 && l[0] == 'd');
-    assert_false(gov_line_next(&it, &l, &n));
+    assert_true(gov__line_next(&it, &l, &n) && n == 1 && l[0] == 'a');
+    assert_true(gov__line_next(&it, &l, &n) && n == 0);
+    assert_true(gov__line_next(&it, &l, &n) && n == 2 && !memcmp(l, "bc", 2));
+    assert_true(gov__line_next(&it, &l, &n) && n == 1 && l[0] == 'd');
+    assert_false(gov__line_next(&it, &l, &n));
     /* Complete lines only: a cut-off last line is not a line. */
-    it = gov_lines_of(text, strlen(text), true);
+    it = gov__lines_of(text, strlen(text), true);
     for (int i = 0; i < 3; i++)
-        assert_true(gov_line_next(&it, &l, &n));
-    assert_false(gov_line_next(&it, &l, &n));
+        assert_true(gov__line_next(&it, &l, &n));
+    assert_false(gov__line_next(&it, &l, &n));
 }
 
 static void test_records(void **state)
 {
     const char good[] = "a=1\nkey=value=x\n";
     const char *bad[] = { "a=1", "=1\n", "a=\n", "a\n" };
-    gov_lines it = gov_lines_of(good, strlen(good), true);
+    gov_lines it = gov__lines_of(good, strlen(good), true);
     const char *k, *v;
     size_t kn, vn;
 
-    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 1);
-    assert_true(gov_token_eq(k, kn, "a") && gov_token_eq(v, vn, "1"));
-    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 1);
-    assert_true(gov_token_eq(k, kn, "key") && gov_token_eq(v, vn, "value=x"));
-    assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), 0);
+    assert_int_equal(gov__record_next(&it, &k, &kn, &v, &vn), 1);
+    assert_true(gov__token_eq(k, kn, "a") && gov__token_eq(v, vn, "1"));
+    assert_int_equal(gov__record_next(&it, &k, &kn, &v, &vn), 1);
+    assert_true(gov__token_eq(k, kn, "key") && gov__token_eq(v, vn, "value=x"));
+    assert_int_equal(gov__record_next(&it, &k, &kn, &v, &vn), 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        it = gov_lines_of(bad[i], strlen(bad[i]), true);
-        assert_int_equal(gov_record_next(&it, &k, &kn, &v, &vn), GOV_EPARSE);
+        it = gov__lines_of(bad[i], strlen(bad[i]), true);
+        assert_int_equal(gov__record_next(&it, &k, &kn, &v, &vn), GOV_EPARSE);
     }
 }
 
@@ -55,10 +55,10 @@ static void test_tokens(void **state)
     const char *s = " \tword\r\n";
     size_t n = strlen(s);
 
-    gov_trim(&s, &n);
-    assert_true(gov_token_eq(s, n, "word"));
-    assert_false(gov_token_eq(s, n, "wor"));
-    assert_false(gov_token_eq(s, n, "words"));
+    gov__trim(&s, &n);
+    assert_true(gov__token_eq(s, n, "word"));
+    assert_false(gov__token_eq(s, n, "wor"));
+    assert_false(gov__token_eq(s, n, "words"));
 }
 
 static void test_prefix_and_words(void **state)
@@ -67,39 +67,39 @@ static void test_prefix_and_words(void **state)
     size_t n = 0;
 
     (void)state;
-    assert_true(gov_prefix(line, strlen(line), "MemTotal:", &rest, &n));
+    assert_true(gov__prefix(line, strlen(line), "MemTotal:", &rest, &n));
     assert_string_equal(rest, "  16 kB");
     assert_int_equal(n, 7);
-    assert_true(gov_prefix(line, 9, "MemTotal:", &rest, &n));
+    assert_true(gov__prefix(line, 9, "MemTotal:", &rest, &n));
     assert_int_equal(n, 0);
-    assert_false(gov_prefix(line, 8, "MemTotal:", NULL, NULL));
-    assert_false(gov_prefix(line, strlen(line), "MemFree:", NULL, NULL));
-    assert_true(gov_words_have("cpuset cpu io memory", 20, "memory"));
-    assert_true(gov_words_have(" cpu\tio\n", 8, "io"));
-    assert_false(gov_words_have("cpuset cpu", 10, "cpus"));
-    assert_false(gov_words_have("", 0, "cpu"));
+    assert_false(gov__prefix(line, 8, "MemTotal:", NULL, NULL));
+    assert_false(gov__prefix(line, strlen(line), "MemFree:", NULL, NULL));
+    assert_true(gov__words_have("cpuset cpu io memory", 20, "memory"));
+    assert_true(gov__words_have(" cpu\tio\n", 8, "io"));
+    assert_false(gov__words_have("cpuset cpu", 10, "cpus"));
+    assert_false(gov__words_have("", 0, "cpu"));
 }
 
 static void test_decimal(void **state)
 {
     uint64_t v;
 
-    assert_int_equal(gov_parse_dec("42", 2, 0, 100, &v), 0);
+    assert_int_equal(gov__parse_dec("42", 2, 0, 100, &v), 0);
     assert_int_equal(v, 42);
-    assert_int_equal(gov_parse_dec("101", 3, 0, 100, &v), GOV_ERANGE);
-    assert_int_equal(gov_parse_dec(" 42\n", 4, 0, 100, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_dec(" 42\n", 4, GOV_NUM_SPACE, 100, &v), 0);
-    assert_int_equal(gov_parse_dec("042", 3, 0, 100, &v), 0);
-    assert_int_equal(gov_parse_dec("042", 3, GOV_NUM_CANONICAL, 100, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_dec("0", 1, GOV_NUM_CANONICAL, 100, &v), 0);
-    assert_int_equal(gov_parse_dec("", 0, 0, 100, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_dec("-1", 2, 0, 100, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_dec("+1", 2, 0, 100, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_dec("18446744073709551615", 20, 0, UINT64_MAX, &v), 0);
+    assert_int_equal(gov__parse_dec("101", 3, 0, 100, &v), GOV_ERANGE);
+    assert_int_equal(gov__parse_dec(" 42\n", 4, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_dec(" 42\n", 4, GOV_NUM_SPACE, 100, &v), 0);
+    assert_int_equal(gov__parse_dec("042", 3, 0, 100, &v), 0);
+    assert_int_equal(gov__parse_dec("042", 3, GOV_NUM_CANONICAL, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_dec("0", 1, GOV_NUM_CANONICAL, 100, &v), 0);
+    assert_int_equal(gov__parse_dec("", 0, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_dec("-1", 2, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_dec("+1", 2, 0, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_dec("18446744073709551615", 20, 0, UINT64_MAX, &v), 0);
     assert_int_equal(v, UINT64_MAX);
-    assert_int_equal(gov_parse_dec("18446744073709551616", 20, 0, UINT64_MAX, &v), GOV_ERANGE);
-    assert_int_equal(gov_parse_dec("9", 1, 0, 5, &v), GOV_ERANGE);
-    assert_int_equal(gov_parse_u64("7\n", 2, &v), 0);
+    assert_int_equal(gov__parse_dec("18446744073709551616", 20, 0, UINT64_MAX, &v), GOV_ERANGE);
+    assert_int_equal(gov__parse_dec("9", 1, 0, 5, &v), GOV_ERANGE);
+    assert_int_equal(gov__parse_u64("7\n", 2, &v), 0);
     assert_int_equal(v, 7);
 }
 
@@ -108,10 +108,10 @@ static void test_scan(void **state)
     const char *t = "12(x3)", *p = t;
     uint64_t v;
 
-    assert_int_equal(gov_scan_dec(&p, t + 6, 100, &v), 0);
+    assert_int_equal(gov__scan_dec(&p, t + 6, 100, &v), 0);
     assert_int_equal(v, 12);
     assert_int_equal(p - t, 2);
-    assert_int_equal(gov_scan_dec(&p, t + 6, 100, &v), GOV_EPARSE);
+    assert_int_equal(gov__scan_dec(&p, t + 6, 100, &v), GOV_EPARSE);
     assert_int_equal(p - t, 2);    /* not advanced on error */
 }
 
@@ -119,17 +119,17 @@ static void test_hex(void **state)
 {
     uint64_t v;
 
-    assert_int_equal(gov_parse_hex("0x1002\n", 7, GOV_NUM_SPACE | GOV_HEX_PREFIX, &v), 0);
+    assert_int_equal(gov__parse_hex("0x1002\n", 7, GOV_NUM_SPACE | GOV_HEX_PREFIX, &v), 0);
     assert_int_equal(v, 0x1002);
-    assert_int_equal(gov_parse_hex("1002", 4, GOV_HEX_PREFIX, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_hex("0x", 2, GOV_HEX_PREFIX, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_hex("ABcd", 4, 0, &v), 0);
+    assert_int_equal(gov__parse_hex("1002", 4, GOV_HEX_PREFIX, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_hex("0x", 2, GOV_HEX_PREFIX, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_hex("ABcd", 4, 0, &v), 0);
     assert_int_equal(v, 0xabcd);
-    assert_int_equal(gov_parse_hex("ABcd", 4, GOV_HEX_LOWER, &v), GOV_EPARSE);
-    assert_int_equal(gov_parse_hex("ffffffffffffffff", 16, GOV_HEX_LOWER, &v), 0);
+    assert_int_equal(gov__parse_hex("ABcd", 4, GOV_HEX_LOWER, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_hex("ffffffffffffffff", 16, GOV_HEX_LOWER, &v), 0);
     assert_int_equal(v, UINT64_MAX);
-    assert_int_equal(gov_parse_hex("10000000000000000", 17, 0, &v), GOV_ERANGE);
-    assert_int_equal(gov_parse_hex("0g", 2, 0, &v), GOV_EPARSE);
+    assert_int_equal(gov__parse_hex("10000000000000000", 17, 0, &v), GOV_ERANGE);
+    assert_int_equal(gov__parse_hex("0g", 2, 0, &v), GOV_EPARSE);
 }
 
 /* Device entries: "renderD128" yes, "card0-DP-1" (a connector) no. */
@@ -137,18 +137,18 @@ static void test_name_number(void **state)
 {
     uint64_t n = 7;
 
-    assert_true(gov_name_number("renderD128", "renderD", &n));
+    assert_true(gov__name_number("renderD128", "renderD", &n));
     assert_int_equal(n, 128);
-    assert_true(gov_name_number("nvidia0", "nvidia", &n));
+    assert_true(gov__name_number("nvidia0", "nvidia", &n));
     assert_int_equal(n, 0);
-    assert_true(gov_name_number("12", "", &n));
+    assert_true(gov__name_number("12", "", &n));
     assert_int_equal(n, 12);
-    assert_false(gov_name_number("card0-DP-1", "card", &n));
-    assert_false(gov_name_number("nvidiactl", "nvidia", &n));
-    assert_false(gov_name_number("nvidia", "nvidia", &n));
-    assert_false(gov_name_number("nvidia 1", "nvidia", &n));
-    assert_false(gov_name_number("card", "renderD", &n));
-    assert_false(gov_name_number("nvidia99999999999999999999", "nvidia", &n));
+    assert_false(gov__name_number("card0-DP-1", "card", &n));
+    assert_false(gov__name_number("nvidiactl", "nvidia", &n));
+    assert_false(gov__name_number("nvidia", "nvidia", &n));
+    assert_false(gov__name_number("nvidia 1", "nvidia", &n));
+    assert_false(gov__name_number("card", "renderD", &n));
+    assert_false(gov__name_number("nvidia99999999999999999999", "nvidia", &n));
 }
 
 /* Outside text bound for a log line: a newline would forge a line. */
@@ -157,7 +157,7 @@ static void test_printable(void **state)
     char s[] = "MUNGE: bad\n[2026] error: forged\r\x7f\tend \xc3\xa9";
 
     (void)state;
-    gov_text_printable(s);
+    gov__text_printable(s);
     assert_string_equal(s, "MUNGE: bad?[2026] error: forged???end \xc3\xa9");
 }
 
@@ -169,32 +169,32 @@ static void test_writer_fixed(void **state)
     gov_text_buf o = gov_text_fixed(buf, sizeof buf);
 
     (void)state;
-    gov_text_put(&o, "%s=%d", "ab", 12);
+    gov__text_put(&o, "%s=%d", "ab", 12);
     assert_int_equal(o.err, 0);
     assert_string_equal(buf, "ab=12");
-    gov_text_append(&o, "xy", 2);   /* 7 bytes and the NUL: exactly full */
+    gov__text_append(&o, "xy", 2);   /* 7 bytes and the NUL: exactly full */
     assert_int_equal(o.err, 0);
     assert_int_equal(o.used, 7);
     assert_string_equal(buf, "ab=12xy");
-    gov_text_put(&o, "z");
+    gov__text_put(&o, "z");
     assert_int_equal(o.err, GOV_ENOSPC);
     assert_string_equal(buf, "ab=12xy");
 
     o = gov_text_fixed(buf, sizeof buf);
-    gov_text_put(&o, "abc");
-    gov_text_put(&o, "%s", "defghij");   /* cut by vsnprintf, then undone */
+    gov__text_put(&o, "abc");
+    gov__text_put(&o, "%s", "defghij");   /* cut by vsnprintf, then undone */
     assert_int_equal(o.err, GOV_ENOSPC);
     assert_string_equal(buf, "abc");
-    gov_text_put(&o, "d");               /* sticky: it would fit */
-    gov_text_append(&o, "d", 1);
+    gov__text_put(&o, "d");               /* sticky: it would fit */
+    gov__text_append(&o, "d", 1);
     assert_int_equal(o.used, 3);
     assert_string_equal(buf, "abc");
 
     o = gov_text_fixed(buf, 0);
-    gov_text_append(&o, "", 0);
+    gov__text_append(&o, "", 0);
     assert_int_equal(o.err, GOV_ENOSPC);
     o = gov_text_fixed(buf, sizeof buf);
-    assert_int_equal(gov_text_take(&o, &(char *){ NULL }, NULL), GOV_EINVAL);
+    assert_int_equal(gov__text_take(&o, &(char *){ NULL }, NULL), GOV_EINVAL);
 }
 
 /* A growable writer: the text survives several reallocations, raw bytes
@@ -209,16 +209,16 @@ static void test_writer_growable(void **state)
     assert_non_null(want);
     for (int i = 0; n < 60000; i++) {
         int m = snprintf(want + n, 70000 - n, "%d:%0*d,", i, i % 300, i);
-        gov_text_put(&o, "%d:%0*d,", i, i % 300, i);
+        gov__text_put(&o, "%d:%0*d,", i, i % 300, i);
         n += (size_t)m;
         memcpy(want + n, "a\0b", 3);
-        gov_text_append(&o, "a\0b", 3);
+        gov__text_append(&o, "a\0b", 3);
         n += 3;
     }
     assert_int_equal(o.err, 0);
     assert_int_equal(o.used, n);
     assert_true(o.cap > 60000 && o.cap <= 2 * 65536);
-    assert_int_equal(gov_text_take(&o, &text, &len), 0);
+    assert_int_equal(gov__text_take(&o, &text, &len), 0);
     assert_int_equal(len, n);
     assert_memory_equal(text, want, n);
     assert_int_equal(text[n], '\0');
@@ -226,7 +226,7 @@ static void test_writer_growable(void **state)
     free(text);
 
     /* Nothing written: still a text, "". */
-    assert_int_equal(gov_text_take(&o, &text, &len), 0);
+    assert_int_equal(gov__text_take(&o, &text, &len), 0);
     assert_int_equal(len, 0);
     assert_string_equal(text, "");
     free(text);
@@ -240,13 +240,13 @@ static void test_writer_out_of_memory(void **state)
     char *text = NULL;
 
     (void)state;
-    gov_text_put(&o, "kept");
-    gov_text_append(&o, "never read", SIZE_MAX / 2);
+    gov__text_put(&o, "kept");
+    gov__text_append(&o, "never read", SIZE_MAX / 2);
     assert_int_equal(o.err, GOV_ENOMEM);
-    gov_text_put(&o, "x");
+    gov__text_put(&o, "x");
     assert_int_equal(o.used, 4);
     assert_string_equal(o.buf, "kept");
-    assert_int_equal(gov_text_take(&o, &text, NULL), GOV_ENOMEM);
+    assert_int_equal(gov__text_take(&o, &text, NULL), GOV_ENOMEM);
     assert_null(text);
     assert_null(o.buf);
     assert_int_equal(o.err, 0);

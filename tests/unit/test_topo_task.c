@@ -1,6 +1,6 @@
 /* What a task's affinity mask covers, counted by the plugin on its node
- * table (gov_topo_task) and by the library on hwloc's objects
- * (gov_topology_collect): the same topology part, to the byte, on the same
+ * table (gov__topo_task) and by the library on hwloc's objects
+ * (gov__topology_collect): the same topology part, to the byte, on the same
  * machines.  The machines are this one and the sysfs trees of real ones
  * (tests/fixtures/inventory, and hwloc's own test machines, extracted),
  * both read through HWLOC_FSROOT; the masks are whole packages and NUMA
@@ -48,10 +48,10 @@ static void load(struct machine *m)
      * machine's caches (the library never runs it); live, the plugin's
      * discovery runs it, as in slurmd. */
     set_or_unset("HWLOC_COMPONENTS", m->root[0] ? "-x86" : NULL);
-    assert_int_equal(gov_inventory_load_topology(&m->topo), 0);
+    assert_int_equal(gov__inventory_load_topology(&m->topo), 0);
     m->table = malloc(sizeof *m->table);
     assert_non_null(m->table);
-    assert_int_equal(gov_topo_discover(NULL, m->table), 0);
+    assert_int_equal(gov__topo_discover(NULL, m->table), 0);
     set_or_unset("HWLOC_FSROOT", NULL);
     set_or_unset("HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", NULL);
     set_or_unset("HWLOC_COMPONENTS", NULL);
@@ -81,8 +81,8 @@ static void same_n(const struct machine *m, const gov_cpuset *mask, uint64_t n, 
 
     gov_snapshot_init(&lib);
     gov_snapshot_init(&ours);
-    gov_topology_collect(m->topo, mask, n, &lib.topology);
-    gov_topo_task(m->table, mask, n, &ours.topology);
+    gov__topology_collect(m->topo, mask, n, &lib.topology);
+    gov__topo_task(m->table, mask, n, &ours.topology);
     if (memcmp(&lib.topology, &ours.topology, sizeof lib.topology)) {
         if (gov_cpuset_format(mask, list, sizeof list) < 0)
             strcpy(list, "(long)");
@@ -202,7 +202,7 @@ static void task(const gov_topo_table *t, const char *list, gov_snapshot_topolog
 
     gov_snapshot_init(&s);
     assert_int_equal(gov_cpuset_parse(list, strlen(list), &mask), 0);
-    gov_topo_task(t, &mask, gov_cpuset_count(&mask), &s.topology);
+    gov__topo_task(t, &mask, gov_cpuset_count(&mask), &s.topology);
     *out = s.topology;
 }
 
@@ -223,7 +223,7 @@ static void test_two_packages(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_discover(GOV_FIXTURES "/topology/two-package-gpu.xml", t), 0);
+    assert_int_equal(gov__topo_discover(GOV_FIXTURES "/topology/two-package-gpu.xml", t), 0);
     task(t, "2-5", &s);
     assert_int_equal(s.source, GOV_TOPOLOGY_SOURCE_LIVE);
     assert_int_equal(s.task.pus, 4);
@@ -268,7 +268,7 @@ static void test_memory_tiers(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_discover(GOV_FIXTURES "/topology/fakeheteromemtiers.xml", t), 0);
+    assert_int_equal(gov__topo_discover(GOV_FIXTURES "/topology/fakeheteromemtiers.xml", t), 0);
     task(t, "0-5", &s);
     assert_int_equal(s.task.numa_nodes, 3);
     assert_int_equal(s.numa_count, 3);
@@ -290,7 +290,7 @@ static void test_os_order(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_parse(text, strlen(text), t), 0);
+    assert_int_equal(gov__topo_parse(text, strlen(text), t), 0);
     task(t, "0-1", &s);
     assert_int_equal(s.numa_count, 2);
     assert_int_equal(s.numa[0].os_index, 3);
@@ -305,7 +305,7 @@ static void test_os_order(void **state)
 static void on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
                      gov_snapshot_topology *out)
 {
-    gov_topo_task(table, mask, mask_count, out);
+    gov__topo_task(table, mask, mask_count, out);
 }
 
 /* The plugin's task snapshot (in task_init): this process's mask counted
@@ -319,18 +319,18 @@ static void test_task_snapshot(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_discover(NULL, t), 0);
-    gov_descriptor_init(&d);
+    assert_int_equal(gov__topo_discover(NULL, t), 0);
+    gov__descriptor_init(&d);
     d.topo.present = true;
     d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = 1;
-    gov_task_snapshot(&d, on_table, t, &s);
+    gov__task_snapshot(&d, on_table, t, &s);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
     assert_int_equal(s.topology.task.pus, s.cpu.affinity.count);
     assert_true(s.topology.task.cores >= 1 && s.topology.task.cores != GOV_UNKNOWN);
     assert_int_equal(s.topology.numa_count, s.topology.task.numa_nodes);
     assert_int_equal(s.topology.task_gpus_local, 0);
     /* Without a table the task part is unknown, and so are its GPUs. */
-    gov_task_snapshot(&d, NULL, NULL, &s);
+    gov__task_snapshot(&d, NULL, NULL, &s);
     assert_true(s.topology.task.cores == GOV_UNKNOWN);
     assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
     free(t);
@@ -359,11 +359,11 @@ static void test_per_core_plan(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_parse(text, strlen(text), t), 0);
+    assert_int_equal(gov__topo_parse(text, strlen(text), t), 0);
     gov_snapshot_init(&s);
     assert_int_equal(gov_cpuset_parse("0-3,8-11", 8, &s.cpu.affinity.set), 0);
     s.cpu.affinity.count = 8;
-    gov_topo_task(t, &s.cpu.affinity.set, s.cpu.affinity.count, &s.topology);
+    gov__topo_task(t, &s.cpu.affinity.set, s.cpu.affinity.count, &s.topology);
     gov_snapshot_resolve(&s);
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         assert_int_equal(gov_runenv_compute(&s, 0, NULL, modes[i], &env), 0);

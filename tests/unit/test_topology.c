@@ -25,7 +25,7 @@ static gov_topo_table *fixture_table(void)
     gov_topo_table *t = malloc(sizeof *t);
 
     assert_non_null(t);
-    assert_int_equal(gov_topo_discover(FIXTURE, t), 0);
+    assert_int_equal(gov__topo_discover(FIXTURE, t), 0);
     return t;
 }
 
@@ -34,7 +34,7 @@ static void summarise(const gov_topo_table *t, const char *cores, gov_desc_topol
     gov_cpuset set;
 
     assert_int_equal(gov_cpuset_parse(cores, strlen(cores), &set), 0);
-    gov_topo_summarise(t, &set, out);
+    gov__topo_summarise(t, &set, out);
 }
 
 /* A node with memory tiers (hwloc's fakeheteromemtiers machine, its XML as
@@ -47,7 +47,7 @@ static void test_memory_only_nodes_left_out(void **state)
 
     (void)state;
     assert_non_null(t);
-    assert_int_equal(gov_topo_discover(GOV_FIXTURES "/topology/fakeheteromemtiers.xml", t), 0);
+    assert_int_equal(gov__topo_discover(GOV_FIXTURES "/topology/fakeheteromemtiers.xml", t), 0);
     assert_int_equal(t->cores, 6);
     assert_int_equal(t->n_numa, 3);
     assert_int_equal(t->numa[0].mem_bytes, UINT64_C(3005392) * 1024);
@@ -109,16 +109,16 @@ static void test_table_text(void **state)
 
     (void)state;
     assert_non_null(u);
-    n = gov_topo_encode(t, buf, sizeof buf);
+    n = gov__topo_encode(t, buf, sizeof buf);
     assert_true(n > 0);
     assert_string_equal(buf, "governor-topology/1\ncores=8\npackage=0-3\npackage=4-7\n"
                              "pus=2:0-7\ncore=0-1\ncore=2-3\ncore=4-5\ncore=6-7\n"
                              "core=8-9\ncore=10-11\ncore=12-13\ncore=14-15\n"
                              "numa=0:68719476736:0-7\nnuma=1:68719476736:8-15\n"
                              "gpu=1:4-7\n");
-    assert_int_equal(gov_topo_parse(buf, (size_t)n, u), 0);
+    assert_int_equal(gov__topo_parse(buf, (size_t)n, u), 0);
     assert_memory_equal(t, u, sizeof *t);
-    assert_int_equal(gov_topo_encode(t, buf, 20), GOV_ENOSPC);
+    assert_int_equal(gov__topo_encode(t, buf, 20), GOV_ENOSPC);
     free(t);
     free(u);
 }
@@ -144,11 +144,11 @@ static void test_table_same_bytes(void **state)
     assert_non_null(t);
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         size_t n = strlen(texts[i]);
-        assert_int_equal(gov_topo_parse(texts[i], n, t), 0);
-        assert_int_equal(gov_topo_encode(t, buf, sizeof buf), (int)n);
+        assert_int_equal(gov__topo_parse(texts[i], n, t), 0);
+        assert_int_equal(gov__topo_encode(t, buf, sizeof buf), (int)n);
         assert_string_equal(buf, texts[i]);
         /* One byte short of the NUL: nothing half-written. */
-        assert_int_equal(gov_topo_encode(t, buf, n), GOV_ENOSPC);
+        assert_int_equal(gov__topo_encode(t, buf, n), GOV_ENOSPC);
         assert_string_equal(buf, "");
     }
     free(t);
@@ -191,9 +191,9 @@ static void test_table_largest(void **state)
     }
     for (unsigned g = 0; g < GOV_DESC_MAX_GPUS; g++)
         t->gpu[g].numa_os = INT32_MAX;
-    n = gov_topo_encode(t, buf, GOV_TOPO_MAX_BYTES);
+    n = gov__topo_encode(t, buf, GOV_TOPO_MAX_BYTES);
     assert_true(n > 0);
-    assert_int_equal(gov_topo_parse(buf, (size_t)n, u), 0);
+    assert_int_equal(gov__topo_parse(buf, (size_t)n, u), 0);
     assert_memory_equal(t, u, sizeof *t);
     free(buf);
     free(u);
@@ -263,10 +263,10 @@ static void test_table_strict(void **state)
     (void)state;
     assert_non_null(t);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (gov_topo_parse(bad[i], strlen(bad[i]), t) != GOV_EPARSE)
+        if (gov__topo_parse(bad[i], strlen(bad[i]), t) != GOV_EPARSE)
             fail_msg("parsed: %s", bad[i]);
     }
-    assert_int_equal(gov_topo_parse(good, strlen(good), t), 0);
+    assert_int_equal(gov__topo_parse(good, strlen(good), t), 0);
     assert_int_equal(t->pu_core[0], 1);
     assert_int_equal(t->pu_core[1], 0);
     assert_int_equal(t->n_numa, 2);
@@ -289,7 +289,7 @@ static void test_discovery_leaves_environment(void **state)
     assert_non_null(t);
     unsetenv("HWLOC_PLUGINS_BLACKLIST");
     unsetenv("HWLOC_COMPONENTS");
-    assert_int_equal(gov_topo_discover(NULL, t), 0);
+    assert_int_equal(gov__topo_discover(NULL, t), 0);
     assert_true(t->cores >= 1);
     assert_null(getenv("HWLOC_PLUGINS_BLACKLIST"));
     assert_null(getenv("HWLOC_COMPONENTS"));
@@ -315,12 +315,12 @@ static void test_discovery_components(void **state)
         gov_topo_table *t = malloc(sizeof *t);
         dup2(fd, 2);
         setenv("HWLOC_COMPONENTS_VERBOSE", "1", 1);
-        _exit(t && gov_topo_discover(NULL, t) == 0 ? 0 : 1);
+        _exit(t && gov__topo_discover(NULL, t) == 0 ? 0 : 1);
     }
     assert_int_equal(waitpid(child, &status, 0), child);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     close(fd);
-    assert_int_equal(gov_read_file(NULL, path, log, sizeof log, &len), 0);
+    assert_int_equal(gov__read_file(NULL, path, log, sizeof log, &len), 0);
     unlink(path);
     /* Debian's hwloc builds synthetic in: it is excluded by name. */
     assert_non_null(strstr(log, "Blacklisting component `synthetic`"));
@@ -358,7 +358,7 @@ static int cache_setup(void **state)
     /* Under /run: the plugin refuses a run directory below sticky /tmp. */
     snprintf(c.base, sizeof c.base, "/run/gov-topo-XXXXXX");
     if (!mkdtemp(c.base) ||
-        gov_read_file(NULL, "/proc/sys/kernel/random/boot_id", boot, sizeof boot, &len))
+        gov__read_file(NULL, "/proc/sys/kernel/random/boot_id", boot, sizeof boot, &len))
         return -1;
     for (size_t i = 0; i < len; i++)
         if (boot[i] != '\n')
@@ -394,7 +394,7 @@ static bool victim_intact(const struct cache *c)
     struct stat st;
 
     return lstat(c->victim, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600 &&
-           gov_read_file(NULL, c->victim, buf, sizeof buf, &len) == 0 &&
+           gov__read_file(NULL, c->victim, buf, sizeof buf, &len) == 0 &&
            !strcmp(buf, "root's secret\n");
 }
 
@@ -402,11 +402,11 @@ static bool victim_intact(const struct cache *c)
 static gov_topo_report step_of(const char *dir, const gov_cpuset *cores, gov_desc_topology *out)
 {
     gov_topo_report rep;
-    gov_topo_table *t = gov_topology_load(dir, &rep);
+    gov_topo_table *t = gov__topology_load(dir, &rep);
 
     memset(out, 0, sizeof *out);
     if (t)
-        gov_topo_summarise(t, cores, out);
+        gov__topo_summarise(t, cores, out);
     free(t);
     return rep;
 }
