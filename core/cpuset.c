@@ -67,7 +67,7 @@ void gov__cpuset_put(gov_text_buf *o, const gov_cpuset *set)
 
 int gov_cpuset_format(const gov_cpuset *set, char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
 
     if (!set || !buf || cap == 0)
         return GOV_EINVAL;

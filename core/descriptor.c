@@ -413,7 +413,8 @@ static const struct key {
 
 int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1);
+    gov_text_buf o =
+        gov__text_fixed(buf, cap < GOV_DESC_MAX_BYTES + 1 ? cap : GOV_DESC_MAX_BYTES + 1);
     const gov_desc_topology *t;
     const gov_desc_policy *p;
 

@@ -23,7 +23,7 @@ const char *const gov__hwloc_excluded[] = {
 
 int gov__hwloc_plugins_blacklist(char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
 
     if (!buf || cap == 0)
         return GOV_ENOSPC;

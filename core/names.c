@@ -99,7 +99,7 @@ void gov__layers_format(unsigned bits, char *buf, size_t cap)
 {
     static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,
                                        GOV_LAYER_CGROUP, GOV_LAYER_DEVICES };
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
 
     gov__text_append(&o, "", 0);
     if (bits == 0)

@@ -454,7 +454,7 @@ static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_s
 static char *worker_list(const builder *b, int which, int *rc)
 {
     const gov_plan *p = &b->env->pool;
-    gov_text_buf o = gov_text_growable();
+    gov_text_buf o = gov__text_growable();
     bool unknown = false;
     char *out;
 

@@ -178,7 +178,7 @@ static int closing(const char *path)
 
 int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
     const char *prev = NULL;
 
     if (!name_ok(r->step) || !name_ok(r->node))

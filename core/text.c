@@ -275,7 +275,7 @@ int gov__text_take(gov_text_buf *o, char **out, size_t *len)
         if (len)
             *len = o->used;
     }
-    *o = gov_text_growable();
+    *o = gov__text_growable();
     return rc;
 }
 

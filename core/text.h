@@ -94,9 +94,9 @@ static inline int gov__parse_u64(const char *text, size_t len, uint64_t *out)
 void gov__text_printable(char *s);
 
 /* Text built piece by piece, in one of two modes:
- *  - fixed (gov_text_fixed): the caller's buf[0..cap), which stays the
+ *  - fixed (gov__text_fixed): the caller's buf[0..cap), which stays the
  *    caller's; a piece that does not fit sets err to GOV_ENOSPC;
- *  - growable (gov_text_growable): a malloc'd buffer the writer owns and
+ *  - growable (gov__text_growable): a malloc'd buffer the writer owns and
  *    grows; when it cannot, err is GOV_ENOMEM.  gov__text_take() hands the
  *    text over or frees it.
  * Errors are sticky: once err is set every append is a no-op, and the text
@@ -112,13 +112,13 @@ typedef struct gov_text_buf {
 } gov_text_buf;
 
 /* A writer over buf[0..cap); cap 0 fails at the first piece. */
-static inline gov_text_buf gov_text_fixed(char *buf, size_t cap)
+static inline gov_text_buf gov__text_fixed(char *buf, size_t cap)
 {
     return (gov_text_buf){ .buf = buf, .cap = cap };
 }
 
 /* A writer with no buffer yet: the first piece allocates it. */
-static inline gov_text_buf gov_text_growable(void)
+static inline gov_text_buf gov__text_growable(void)
 {
     return (gov_text_buf){ .growable = true };
 }

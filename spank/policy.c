@@ -235,7 +235,7 @@ static const struct policy_key {
 /* "default, profile, ...", in the table's order. */
 static void key_list(char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
 
     gov__text_append(&o, "", 0);
     for (size_t k = 0; k < N_KEYS; k++)

@@ -172,7 +172,7 @@ static int core_lines(const gov_topo_table *t, gov_text_buf *o)
 
 int gov__topo_encode(const gov_topo_table *t, char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
     int rc;
 
     if (!t || !buf || cap == 0 || !valid(t))

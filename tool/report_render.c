@@ -29,7 +29,7 @@ static void fmt_ratio(double r, char *buf, size_t cap)
 
 static void fmt_findings(uint32_t set, char *buf, size_t cap)
 {
-    gov_text_buf o = gov_text_fixed(buf, cap);
+    gov_text_buf o = gov__text_fixed(buf, cap);
 
     for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         if (set & (1u << f))

@@ -11,7 +11,7 @@
 void gov__jw_init(gov_jw *w)
 {
     memset(w, 0, sizeof *w);
-    w->out = gov_text_growable();
+    w->out = gov__text_growable();
     w->first[0] = true;
 }
 

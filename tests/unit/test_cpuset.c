@@ -59,7 +59,7 @@ static void test_put_after_text(void **state)
 {
     gov_cpuset s;
     char buf[32];
-    gov_text_buf o = gov_text_fixed(buf, sizeof buf);
+    gov_text_buf o = gov__text_fixed(buf, sizeof buf);
 
     (void)state;
     assert_int_equal(gov_cpuset_parse("8,0-3,9", 7, &s), 0);

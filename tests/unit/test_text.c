@@ -166,7 +166,7 @@ static void test_printable(void **state)
 static void test_writer_fixed(void **state)
 {
     char buf[8];
-    gov_text_buf o = gov_text_fixed(buf, sizeof buf);
+    gov_text_buf o = gov__text_fixed(buf, sizeof buf);
 
     (void)state;
     gov__text_put(&o, "%s=%d", "ab", 12);
@@ -180,7 +180,7 @@ static void test_writer_fixed(void **state)
     assert_int_equal(o.err, GOV_ENOSPC);
     assert_string_equal(buf, "ab=12xy");
 
-    o = gov_text_fixed(buf, sizeof buf);
+    o = gov__text_fixed(buf, sizeof buf);
     gov__text_put(&o, "abc");
     gov__text_put(&o, "%s", "defghij");   /* cut by vsnprintf, then undone */
     assert_int_equal(o.err, GOV_ENOSPC);
@@ -190,10 +190,10 @@ static void test_writer_fixed(void **state)
     assert_int_equal(o.used, 3);
     assert_string_equal(buf, "abc");
 
-    o = gov_text_fixed(buf, 0);
+    o = gov__text_fixed(buf, 0);
     gov__text_append(&o, "", 0);
     assert_int_equal(o.err, GOV_ENOSPC);
-    o = gov_text_fixed(buf, sizeof buf);
+    o = gov__text_fixed(buf, sizeof buf);
     assert_int_equal(gov__text_take(&o, &(char *){ NULL }, NULL), GOV_EINVAL);
 }
 
@@ -201,7 +201,7 @@ static void test_writer_fixed(void **state)
  * (NULs too) as they are, and the caller gets it all. */
 static void test_writer_growable(void **state)
 {
-    gov_text_buf o = gov_text_growable();
+    gov_text_buf o = gov__text_growable();
     char *want = malloc(70000), *text;
     size_t n = 0, len;
 
@@ -236,7 +236,7 @@ static void test_writer_growable(void **state)
 /* Out of memory is sticky, and taking the text frees it. */
 static void test_writer_out_of_memory(void **state)
 {
-    gov_text_buf o = gov_text_growable();
+    gov_text_buf o = gov__text_growable();
     char *text = NULL;
 
     (void)state;
