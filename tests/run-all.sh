@@ -52,21 +52,18 @@ stage() { # NAME CMD...: runs one stage and counts it
 	count "$name" "$rc" "$((SECONDS - t0))"
 }
 
-# The end-to-end suites wait on Slurm far more than they compute (the 22.05
+# The end-to-end suites wait on Slurm more than they compute (the 22.05
 # suite: 143 s of CPU in 240 s on 2 CPUs), and the cgroup v2 guest emulates
-# on one host thread (guest/lib.sh), so the stages that start no cluster of
-# their own run beside the suites in background lanes: each lane runs its
-# stages one after another, its output kept in $lane/ID.log and printed,
-# with the result, when the stage is collected.
+# on one host thread (guest/lib.sh), so stages that start no cluster of
+# their own run beside them in a background lane: its stages one after
+# another, each one's output kept in $lane/ID.log and printed, with the
+# result, when the stage is collected. The lane is SCHED_IDLE: unlike nice
+# 19, a CPU running only such work counts as idle where the kernel places a
+# waking task, so Slurm's daemons and the steps never queue behind it.
 lane=$out/lane
 declare -A lane_pid=()
-# lane_start POLICY ID CMD... [-- ID CMD...]...: starts a lane. POLICY idle
-# is SCHED_IDLE: unlike nice 19, a CPU running only such work counts as
-# idle where the kernel places a waking task, so Slurm's daemons and the
-# steps never queue behind a compiler. A number is a nice value.
-lane_start() {
-	local policy=$1 word first=1 ids=()
-	shift
+lane_start() { # ID CMD... [-- ID CMD...]...: starts a lane
+	local word first=1 ids=()
 	mkdir -p "$lane"
 	for word in "$@"; do
 		((first)) && ids+=("$word") && rm -f "$lane/$word.status" "$lane/$word.log"
@@ -74,11 +71,7 @@ lane_start() {
 		[[ $word == -- ]] && first=1
 	done
 	(
-		if [[ $policy == idle ]]; then
-			chrt --idle -p 0 "$BASHPID"
-		else
-			renice -n "$policy" -p "$BASHPID" >/dev/null
-		fi
+		chrt --idle -p 0 "$BASHPID"
 		local spec=() t0 rc
 		for word in "$@" --; do
 			if [[ $word != -- ]]; then
@@ -262,10 +255,9 @@ main() {
 	prefetch
 
 	stage "unit and tool tests" unit
-	lane_start idle root-24.11 root_build 24.11 -- root-26.05 root_build 26.05 -- \
+	lane_start root-24.11 root_build 24.11 -- root-26.05 root_build 26.05 -- \
 		san sanitized -- hwloc hwloc_machines -- noslurm unit_without_slurm -- abi abi -- \
 		fuzz fuzz -- install install_checks -- rpm rpms -- buildd buildd
-	lane_start 10 v2 e2e_v2
 	stage "real runtimes under governor run" runtimes
 	stage "Python binding" python_binding
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
@@ -273,7 +265,6 @@ main() {
 	stage "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
 	lane_collect root-26.05 "Slurm 26.05 root: build and unit tests"
 	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
-	lane_collect v2 "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)"
 	lane_collect san "sanitizers (address, undefined)"
 	lane_collect hwloc "hwloc's test machines under --sysroot"
 	lane_collect noslurm "the plugin's Slurm-free parts without spank.h"
@@ -283,12 +274,13 @@ main() {
 	lane_collect rpm "RPM packages (Debian's rpmbuild)"
 	lane_collect buildd "Debian source package as a build daemon builds it"
 	# The package stages start a cluster each (one per machine at a time),
-	# so they wait for the end-to-end suites and go beside the two guests.
-	lane_start idle debs debs -- debs-24.11 root_debs 24.11 -- debs-26.05 root_debs 26.05
-	stage "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
+	# so they wait for the suites, and go beside the guest's one thread.
+	lane_start debs debs -- debs-24.11 root_debs 24.11 -- debs-26.05 root_debs 26.05
+	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
 	lane_collect debs "Debian packages"
 	lane_collect debs-24.11 "Slurm 24.11 root: Debian packages"
 	lane_collect debs-26.05 "Slurm 26.05 root: Debian packages"
+	stage "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
 	stage "benchmarks" bench
 
 	if ((failed)); then
