@@ -5,7 +5,7 @@
  * This runs as root on the task launch path, so nothing here may wait for
  * anything a user can hold: the file is root's alone (an older one that
  * others could open is replaced, which also leaves any lock they hold on
- * a file nobody uses), and its lock is only ever tried. */
+ * a file nobody uses), and its lock is tried for at most LOCK_WAIT_MS. */
 #include "run_dir.h"
 
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #define STAMP_FLAGS (O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+#define LOCK_WAIT_MS 50
 
 /* The stamp, root's and private; -1 when it cannot be had. */
 static int open_stamp(int dirfd, const char *file)
@@ -66,6 +67,24 @@ static void write_count(int fd, uint64_t v)
         return;
 }
 
+/* A holder keeps the lock for a read and a write, so tasks that fail
+ * together (every task of a step when munged is down) wait their turn and
+ * are all counted; a holder stuck past LOCK_WAIT_MS costs that message its
+ * count, never the task its start. */
+static bool lock_briefly(int fd)
+{
+    const struct timespec pause = { 0, 1000000L };
+
+    for (int ms = 0; ms < LOCK_WAIT_MS; ms++) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return true;
+        if (errno != EWOULDBLOCK)
+            return false;
+        nanosleep(&pause, NULL);
+    }
+    return false;
+}
+
 bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded)
 {
     char file[96];
@@ -80,10 +99,9 @@ bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *fol
     fd = open_stamp(dirfd, file);
     if (fd < 0)
         return true;
-    /* Check and stamp under the lock: tasks that fail together (every task
-     * of a step when munged is down) must not all log.  Whoever holds it is
-     * about to log; the message it folds is not counted. */
-    if (flock(fd, LOCK_EX | LOCK_NB)) {
+    /* Check and stamp under the lock: tasks that fail together must not
+     * all log. */
+    if (!lock_briefly(fd)) {
         close(fd);
         return false;
     }

@@ -93,7 +93,8 @@ static void test_note_due(void **state)
     snprintf(stamp, sizeof stamp, "%s/basic/munge.stamp", dir);
     assert_int_equal(stat(stamp, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0600);
-    /* Tasks that fail together: one of them logs. */
+    /* Tasks that fail together: one of them logs, and the next message
+     * due counts the other seven (each waits its turn for the lock). */
     {
         int due = 0, status;
         for (int i = 0; i < 8; i++)
@@ -104,6 +105,8 @@ static void test_note_due(void **state)
             due += WIFEXITED(status) && WEXITSTATUS(status) == 1;
         }
         assert_int_equal(due, 1);
+        assert_true(gov__note_due(fd, "together", 0, &folded));
+        assert_int_equal(folded, 7);
     }
     /* No directory: no limit. */
     assert_true(gov__note_due(-1, "munge", 60, &folded));
@@ -117,7 +120,8 @@ static void test_note_due(void **state)
 }
 
 /* A process holding the stamp's lock (here root's own child: a user cannot
- * open the 0600 file) makes the message not due at once; nothing waits. */
+ * open the 0600 file) makes the message not due after LOCK_WAIT_MS; nothing
+ * waits on it longer. */
 static void test_note_never_waits(void **state)
 {
     char stamp[128];

@@ -7,9 +7,9 @@
 # its lock without a bound, so a user holding a shared lock on it
 # (exec 9<stamp; flock -s 9) hung every failed-seal task of every user on
 # the node.  Now the stamp is root's alone (an open one is replaced), its
-# lock is only tried, and it lives in the site's run_dir, also with
-# topology_cache=off.  The test user holds the lock from a job of its own;
-# the governed tasks still start within munge_timeout.
+# lock is tried for at most 50 ms, and it lives in the site's run_dir, also
+# with topology_cache=off.  The test user holds the lock from a job of her
+# own; the governed tasks still start within munge_timeout.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
