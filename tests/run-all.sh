@@ -32,7 +32,7 @@ cd "$src"
 out=${GOV_TEST_OUT:-$src/build-test}
 fuzz_seconds=${GOV_FUZZ_SECONDS:-4}
 
-passed=0 failed=0 failures=()
+passed=0 failed=0 failures=() failed_logs=()
 count() { # NAME STATUS SECONDS [WHERE]: one stage's result
 	if (($2 == 0)); then
 		passed=$((passed + 1))
@@ -102,6 +102,7 @@ lane_collect() { # ID NAME: waits for lane stage ID, prints and counts it
 	else
 		echo "run-all: its lane ended before this stage did (log: $lane/$1.log)"
 	fi
+	((rc == 0)) || failed_logs+=("$lane/$1.log")
 	count "$2" "$rc" "$secs" "in a background lane"
 }
 
@@ -151,24 +152,39 @@ sanitized() {
 		tests/check-skips.sh "$out/san/meson-logs/testlog.txt"
 }
 
+# A failing target keeps its input in $out/fuzz-artifacts and prints it in
+# base64 too, so that a CI log alone is enough to reproduce the failure:
+#   base64 -d >crash && build/tests/fuzz/fuzz_NAME crash
 fuzz() {
-	local t rc=0 corpus targets=()
+	local t name rc=0 st corpus art=$out/fuzz-artifacts targets=() a
 	for t in tests/fuzz/fuzz_*.c; do
 		targets+=("$(basename "$t" .c)")
 	done
 	CC=clang build "$out/fuzz" -Dfuzz=true -Db_lundef=false -- "${targets[@]}" || return 1
+	rm -rf "$art"
+	mkdir -p "$art"
 	for t in "$out"/fuzz/tests/fuzz/fuzz_*; do
 		[[ -x $t && ! -d $t ]] || continue
+		name=$(basename "$t")
 		corpus=$(mktemp -d)
-		cp -r "tests/fuzz/corpus/$(basename "$t" | sed 's/^fuzz_//')/." "$corpus/" 2>/dev/null
-		if "$t" -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus" >"$corpus.log" 2>&1; then
-			echo "fuzz $(basename "$t"): $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$corpus.log" | grep -o '[0-9]*$') runs, no crash"
+		cp -r "tests/fuzz/corpus/${name#fuzz_}/." "$corpus/" 2>/dev/null
+		st=0
+		"$t" -max_total_time="$fuzz_seconds" -print_final_stats=1 -artifact_prefix="$art/$name-" \
+			"$corpus" >"$art/$name.log" 2>&1 || st=$?
+		if ((st == 0)); then
+			echo "fuzz $name: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$art/$name.log" | grep -o '[0-9]*$') runs, no crash"
+			rm -f "$art/$name.log"
 		else
-			echo "fuzz $(basename "$t"): FAILED"
-			tail -40 "$corpus.log"
+			echo "fuzz $name: FAILED (exit status $st; $(grep -m1 -o 'Seed: [0-9]*' "$art/$name.log"))"
+			tail -40 "$art/$name.log"
+			for a in "$art/$name"-*; do
+				[[ -f $a ]] || continue
+				echo "input $(basename "$a") ($(stat -c %s "$a") bytes), base64:"
+				head -c 4096 "$a" | base64
+			done
 			rc=1
 		fi
-		rm -rf "$corpus" "$corpus.log"
+		rm -rf "$corpus"
 	done
 	return $rc
 }
@@ -251,6 +267,7 @@ prefetch() {
 }
 
 main() {
+	local log
 	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
 	prefetch
 
@@ -283,6 +300,12 @@ main() {
 	stage "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
 	stage "benchmarks" bench
 
+	# CI may show only the end of this output: a failed lane stage's log
+	# ends there again.
+	for log in ${failed_logs[@]+"${failed_logs[@]}"}; do
+		echo "=== the end of $log"
+		tail -n 60 "$log"
+	done
 	if ((failed)); then
 		printf 'failed stages: %s\n' "${failures[*]}"
 	fi
