@@ -5,13 +5,12 @@
 # no command starts a shell in a step on the first node. With --governor
 # that shell is one task with a verified descriptor of kind interactive,
 # holding every CPU of the job on the node; without it (default=off) it
-# has no descriptor. salloc needs a terminal: util-linux `script` gives it
-# one and the shell reads its commands from the case.
+# has no descriptor. salloc needs a terminal: pty_session.py gives it one
+# and types the case's commands into the shell once it answers.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v script >/dev/null || die "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
 restart_cluster --conf-line LaunchParameters=use_interactive_step
 grep -x 'LaunchParameters=use_interactive_step' "$SLURM_CONF"
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
@@ -33,8 +32,9 @@ exit'
 # interactive SALLOC_OPTIONS: the RES_ lines of one interactive session.
 interactive() {
 	local out
-	out=$(timeout 45 "$GOV_SLURM_TESTS/as_user.sh" script -qec "salloc $1" /dev/null <<<"$commands" |
-		tr -d '\r\0') || die "salloc $1 did not end within 45 s:
+	# shellcheck disable=SC2086 # the options are words
+	out=$("$GOV_SLURM_TESTS/pty_session.py" --timeout 45 -- "$GOV_SLURM_TESTS/as_user.sh" salloc $1 \
+		<<<"$commands" | tr -d '\0') || die "salloc $1 did not end within 45 s:
 $out"
 	grep -a '^RES_' <<<"$out" || die "no answer from the interactive shell of salloc $1:
 $out"

@@ -10,7 +10,6 @@ set -euo pipefail
 # shellcheck source=../report_lib.sh
 source "$(dirname "$0")/../report_lib.sh"
 
-command -v script >/dev/null || die "no util-linux script to give salloc a terminal (apt-get install bsdutils)"
 check=$GOV_SLURM_TESTS/report_check.py
 
 echo "== batch"
@@ -35,8 +34,8 @@ print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the job's 
 echo "== interactive"
 before=$(record_count)
 # shellcheck disable=SC2016 # expanded in the interactive shell
-timeout 45 "$GOV_SLURM_TESTS/as_user.sh" script -qec "salloc -N1 -n1 --governor" /dev/null \
-	<<<'echo "RES_job $SLURM_JOB_ID"; exit' | tr -d '\r' >"$REPORT_TASKS" || die "salloc did not end within 45 s"
+"$GOV_SLURM_TESTS/pty_session.py" --timeout 45 -- "$GOV_SLURM_TESTS/as_user.sh" salloc -N1 -n1 --governor \
+	<<<'echo "RES_job $SLURM_JOB_ID"; exit' >"$REPORT_TASKS" || die "salloc did not end within 45 s"
 job=$(sed -n 's/^RES_job \([0-9]*\)$/\1/p' "$REPORT_TASKS")
 [[ -n $job ]] || die "no answer from the interactive shell: $(cat "$REPORT_TASKS")"
 wait_records $((before + 1))
