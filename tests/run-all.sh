@@ -90,6 +90,18 @@ lane_start() { # ID CMD... [-- ID CMD...]...: starts a lane
 	done
 }
 
+# The host's end-to-end suite starts and stops its clusters' munged on
+# MUNGE's default socket, where the unit tests' seal cases look for a
+# daemon: a stage of a lane that runs them on this host (in any build)
+# starts after that suite, which leaves no daemon behind (the sanitizers'
+# seal case once failed when a restart took the daemon away mid-test).
+host_suite_done=$lane/host-suite.done
+after_host_suite() {
+	while [[ ! -e $host_suite_done ]]; do
+		sleep 1
+	done
+}
+
 lane_collect() { # ID NAME: waits for lane stage ID, prints and counts it
 	local rc=1 secs=0
 	echo "=== $2"
@@ -272,24 +284,27 @@ main() {
 	prefetch
 
 	stage "unit and tool tests" unit
+	mkdir -p "$lane"
+	rm -f "$host_suite_done"
 	lane_start root-24.11 root_build 24.11 -- root-26.05 root_build 26.05 -- \
-		san sanitized -- hwloc hwloc_machines -- noslurm unit_without_slurm -- abi abi -- \
-		fuzz fuzz -- install install_checks -- rpm rpms -- buildd buildd
+		hwloc hwloc_machines -- abi abi -- fuzz fuzz -- rpm rpms -- buildd buildd -- \
+		gate after_host_suite -- san sanitized -- noslurm unit_without_slurm -- install install_checks
 	stage "real runtimes under governor run" runtimes
 	stage "Python binding" python_binding
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
+	touch "$host_suite_done"
 	lane_collect root-24.11 "Slurm 24.11 root: build and unit tests"
 	stage "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
 	lane_collect root-26.05 "Slurm 26.05 root: build and unit tests"
 	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
-	lane_collect san "sanitizers (address, undefined)"
 	lane_collect hwloc "hwloc's test machines under --sysroot"
-	lane_collect noslurm "the plugin's Slurm-free parts without spank.h"
 	lane_collect abi "ABI of libgovernor.so.1 (abidiff against abi/libgovernor.abi)"
 	lane_collect fuzz "fuzz smoke"
-	lane_collect install "install, man pages, dist tarball"
 	lane_collect rpm "RPM packages (Debian's rpmbuild)"
 	lane_collect buildd "Debian source package as a build daemon builds it"
+	lane_collect san "sanitizers (address, undefined)"
+	lane_collect noslurm "the plugin's Slurm-free parts without spank.h"
+	lane_collect install "install, man pages, dist tarball"
 	# The package stages start a cluster each (one per machine at a time),
 	# so they wait for the suites, and go beside the guest's one thread.
 	lane_start debs debs -- debs-24.11 root_debs 24.11 -- debs-26.05 root_debs 26.05
