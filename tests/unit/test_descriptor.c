@@ -16,6 +16,7 @@
 #include "fixture_root.h"
 #include "collect/collect.h"
 #include "skip_because.h"
+#include "test_munge.h"
 
 static void sample(gov_descriptor *d)
 {
@@ -499,7 +500,7 @@ static char *seal_or_skip(const gov_descriptor *d)
     int n = gov__descriptor_encode(d, text, sizeof text);
 
     assert_true(n > 0);
-    if (gov__seal_encode(NULL, 0, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
+    if (gov__seal_encode(test_munge_socket(), 0, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
         return NULL;
     return cred;
 }
@@ -517,21 +518,21 @@ static void test_seal_verify(void **state)
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     if (geteuid() != 0) {
         /* Sealed by a user: authentic, but not trusted. */
-        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
                          GOV_EUNTRUSTED);
-        assert_int_equal(gov__descriptor_verify(cred, NULL, (uint32_t)geteuid(), &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), (uint32_t)geteuid(), &c, &out, &info),
                          0);
     } else {
-        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
         assert_false(info.replayed);
         assert_int_equal(out.cpus_per_task, 1);
         /* Decoded before on this host: REPLAYED, still accepted. */
-        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
         assert_true(info.replayed);
     }
     /* One flipped character in the credential never verifies. */
     cred[strlen(cred) / 2] ^= 0x01;
-    assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
                      GOV_ESEAL);
     assert_int_equal(out.job_id, GOV_UNKNOWN);
     free(cred);
@@ -541,7 +542,7 @@ static void test_seal_verify(void **state)
     cred = seal_or_skip(&d);
     assert_non_null(cred);
     if (geteuid() == 0)
-        assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
                          GOV_EBINDING);
     free(cred);
 }
@@ -562,10 +563,10 @@ static void test_expired_accepted(void **state)
     assert_true(n > 0);
     if (geteuid() != 0)
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "only a seal made by uid 0 verifies without a trusted uid");
-    if (gov__seal_encode(NULL, 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
+    if (gov__seal_encode(test_munge_socket(), 1, GOV_UID_NONE, text, (size_t)n, &cred, NULL))
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     sleep(2);
-    assert_int_equal(gov__descriptor_verify(cred, NULL, GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
     assert_true(info.expired);
     assert_int_equal(out.cpus_per_task, 1);
     free(cred);
@@ -587,11 +588,11 @@ static void test_uid_restriction(void **state)
     assert_true(n > 0);
     if (geteuid() != 0)
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "a seal for uid 0 decodes for root only");
-    if (gov__seal_encode(NULL, 0, 0, text, (size_t)n, &mine, NULL))
+    if (gov__seal_encode(test_munge_socket(), 0, 0, text, (size_t)n, &mine, NULL))
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
-    assert_int_equal(gov__descriptor_verify(mine, NULL, GOV_UID_NONE, &c, &out, &info), 0);
-    assert_int_equal(gov__seal_encode(NULL, 0, 65534, text, (size_t)n, &theirs, NULL), 0);
-    assert_int_equal(gov__descriptor_verify(theirs, NULL, GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(mine, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__seal_encode(test_munge_socket(), 0, 65534, text, (size_t)n, &theirs, NULL), 0);
+    assert_int_equal(gov__descriptor_verify(theirs, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
                      GOV_ESEAL);
     free(mine);
     free(theirs);
@@ -622,7 +623,7 @@ static void test_collect(void **state)
     gov_desc_claim c;
     gov_snapshot_scheduler sched;
     gov_snapshot snap;
-    gov_options opts = { .trusted_uid = GOV_UID_NONE };
+    gov_options opts = { .trusted_uid = GOV_UID_NONE, .munge_socket = test_munge_socket() };
     gov_root fx = fixture_root(GOV_FIXTURES "/binding");
     char env_desc[8192], env_job[] = "SLURM_JOB_ID=1234", env_step[] = "SLURM_STEP_ID=0",
          env_node[] = "SLURM_NODEID=1";

@@ -20,6 +20,7 @@
 
 #include "seal.h"
 #include "skip_because.h"
+#include "test_munge.h"
 #include "unix_socket.h"
 
 static char dir[64];
@@ -120,7 +121,7 @@ static void test_no_socket(void **state)
 static void test_live_daemon(void **state)
 {
     char *cred = NULL;
-    int rc = gov__seal_bounded(NULL, 0, GOV_UID_NONE, "hello", 5, 2000, &cred, NULL);
+    int rc = gov__seal_bounded(test_munge_socket(), 0, GOV_UID_NONE, "hello", 5, 2000, &cred, NULL);
 
     (void)state;
     if (rc == GOV_EMUNGE)

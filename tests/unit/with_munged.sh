@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs a unit test with a MUNGE daemon of its own: a fresh key and a socket
+# in a private directory, named to the test by GOV_TEST_MUNGE_SOCKET
+# (tests/unit/test_munge.h).  The seal cases then run wherever munged is
+# installed, and never meet a daemon that something else (a test cluster
+# on MUNGE's default socket) stops or restarts under them.
+#   with_munged.sh MUNGED TEST [ARG...]
+# As root, munged runs as the munge user, as its package runs it.  If it
+# does not start, the test runs without the variable and its seal cases
+# skip for want of a daemon on the default socket, as they say.
+set -uo pipefail
+
+munged=${1:?usage: with_munged.sh MUNGED TEST [ARG...]}
+shift
+[[ $# -ge 1 ]] || { echo "usage: with_munged.sh MUNGED TEST [ARG...]" >&2; exit 2; }
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/gov-test-munged.XXXXXX") || exit 1
+sock=$dir/munge.socket
+as=()
+stop() {
+	"${as[@]}" "$munged" --stop --socket="$sock" >/dev/null 2>&1
+	rm -rf "$dir"
+}
+trap stop EXIT
+
+chmod 755 "$dir"
+head -c 1024 /dev/urandom >"$dir/munge.key"
+chmod 600 "$dir/munge.key"
+if [[ $(id -u) -eq 0 ]] && id -u munge >/dev/null 2>&1; then
+	chown munge: "$dir" "$dir/munge.key"
+	as=(setpriv --reuid=munge --regid=munge --init-groups)
+fi
+# munged returns once its socket is ready (it forks only after that).
+if "${as[@]}" "$munged" --socket="$sock" --key-file="$dir/munge.key" \
+	--log-file="$dir/munged.log" --pid-file="$dir/munged.pid" \
+	--seed-file="$dir/munged.seed" --num-threads=2 9>&-; then
+	export GOV_TEST_MUNGE_SOCKET=$sock
+else
+	echo "with_munged.sh: munged did not start; the seal cases will look on the default socket:" >&2
+	cat "$dir/munged.log" >&2 2>/dev/null
+fi
+"$@"
