@@ -90,18 +90,6 @@ lane_start() { # ID CMD... [-- ID CMD...]...: starts a lane
 	done
 }
 
-# The host's end-to-end suite starts and stops its clusters' munged on
-# MUNGE's default socket, where the unit tests' seal cases look for a
-# daemon: a stage of a lane that runs them on this host (in any build)
-# starts after that suite, which leaves no daemon behind (the sanitizers'
-# seal case once failed when a restart took the daemon away mid-test).
-host_suite_done=$lane/host-suite.done
-after_host_suite() {
-	while [[ ! -e $host_suite_done ]]; do
-		sleep 1
-	done
-}
-
 lane_collect() { # ID NAME: waits for lane stage ID, prints and counts it
 	local rc=1 secs=0
 	echo "=== $2"
@@ -284,15 +272,12 @@ main() {
 	prefetch
 
 	stage "unit and tool tests" unit
-	mkdir -p "$lane"
-	rm -f "$host_suite_done"
 	lane_start root-24.11 root_build 24.11 -- root-26.05 root_build 26.05 -- \
 		hwloc hwloc_machines -- abi abi -- fuzz fuzz -- rpm rpms -- buildd buildd -- \
-		gate after_host_suite -- san sanitized -- noslurm unit_without_slurm -- install install_checks
+		san sanitized -- noslurm unit_without_slurm -- install install_checks
 	stage "real runtimes under governor run" runtimes
 	stage "Python binding" python_binding
 	stage "end-to-end on a local Slurm 22.05 cluster" e2e
-	touch "$host_suite_done"
 	lane_collect root-24.11 "Slurm 24.11 root: build and unit tests"
 	stage "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
 	lane_collect root-26.05 "Slurm 26.05 root: build and unit tests"

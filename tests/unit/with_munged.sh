@@ -14,7 +14,7 @@ munged=${1:?usage: with_munged.sh MUNGED TEST [ARG...]}
 shift
 [[ $# -ge 1 ]] || { echo "usage: with_munged.sh MUNGED TEST [ARG...]" >&2; exit 2; }
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/gov-test-munged.XXXXXX") || exit 1
+dir=$(mktemp -d) || exit 1
 sock=$dir/munge.socket
 as=()
 stop() {
