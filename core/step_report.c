@@ -240,6 +240,11 @@ static int get_u64(const gov_json_leaf *l, uint64_t *v)
                : GOV_EPARSE;
 }
 
+/* The largest seconds or ratio a record may carry: about 31 million years,
+ * far past any step, and small enough that every accepted figure writes
+ * back (%.3f) in a few digits that read again the same. */
+#define FIGURE_MAX 1e15
+
 static int get_double(const gov_json_leaf *l, double *v)
 {
     char tmp[64], *end;
@@ -253,7 +258,7 @@ static int get_double(const gov_json_leaf *l, double *v)
     memcpy(tmp, l->text, l->len);
     tmp[l->len] = '\0';
     *v = strtod(tmp, &end);
-    return *end || isinf(*v) || *v < 0 ? GOV_EPARSE : 0;
+    return *end || !(*v >= 0 && *v <= FIGURE_MAX) ? GOV_EPARSE : 0;
 }
 
 static int get_name(const gov_json_leaf *l, char *dst, size_t cap)

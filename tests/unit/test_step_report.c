@@ -123,6 +123,15 @@ static void test_decode_refuses(void **state)
     assert_int_equal(decode("[1]"), GOV_EPARSE);
     assert_int_equal(decode("{\"schema\":\"governor.step-report/1\",\"job\":1,\"step\":\"0\","
                             "\"node\":\"n\"} x"), GOV_EPARSE);
+    /* Seconds beyond any step (here 1e60, whose %.3f does not fit the
+     * reader's 64 characters) and 1e308 are refused, not written back
+     * as a figure the reader refuses or JSON cannot hold. */
+    assert_int_equal(decode("{\"schema\":\"governor.step-report/1\",\"job\":1,\"step\":\"0\","
+                            "\"node\":\"n\",\"elapsed_s\":1e60}"), GOV_EPARSE);
+    assert_int_equal(decode("{\"schema\":\"governor.step-report/1\",\"job\":1,\"step\":\"0\","
+                            "\"node\":\"n\",\"used\":{\"cpu_s\":1e308}}"), GOV_EPARSE);
+    assert_int_equal(decode("{\"schema\":\"governor.step-report/1\",\"job\":1,\"step\":\"0\","
+                            "\"node\":\"n\",\"elapsed_s\":1e15}"), 0);
     /* A later version's member and finding are passed over. */
     assert_int_equal(decode("{\"schema\":\"governor.step-report/1\",\"job\":1,\"step\":\"0\","
                             "\"node\":\"n\",\"new\":{\"x\":[1,2]},\"findings\":[\"new_one\"]}"), 0);
