@@ -69,13 +69,13 @@ static void write_count(int fd, uint64_t v)
 
 /* A holder keeps the lock for a read and a write, so tasks that fail
  * together (every task of a step when munged is down) wait their turn and
- * are all counted; a holder stuck past LOCK_WAIT_MS costs that message its
+ * are all counted; a holder stuck past wait_ms costs that message its
  * count, never the task its start. */
-static bool lock_briefly(int fd)
+static bool lock_briefly(int fd, unsigned wait_ms)
 {
     const struct timespec pause = { 0, 1000000L };
 
-    for (int ms = 0; ms < LOCK_WAIT_MS; ms++) {
+    for (unsigned ms = 0; ms < wait_ms; ms++) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0)
             return true;
         if (errno != EWOULDBLOCK)
@@ -86,6 +86,12 @@ static bool lock_briefly(int fd)
 }
 
 bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded)
+{
+    return gov__note_due_wait(dirfd, name, period_s, LOCK_WAIT_MS, folded);
+}
+
+bool gov__note_due_wait(int dirfd, const char *name, unsigned period_s, unsigned wait_ms,
+                        uint64_t *folded)
 {
     char file[96];
     struct stat st;
@@ -101,7 +107,7 @@ bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *fol
         return true;
     /* Check and stamp under the lock: tasks that fail together must not
      * all log. */
-    if (!lock_briefly(fd)) {
+    if (!lock_briefly(fd, wait_ms)) {
         close(fd);
         return false;
     }

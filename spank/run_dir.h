@@ -35,4 +35,10 @@ int gov__run_dir_open(const char *dir, bool create, const char **why);
  * (dirfd < 0): a lost limit beats a lost message. */
 bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded);
 
+/* gov__note_due() with the lock tried for wait_ms (1 ms polls) instead of
+ * its 50: for tests, where tasks descheduled while holding the lock (a
+ * loaded machine) must not be taken for a stuck holder. */
+bool gov__note_due_wait(int dirfd, const char *name, unsigned period_s, unsigned wait_ms,
+                        uint64_t *folded);
+
 #endif /* GOV_SPANK_RUN_DIR_H */

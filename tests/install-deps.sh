@@ -8,6 +8,9 @@ packages=(
   libhwloc-dev hwloc libmunge-dev munge libcmocka-dev
   slurmd slurmctld slurm-client libslurm-dev
   python3 python3-pytest jq strace iproute2 procps
+  # The tests' own tools: tar -j (hwloc's test machines) runs bzip2;
+  # meson dist needs git, and its tarball is xz.
+  bzip2 git xz-utils
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm cpio
   dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel

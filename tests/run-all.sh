@@ -62,37 +62,31 @@ stage() { # NAME CMD...: runs one stage and counts it
 # waking task, so Slurm's daemons and the steps never queue behind it.
 lane=$out/lane
 declare -A lane_pid=()
-lane_start() { # ID CMD... [-- ID CMD...]...: starts a lane
-	local word first=1 ids=()
+lane_start() { # ID...: those stages, one after another, in a lane
+	local id
 	mkdir -p "$lane"
-	for word in "$@"; do
-		((first)) && ids+=("$word") && rm -f "$lane/$word.status" "$lane/$word.log"
-		first=0
-		[[ $word == -- ]] && first=1
+	for id; do
+		rm -f "$lane/$id.status" "$lane/$id.log"
 	done
 	(
 		chrt --idle -p 0 "$BASHPID"
-		local spec=() t0 rc
-		for word in "$@" --; do
-			if [[ $word != -- ]]; then
-				spec+=("$word")
-				continue
-			fi
+		local t0 rc
+		for id; do
 			t0=$SECONDS rc=0
-			"${spec[@]:1}" >"$lane/${spec[0]}.log" 2>&1 </dev/null || rc=$?
-			printf '%s %s\n' "$rc" "$((SECONDS - t0))" >"$lane/${spec[0]}.tmp"
-			mv "$lane/${spec[0]}.tmp" "$lane/${spec[0]}.status"
-			spec=()
+			# shellcheck disable=SC2086 # the command is words without globs
+			${cmd[$id]} >"$lane/$id.log" 2>&1 </dev/null || rc=$?
+			printf '%s %s\n' "$rc" "$((SECONDS - t0))" >"$lane/$id.tmp"
+			mv "$lane/$id.tmp" "$lane/$id.status"
 		done
 	) &
-	for word in "${ids[@]}"; do
-		lane_pid[$word]=$!
+	for id; do
+		lane_pid[$id]=$!
 	done
 }
 
-lane_collect() { # ID NAME: waits for lane stage ID, prints and counts it
+lane_collect() { # ID: waits for lane stage ID, prints and counts it
 	local rc=1 secs=0
-	echo "=== $2"
+	echo "=== ${title[$1]}"
 	while [[ ! -f $lane/$1.status ]] && kill -0 "${lane_pid[$1]}" 2>/dev/null; do
 		sleep 1
 	done
@@ -103,7 +97,7 @@ lane_collect() { # ID NAME: waits for lane stage ID, prints and counts it
 		echo "run-all: its lane ended before this stage did (log: $lane/$1.log)"
 	fi
 	((rc == 0)) || failed_logs+=("$lane/$1.log")
-	count "$2" "$rc" "$secs" "in a background lane"
+	count "${title[$1]}" "$rc" "$secs" "in a background lane"
 }
 
 build() { # DIR [MESON_OPTION...] [-- TARGET...]: configure (fresh) and compile
@@ -121,7 +115,7 @@ build() { # DIR [MESON_OPTION...] [-- TARGET...]: configure (fresh) and compile
 }
 
 unit() {
-	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs &&
+	build "$out/plain" && meson test -C "$out/plain" --print-errorlogs --timeout-multiplier 4 &&
 		tests/check-skips.sh "$out/plain/meson-logs/testlog.txt"
 }
 
@@ -129,7 +123,7 @@ unit() {
 # Slurm-free parts (parsers, topology table, bounded seal, run directory).
 unit_without_slurm() {
 	build "$out/noslurm" -Dspank=disabled &&
-		meson test -C "$out/noslurm" --print-errorlogs option policy topology seal_bounded run_dir
+		meson test -C "$out/noslurm" --print-errorlogs --timeout-multiplier 4 option policy topology seal_bounded run_dir
 }
 
 # Every machine of hwloc's own test suite, read as a --sysroot (the meson
@@ -148,7 +142,7 @@ abi() {
 sanitized() {
 	build "$out/san" -Db_sanitize=address,undefined -Db_lundef=false &&
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-			meson test -C "$out/san" --print-errorlogs &&
+			meson test -C "$out/san" --print-errorlogs --timeout-multiplier 4 &&
 		tests/check-skips.sh "$out/san/meson-logs/testlog.txt"
 }
 
@@ -223,7 +217,7 @@ e2e() {
 root_build() { # SERIES
 	rm -rf "$out/slurm-$1"
 	bash tests/slurm/chroot.sh run --series "$1" --bind "$out" \
-		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs' _ "$out/slurm-$1"
+		bash -c 'bash tests/slurm/build.sh "$1" && meson test -C "$1" --print-errorlogs --timeout-multiplier 4' _ "$out/slurm-$1"
 }
 
 # The .deb packages built, installed and sealing a step inside SERIES's
@@ -266,40 +260,58 @@ prefetch() {
 	bash tests/guest/image.sh >"$out/prefetch-guest.log" 2>&1 &
 }
 
-main() {
+# Every stage: its id (--list, --only), what it needs built first when run
+# alone (--only), its title, its command.  The full run builds what they
+# need in stages of its own; run alone, a stage gets the same builds first.
+ids=()
+declare -A title=() needs=() cmd=()
+def() { # ID NEEDS TITLE CMD...
+	ids+=("$1")
+	needs[$1]=$2 title[$1]=$3
+	shift 3
+	cmd[$1]="$*"
+}
+def unit - "unit and tool tests" unit
+def runtimes plain "real runtimes under governor run" runtimes
+def python plain "Python binding" python_binding
+def e2e-22.05 plain,probes "end-to-end on a local Slurm 22.05 cluster" e2e
+def root-24.11 - "Slurm 24.11 root: build and unit tests" root_build 24.11
+def e2e-24.11 root-24.11 "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
+def root-26.05 - "Slurm 26.05 root: build and unit tests" root_build 26.05
+def e2e-26.05 root-26.05 "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
+def hwloc plain "hwloc's test machines under --sysroot" hwloc_machines
+def abi plain "ABI of libgovernor.so.1 (abidiff against abi/libgovernor.abi)" abi
+def fuzz - "fuzz smoke" fuzz
+def rpm plain "RPM packages (Debian's rpmbuild)" rpms
+def buildd - "Debian source package as a build daemon builds it" buildd
+def san - "sanitizers (address, undefined)" sanitized
+def noslurm - "the plugin's Slurm-free parts without spank.h" unit_without_slurm
+def install plain "install, man pages, dist tarball" install_checks
+def debs - "Debian packages" debs
+def debs-24.11 - "Slurm 24.11 root: Debian packages" root_debs 24.11
+def debs-26.05 - "Slurm 26.05 root: Debian packages" root_debs 26.05
+def v2 - "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
+def pair - "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
+def bench plain "benchmarks" bench
+
+# What --only builds before a stage that needs it, unless a stage chosen
+# before it builds the same: the plain build (unit), the runtime probes
+# (runtimes), a series' build in its root (root-SERIES, without its tests).
+declare -A provides=([unit]=plain [runtimes]=probes [root-24.11]=root-24.11 [root-26.05]=root-26.05)
+setup() { # NEED
+	case $1 in
+	plain) build "$out/plain" ;;
+	probes) bash tests/runtimes/build.sh "$out/runtimes" ;;
+	root-*)
+		rm -rf "$out/slurm-${1#root-}"
+		bash tests/slurm/chroot.sh run --series "${1#root-}" --bind "$out" \
+			bash tests/slurm/build.sh "$out/slurm-${1#root-}"
+		;;
+	esac
+}
+
+summary() {
 	local log
-	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
-	prefetch
-
-	stage "unit and tool tests" unit
-	lane_start root-24.11 root_build 24.11 -- root-26.05 root_build 26.05 -- \
-		hwloc hwloc_machines -- abi abi -- fuzz fuzz -- rpm rpms -- buildd buildd -- \
-		san sanitized -- noslurm unit_without_slurm -- install install_checks
-	stage "real runtimes under governor run" runtimes
-	stage "Python binding" python_binding
-	stage "end-to-end on a local Slurm 22.05 cluster" e2e
-	lane_collect root-24.11 "Slurm 24.11 root: build and unit tests"
-	stage "end-to-end on a local Slurm 24.11 cluster" root_e2e 24.11
-	lane_collect root-26.05 "Slurm 26.05 root: build and unit tests"
-	stage "end-to-end on a local Slurm 26.05 cluster" root_e2e 26.05
-	lane_collect hwloc "hwloc's test machines under --sysroot"
-	lane_collect abi "ABI of libgovernor.so.1 (abidiff against abi/libgovernor.abi)"
-	lane_collect fuzz "fuzz smoke"
-	lane_collect rpm "RPM packages (Debian's rpmbuild)"
-	lane_collect buildd "Debian source package as a build daemon builds it"
-	lane_collect san "sanitizers (address, undefined)"
-	lane_collect noslurm "the plugin's Slurm-free parts without spank.h"
-	lane_collect install "install, man pages, dist tarball"
-	# The package stages start a cluster each (one per machine at a time),
-	# so they wait for the suites, and go beside the guest's one thread.
-	lane_start debs debs -- debs-24.11 root_debs 24.11 -- debs-26.05 root_debs 26.05
-	stage "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
-	lane_collect debs "Debian packages"
-	lane_collect debs-24.11 "Slurm 24.11 root: Debian packages"
-	lane_collect debs-26.05 "Slurm 26.05 root: Debian packages"
-	stage "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
-	stage "benchmarks" bench
-
 	# CI may show only the end of this output: a failed lane stage's log
 	# ends there again.
 	for log in ${failed_logs[@]+"${failed_logs[@]}"}; do
@@ -313,7 +325,88 @@ main() {
 	((failed == 0))
 }
 
+run_stage() { # ID: one stage in the foreground
+	# shellcheck disable=SC2086 # the command is words without globs
+	stage "${title[$1]}" ${cmd[$1]}
+}
+
+list() {
+	local id
+	for id in "${ids[@]}"; do
+		printf '%-11s %s%s\n' "$id" "${title[$id]}" "$([[ ${needs[$id]} == - ]] || echo " (needs ${needs[$id]//,/, })")"
+	done
+}
+
+# --only ID...: those stages in the foreground, in the table's order, after
+# the dependencies and the builds they need.
+only() {
+	local id need done=() chosen=() n
+	declare -A want=() built=()
+	for id; do
+		[[ -v "title[$id]" ]] || { echo "run-all: no stage '$id'; the stages are:"; list; return 2; }
+		want[$id]=1
+	done
+	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
+	for id in "${ids[@]}"; do
+		[[ -v "want[$id]" ]] && chosen+=("$id")
+	done
+	for id in "${chosen[@]}"; do
+		for need in ${needs[$id]//,/ }; do
+			[[ $need == - || -v "built[$need]" ]] && continue
+			built[$need]=1
+			echo "=== building $need for $id"
+			setup "$need" || { count "building $need for $id" 1 0; continue 2; }
+		done
+		run_stage "$id"
+		n=${provides[$id]:-}
+		[[ -n $n ]] && built[$n]=1
+	done
+	summary
+}
+
+main() {
+	bash tests/install-deps.sh || { echo "run-all: could not install dependencies"; return 1; }
+	prefetch
+
+	run_stage unit
+	lane_start root-24.11 root-26.05 hwloc abi fuzz rpm buildd san noslurm install
+	run_stage runtimes
+	run_stage python
+	run_stage e2e-22.05
+	lane_collect root-24.11
+	run_stage e2e-24.11
+	lane_collect root-26.05
+	run_stage e2e-26.05
+	for id in hwloc abi fuzz rpm buildd san noslurm install; do
+		lane_collect "$id"
+	done
+	# The package stages start a cluster each (one per machine at a time),
+	# so they wait for the suites, and go beside the guest's one thread.
+	lane_start debs debs-24.11 debs-26.05
+	run_stage v2
+	for id in debs debs-24.11 debs-26.05; do
+		lane_collect "$id"
+	done
+	run_stage pair
+	run_stage bench
+	summary
+}
+
+usage() {
+	echo "usage: run-all.sh [--list | --only STAGE...]"
+}
+
 # Everything above is parsed before anything runs, so editing this file
 # while it runs cannot derail the run.
-main "$@"
+case ${1:-} in
+'') main ;;
+--list) list ;;
+--only)
+	shift
+	(($#)) || { usage >&2; exit 2; }
+	only "$@"
+	;;
+-h | --help) usage ;;
+*) usage >&2; exit 2 ;;
+esac
 exit

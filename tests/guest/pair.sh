@@ -16,6 +16,9 @@
 # connection on 127.0.0.1. The build and the image are run.sh's
 # (lib.sh, image.sh). Results: --out (default DIR/../pair-out)/node1 and
 # node2 (run.log, the daemons' logs, consoles). Exit status: the cases'.
+# node2 serves until node1 says the run is over (a TCP word over their
+# link: inside.sh sends it, pair_node.sh listens), or, should the word
+# never come, until the controller has not answered for 600 s (end_quiet).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,7 +35,7 @@ while [[ $# -gt 0 ]]; do
 	--out) res=${2:?--out needs a directory}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--) shift; cases+=("$@"); break ;;
-	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
 	-*) echo "pair.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	*) cases+=("$1"); shift ;;
 	esac
@@ -43,6 +46,7 @@ prog=guest/pair.sh
 source "$here/lib.sh"
 [[ -n $build ]] || die "--build DIR is required (a build directory for the guests' Slurm)"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, got '$timeout'"
+((timeout > 600)) || die "--timeout must leave the guests time to boot and run: more than 600 s, got $timeout"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 for tool in qemu-system-x86_64 mkfs.ext4 debugfs ss; do
 	command -v "$tool" >/dev/null ||
@@ -91,12 +95,20 @@ for arg in "${cluster[@]}"; do
 done
 run_args+=("${cases[@]}")
 dd if=/dev/urandom of="$work/munge.key" bs=1 count=1024 status=none
+# The end of the run: node2 listens on end_port for node1's word that the
+# run is over; without it, node2 stops once the controller has not answered
+# for end_quiet s in a row: far longer than slurmctld is away while a case
+# or run.sh restarts the cluster (about 15 s a start under TCG, more with
+# other work beside), or while node2 itself reboots.
+end_port=16900
+end_quiet=600
 # machine DIR NAME ADDR MAC ROLE PEER PEER_ADDR ARG...: one guest's disk.
 machine() {
 	local dir=$work/$1
 	guest_data "$dir" "$build" "${@:8}"
 	cp "$work/munge.key" "$dir/munge.key"
 	printf 'name=%s\naddr=%s\nmac=%s\nrole=%s\npeer_name=%s\npeer_addr=%s\n' "${@:2:6}" >"$dir/pair"
+	printf 'end_port=%s\nend_quiet=%s\n' "$end_port" "$end_quiet" >>"$dir/pair"
 	guest_disk "$dir" "$work/$1.img"
 }
 machine a gova 169.254.10.1 52:54:00:47:00:01 controller govb 169.254.10.2 "${run_args[@]}"
@@ -114,7 +126,16 @@ machine_argv "$accel" smt-numa "$work/a.console" "$work/a.img" no \
 guest_start "$work/a.console" "gova| "
 a_pid=$qemu_pid
 pids+=("$a_pid")
-sleep 1
+# node2's QEMU connects to node1's listening socket, and gives up at once
+# if it is not there yet ("Connection refused"): wait until node1's QEMU
+# listens (it does so before its guest boots, but a busy host may take a
+# while to start it), and stop if it ended instead (a port taken meanwhile).
+deadline=$((SECONDS + 60))
+until ss -Hltn "sport = :$port" | grep -q .; do
+	kill -0 "$a_pid" 2>/dev/null || die "node1's QEMU ended before it listened on 127.0.0.1:$port (its output is above)"
+	((SECONDS < deadline)) || die "node1's QEMU did not listen on 127.0.0.1:$port within 60 s"
+	sleep 0.2
+done
 machine_argv "$accel" flat4 "$work/b.console" "$work/b.img" yes \
 	-netdev "socket,id=n0,connect=127.0.0.1:$port" -device "virtio-net-pci,netdev=n0,mac=52:54:00:47:00:02"
 guest_start "$work/b.console" "govb| "
@@ -123,9 +144,12 @@ pids+=("$b_pid")
 
 rc=0
 guest_wait "$a_pid" "$work/a.console" "$accel" $((SECONDS + timeout)) || rc=$?
-# node2 powers off by itself once the controller has gone.
+# node2 powers off by itself: seconds after node1's word that the run is
+# over; without the word (node1 stopped at its deadline, or crashed),
+# end_quiet s after the controller last answered. Then its slurmd's stop,
+# its logs and the power-off, minutes under TCG.
 b_rc=0
-guest_wait "$b_pid" "$work/b.console" "$accel" $((SECONDS + 120)) || b_rc=$?
+guest_wait "$b_pid" "$work/b.console" "$accel" $((SECONDS + end_quiet + 300)) || b_rc=$?
 pids=()
 wait
 mark "both guests have powered off (QEMU: node1 $rc, node2 $b_rc)"

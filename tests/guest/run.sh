@@ -33,15 +33,12 @@ src=$(cd "$here/../.." && pwd)
 build=
 suite=trixie
 res=
-timeout=1200
+timeout=2400
 capture=
 probe=
 shape=flat
 cpu=
-# Under emulation a step costs 5-10 s and the longest case (gpu_whole_node:
-# two cluster restarts and two steps) took 59 s on an idle machine; bounds
-# four times what was measured, for a machine that builds beside it.
-pass=(--case-timeout 240 --timeout 900)
+pass=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--build) build=${2:?--build needs a directory}; shift 2 ;;
@@ -70,8 +67,19 @@ for tool in qemu-system-x86_64 mkfs.ext4 debugfs; do
 	command -v "$tool" >/dev/null ||
 		die "$tool is missing: apt-get install qemu-system-x86 e2fsprogs (tests/install-deps.sh installs them)"
 done
+((timeout > 600)) || die "--timeout must leave the guest time to boot and run: more than 600 s, got $timeout"
 build=$(realpath -m "$build")
 res=$(realpath -m "${res:-$build/../guest-out}")
+# Under emulation a step costs 5-10 s and the longest case (gpu_verify: two
+# cluster restarts and several steps) took 75 s alone and 156 s with other
+# work beside; a cluster's start took about 15 s, and slurmd up to 123 s
+# after boot on a busy host. These are hang guards, not budgets: each case
+# 600 s, the run the guest's own bound less 300 s (boot, power-off), and
+# every start of the cluster, run.sh's and a case's restart_cluster alike,
+# 600 s for its nodes to be idle (cluster.sh --timeout). The options for
+# tests/slurm/run.sh given here come after these, so they win.
+pass=(--case-timeout 600 --timeout $((timeout - 300)) --cluster-arg --timeout --cluster-arg 600
+	${pass[@]+"${pass[@]}"})
 
 image=$(bash "$here/image.sh" --suite "$suite")
 series=$(sed -n 's/^series=//p' "$image/.complete")

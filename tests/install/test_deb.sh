@@ -107,19 +107,22 @@ fi
 # srun, as on a login node: a plugstack.conf naming the plugin without a
 # path, so that Slurm finds it in its own PluginDir.  srun --help reads the
 # configuration and loads the plugins without contacting a controller.
+# The timeouts here and below only guard against a hang: this runs in a
+# SCHED_IDLE lane of tests/run-all.sh beside the QEMU guest, where it gets
+# a CPU only when nothing else wants one.
 conf=$work/conf
 mkdir -p "$conf"
 printf 'ClusterName=debtest\nSlurmctldHost=localhost\nPlugStackConfig=%s/plugstack.conf\nNodeName=localhost CPUs=1\nPartitionName=p Nodes=localhost Default=YES\n' "$conf" >"$conf/slurm.conf"
 echo 'required governor.so default=off' >"$conf/plugstack.conf"
 for cmd in srun sbatch salloc; do
-	out=$(SLURM_CONF=$conf/slurm.conf timeout 30 "$cmd" --help 2>&1)
+	out=$(SLURM_CONF=$conf/slurm.conf timeout 120 "$cmd" --help 2>&1)
 	if grep -q -- '--governor' <<<"$out"; then
 		pass "$cmd --help lists --governor (plugstack.conf: required governor.so)"
 	else
 		fail "$cmd --help lists --governor (plugstack.conf: required governor.so)" "$(tail -5 <<<"$out")"
 	fi
 done
-out=$(SLURM_CONF=$conf/slurm.conf timeout 30 srun --governor=bogus true 2>&1)
+out=$(SLURM_CONF=$conf/slurm.conf timeout 120 srun --governor=bogus true 2>&1)
 if [[ $out == *"governor: invalid --governor value"* ]]; then
 	pass "srun --governor=bogus is refused by the installed plugin"
 else
@@ -127,19 +130,20 @@ else
 fi
 
 # A throwaway cluster loads the installed plugin: a real step as the test
-# user gets a descriptor that the installed tool verifies.
+# user gets a descriptor that the installed tool verifies. The node has
+# 300 s to be idle, and each step 300 s: hang guards (above).
 cluster=$src/tests/slurm/cluster.sh
 chmod 755 "$work"
-if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" --wait 300 2>&1); then
+if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" --wait 300 --timeout 300 2>&1); then
 	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
-		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 governor verify 2>&1)
+		timeout 300 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 governor verify 2>&1)
 	if [[ $out == *verified* ]]; then
 		pass "a cluster loading the installed plugin seals a step that governor verify accepts"
 	else
 		fail "a cluster loading the installed plugin seals a step that governor verify accepts" "$(tail -5 <<<"$out")"
 	fi
 	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
-		timeout 60 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 -c1 --mem=100M \
+		timeout 300 bash "$src/tests/slurm/as_user.sh" srun --governor -n1 -c1 --mem=100M \
 			/usr/bin/python3 -c "$py_view" 2>&1)
 	if [[ $out == "verified descriptor $((100 << 20))" ]]; then
 		pass "python3-governor in that step reads the verified descriptor"

@@ -37,7 +37,7 @@ else
 	fail "the unpacked tarball configures and builds" "$(tail -30 <<<"$out")"
 	finish
 fi
-if out=$(meson test -C "$work/build" --print-errorlogs 2>&1); then
+if out=$(meson test -C "$work/build" --print-errorlogs --timeout-multiplier 4 2>&1); then
 	pass "its tests pass ($(awk '/^Ok:/ { print $2 }' <<<"$out") ok)"
 else
 	fail "its tests pass" "$(tail -30 <<<"$out")"

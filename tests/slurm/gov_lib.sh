@@ -53,8 +53,8 @@ field() {
 # assert_idle: every node is idle again (run.sh checks too; cases that
 # start several jobs check in between).
 assert_idle() {
-	local i
-	for ((i = 0; i < 100; i++)); do
+	local deadline=$((SECONDS + 120))
+	while ((SECONDS < deadline)); do
 		all_idle && return 0
 		sleep 0.2
 	done

@@ -60,7 +60,7 @@ job_state() {
 
 # wait_job JOBID [SECONDS]: waits for the job to end and prints its final state.
 wait_job() {
-	local id=$1 limit=${2:-30} state deadline
+	local id=$1 limit=${2:-120} state deadline
 	deadline=$((SECONDS + limit))
 	while ((SECONDS < deadline)); do
 		state=$(job_state "$id")

@@ -36,10 +36,10 @@ record_count() {
 }
 
 # wait_records N: until the file holds N lines (the last task's exit
-# writes them, after srun has returned), at most 10 s.
+# writes them, after srun has returned), at most 120 s.
 wait_records() {
-	local i
-	for ((i = 0; i < 50; i++)); do
+	local deadline=$((SECONDS + 120))
+	while ((SECONDS < deadline)); do
 		(($(record_count) >= $1)) && return 0
 		sleep 0.2
 	done

@@ -4,8 +4,8 @@
 usage: report_task.py BUSY_S HOLD_MIB [SLEEP_S]
 
 Holds HOLD_MIB of written memory, burns BUSY_S of CPU time, sleeps SLEEP_S,
-then prints one JSON line of what it measured of itself (its own rusage,
-never the plugin's reading) and what it was told (the variables the plugin
+then prints one JSON line of what it measured of itself (its own rusage
+and wall time, never the plugin's reading) and what it was told (the variables the plugin
 set), for the case to hold the step's record to.
 """
 import json
@@ -14,6 +14,7 @@ import resource
 import sys
 import time
 
+t0 = time.monotonic()
 busy, hold = float(sys.argv[1]), int(sys.argv[2])
 pause = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 data = b"\x01" * (hold << 20)  # written, so resident
@@ -27,6 +28,7 @@ print(json.dumps({
     "step": os.environ.get("SLURM_STEP_ID"),
     "node": os.environ.get("SLURMD_NODENAME"),
     "cpu_s": ru.ru_utime + ru.ru_stime,
+    "wall_s": time.monotonic() - t0,
     "maxrss_bytes": ru.ru_maxrss * 1024,
     "threads": os.environ.get("GOVERNOR_THREADS"),
     "memory_share": os.environ.get("GOVERNOR_MEMORY_SHARE"),

@@ -27,8 +27,8 @@ build=
 plugin_args=
 nodes=3
 dir=${GOV_CLUSTER_DIR:-/tmp/gov-cluster}
-case_timeout=60
-total_timeout=600
+case_timeout=240
+total_timeout=1800
 debug=info
 cgroup=v1
 extra=()
@@ -137,8 +137,8 @@ cp "$GOV_CLUSTER_DIR/etc/plugstack.conf" "$GOV_CLUSTER_DIR/run/plugstack.conf.or
 # behind, or a node drained or down, is a failure. Then everything is put
 # back so the next case starts clean.
 check_nodes() {
-	local i states jobs job
-	for ((i = 0; i < 100; i++)); do
+	local i states jobs job deadline=$((SECONDS + 120))
+	while ((SECONDS < deadline)); do
 		jobs=$(squeue -h -o '%i %u %T %j' 2>/dev/null || echo '? squeue does not answer')
 		[[ -z $jobs ]] && all_idle && return 0
 		states=$(node_states || true)
@@ -157,7 +157,8 @@ check_nodes() {
 	for ((i = 1; i <= GOV_CLUSTER_NODES; i++)); do
 		scontrol update nodename="node$i" state=resume >/dev/null 2>&1 || true
 	done
-	for ((i = 0; i < 100; i++)); do
+	deadline=$((SECONDS + 120))
+	while ((SECONDS < deadline)); do
 		[[ -z $(squeue -h -o %i 2>/dev/null) ]] && all_idle && return 1
 		sleep 0.2
 	done

@@ -38,6 +38,10 @@ usage() { sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit "${1:-2}"; }
 gov="" live=0 trees=() tmp=""
 here=$(cd "$(dirname "$0")" && pwd)
 trap '[ -z "$tmp" ] || rm -rf "$tmp"' EXIT
+# Before anything is extracted: tar -j runs bzip2.
+for tool in hwloc-calc hwloc-info python3 tar bzip2; do
+    command -v "$tool" >/dev/null || { echo "test_hwloc_trees.sh: needs $tool" >&2; exit 2; }
+done
 # A tarball's tree, extracted once into $tmp.
 extract() {
     local name
@@ -64,9 +68,6 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ -z "$gov" ] || [ ${#trees[@]} -eq 0 ]; then usage; fi
-for tool in hwloc-calc hwloc-info python3 tar; do
-    command -v "$tool" >/dev/null || { echo "test_hwloc_trees.sh: needs $tool" >&2; exit 2; }
-done
 
 hw() { HWLOC_COMPONENTS=linux,stop HWLOC_FSROOT=$tree HWLOC_DUMPED_HWDATA_DIR=/var/run/hwloc \
        "$@" 2>/dev/null; }

@@ -1,7 +1,8 @@
 /* Several threads decide, reserve, release and record at random for about
- * two seconds against one governor, while a checker verifies that the
- * accounting always adds up; afterwards every reservation has been released
- * exactly once and availability is back where it started. */
+ * two seconds, and at least MIN_OPS operations each, against one governor,
+ * while a checker verifies that the accounting always adds up; afterwards
+ * every reservation has been released exactly once and availability is
+ * back where it started. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,10 @@
 #define WORKERS 4
 #define HELD_MAX 16
 #define RUN_NS (2000 * MS)
+/* Two seconds are no amount of work on a starved machine (a background lane
+ * under SCHED_IDLE, sanitizers): each worker also runs this many operations,
+ * about a quarter of them reservations, however long they take. */
+#define MIN_OPS 2000
 
 struct stress {
     gov_governor *g;
@@ -64,7 +69,7 @@ static void *worker(void *p)
     gov_reservation held[HELD_MAX];
     int n = 0;
 
-    while (mono_ns() - st->start_ns < RUN_NS) {
+    for (long ops = 0; ops < MIN_OPS || mono_ns() - st->start_ns < RUN_NS; ops++) {
         gov_snapshot s = fresh(&seed);
         gov_estimate e = make_estimate((uint32_t)(rand_r(&seed) % 4),
                                        (uint64_t)(rand_r(&seed) % 512) * MIB,

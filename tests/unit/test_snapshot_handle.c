@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admission_test_util.h"
 #include "snapshot_base.h"
 
 static void test_new_is_unknown(void **state)
@@ -38,7 +39,11 @@ static void test_bad_arguments(void **state)
     gov_snapshot_free(NULL);
 }
 
-/* Captured into, a heap snapshot is what a stack capture gives. */
+/* Captured into, a heap snapshot is what a stack capture gives.  The
+ * governor reads the test's clock, set to the capture's own time, so that
+ * the decision is about the snapshot's contents at any machine speed: on
+ * the real clock, a test held up for over a second between capture and
+ * decision would rightly be told STALE_SNAPSHOT. */
 static void test_capture_plan_and_decide(void **state)
 {
     static const char *const env[] = {
@@ -49,15 +54,17 @@ static void test_capture_plan_and_decide(void **state)
     gov_options o = { .sysroot = GOV_FIXTURES "/snapshot/slurm-v1-node", .envp = env,
                       .trusted_uid = GOV_UID_NONE };
     gov_estimate est = { .cpu_threads = 1, .batch_min = 1, .batch_max = 1 };
+    test_clock clk = { 10000 * MS };
     gov_context *ctx = NULL;
-    gov_governor *gov = NULL;
+    gov_governor *gov;
     gov_snapshot *h = NULL;
     gov_decision d;
     gov_plan p;
 
     assert_int_equal(gov_context_create(&o, &ctx), 0);
     assert_int_equal(gov_snapshot_new(&h), 0);
-    assert_int_equal(gov_governor_create(NULL, &gov), 0);
+    gov = make_governor(&clk, 0);
+    assert_non_null(gov);
 
     /* Never captured: captured_ns 0 is older than any valid age. */
     assert_int_equal(gov_governor_decide(gov, h, &est, &d), 0);
@@ -73,6 +80,7 @@ static void test_capture_plan_and_decide(void **state)
     assert_int_equal(p.threads_per_worker, 2);
     assert_true(p.memory_limit_per_worker <= 200ull << 20);
     /* The fixture's memory PSI (some avg10 2.88 %) is above the gate. */
+    clk.now = h->captured_ns;
     assert_int_equal(gov_governor_decide(gov, h, &est, &d), 0);
     assert_int_equal(d.verdict, GOV_WAIT);
     assert_int_equal(d.reason, GOV_REASON_MEMORY_PRESSURE);

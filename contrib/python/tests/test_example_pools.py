@@ -33,8 +33,17 @@ def run(request: pytest.FixtureRequest) -> dict[str, Any]:
     # worker's OpenBLAS would start one thread per CPU.
     env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES}
     env["PYTHONPATH"] = str(PYTHON_DIR)
+    # Dask is given the plan's memory, a share of what the machine has free
+    # at that moment: acting on it (pausing a worker at 80 %, restarting one
+    # at 95 %) would make the run depend on what else runs beside it.  Its
+    # 30 s connection timeouts are figures a starved machine may exceed; the
+    # ones here, like the run's own, only end a hang.
+    for memory in ("TARGET", "SPILL", "PAUSE", "TERMINATE"):
+        env[f"DASK_DISTRIBUTED__WORKER__MEMORY__{memory}"] = "False"
+    env["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = "600s"
+    env["DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP"] = "600s"
     out = subprocess.run(["taskset", "-c", cpus, sys.executable, str(EXAMPLE)], env=env,
-                         check=True, capture_output=True, text=True, timeout=300).stdout
+                         check=True, capture_output=True, text=True, timeout=1800).stdout
     result: dict[str, Any] = json.loads(out)
     result["cpus"] = len(cpus.split(","))
     return result

@@ -12,12 +12,16 @@ source "$(dirname "$0")/../lib.sh"
 log=$(user_home)/doctor-taskprolog.log
 rm -f "$log"
 
+# The cluster is started with this TaskProlog (a reconfigure would reach
+# slurmd only some time later); install_prolog writes the script there.
+prolog=$GOV_CLUSTER_DIR/bin/governor-doctor-taskprolog.sh
+
 # install_prolog STRICT: the contrib script with this cluster's governor,
-# logging into the test user's home, as this cluster's TaskProlog.
+# logging into the test user's home, as this cluster's TaskProlog (read at
+# each task's start).
 install_prolog() {
-	local gov prolog
+	local gov
 	gov=$(user_copy "$GOV_BUILD_DIR/tool/governor")
-	prolog=$GOV_CLUSTER_DIR/bin/governor-doctor-taskprolog.sh
 	sed -e "s|^GOVERNOR=.*|GOVERNOR=$gov|" -e "s|^STRICT=.*|STRICT=$1|" \
 		-e "s|^log() .*|log() { cat >>'$log'; }|" \
 		"$GOV_SRC_DIR/contrib/health/governor-doctor-taskprolog.sh" >"$prolog"
@@ -25,9 +29,6 @@ install_prolog() {
 	if ! grep -q "^GOVERNOR=$gov\$" "$prolog" || ! grep -q "^log() { cat" "$prolog"; then
 		die "the contrib script no longer has the lines this case edits"
 	fi
-	sed -i '/^TaskProlog=/d' "$SLURM_CONF"
-	printf 'TaskProlog=%s\n' "$prolog" >>"$SLURM_CONF"
-	scontrol reconfigure
 }
 
 run_task() {
@@ -35,7 +36,7 @@ run_task() {
 }
 
 # task/affinity alone: memory is not enforced.
-restart_cluster --task-plugin task/affinity
+restart_cluster --task-plugin task/affinity --conf-line "TaskProlog=$prolog"
 install_prolog 0
 out=$(run_task) || die "the task failed without STRICT: $out"
 printf '%s\n' "$out"
@@ -52,7 +53,7 @@ assert_no_match 'TASK RAN' "$out" "the task did not start"
 
 # task/cgroup: everything enforced, the strict prolog lets the task start
 # and logs no error (the variables-only warning, without --governor, stays).
-restart_cluster
+restart_cluster --conf-line "TaskProlog=$prolog"
 rm -f "$log"
 install_prolog 1
 out=$(run_task) || die "STRICT=1 stopped a task under task/cgroup: $out"

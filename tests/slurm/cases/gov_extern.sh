@@ -18,31 +18,29 @@ gov_plugstack default=on
 
 home=$(user_home)
 rm -f "$home"/gov_extern.{out,go}
-# The job's steps report, then the srun step's tasks wait (at most 30 s)
+# The job's steps report, then the srun step's tasks wait (at most 300 s)
 # for the case to look at the running job's steps.
 # shellcheck disable=SC2016 # expanded in the job
 printf '%s\n' '#!/bin/bash' '
 show() { p=$(eval "$GOV_PAYLOAD" 2>/dev/null | grep -E "^(kind|tasks_node)=" | tr "\n" " "); echo "$1 $("$GOV_TOOL" verify --json | jq -r .status) $p"; }
 show batch
-srun -n2 bash -c "$(declare -f show); show step; for ((i = 0; i < 150; i++)); do [[ -e gov_extern.go ]] && break; sleep 0.2; done"
+srun -n2 bash -c "$(declare -f show); show step; t=\$((SECONDS + 300)); until [[ -e gov_extern.go ]] || ((SECONDS >= t)); do sleep 0.2; done"
 ' >"$home/gov_extern.sh"
 id=$(as_user sbatch --parsable -N2 -n2 -o gov_extern.out gov_extern.sh)
 echo "job $id"
 
-steps=
-for ((i = 0; i < 150; i++)); do
-	if [[ $(grep -c '^step ' "$home/gov_extern.out" 2>/dev/null) == 2 ]]; then
-		steps=$(squeue -h -s -j "$id" -o '%i %N')
-		break
-	fi
+deadline=$((SECONDS + 120))
+until [[ $(grep -c '^step ' "$home/gov_extern.out" 2>/dev/null) == 2 ]]; do
+	((SECONDS < deadline)) || { as_user touch gov_extern.go; die "the srun step's tasks did not report: $(cat "$home/gov_extern.out")"; }
 	sleep 0.2
 done
+steps=$(squeue -h -s -j "$id" -o '%i %N')
 as_user touch gov_extern.go
 printf 'steps while the job runs:\n%s\n' "$steps"
 assert_line "$id\\.extern node\\[1-2\\]" "$steps" "the extern step on both nodes"
 assert_line "$id\\.batch node1" "$steps" "the batch step"
 assert_line "$id\\.0 node\\[1-2\\]" "$steps" "the srun step"
-assert_eq COMPLETED "$(wait_job "$id" 40)" "job state"
+assert_eq COMPLETED "$(wait_job "$id")" "job state"
 
 out=$(cat "$home/gov_extern.out")
 printf '%s\n' "$out"

@@ -46,7 +46,7 @@ set_plugstack "optional $missing"
 mark=$(log_mark)
 assert_eq ok "$(submit srun -n1 -w node1 echo ok)" "a step"
 id=$(submit sbatch --parsable -w node1 -o /dev/null --wrap true)
-assert_eq COMPLETED "$(wait_job "$id" 30)" "a batch job under optional"
+assert_eq COMPLETED "$(wait_job "$id")" "a batch job under optional"
 log=$(log_since "$mark")
 printf '%s\n' "$log" | grep -i 'spank\|plugin' || true
 # 22.05 and 24.11 log the missing optional plugin as an error; 26.05 only

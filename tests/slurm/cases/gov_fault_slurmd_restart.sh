@@ -12,15 +12,19 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 gov_plugstack
 home=$(user_home)
-rm -f "$home/gov_restart.out"
+rm -f "$home/gov_restart.out" "$home/gov_restart.go"
+# The task verifies, then waits for the case to say that slurmd has
+# restarted (gov_restart.go), and verifies again.
 # shellcheck disable=SC2016 # expanded in the task
 as_user srun --governor -n1 -w node1 -o gov_restart.out bash -c '
 	echo "before $("$GOV_TOOL" verify --json | jq -r .status)"
-	sleep 4
+	deadline=$((SECONDS + 200))
+	until [ -e gov_restart.go ] || [ $SECONDS -ge $deadline ]; do sleep 0.1; done
 	echo "after $("$GOV_TOOL" verify --json | jq -r .status)"' &
 srun_pid=$!
-for ((i = 0; i < 50; i++)); do
-	grep -q '^before' "$home/gov_restart.out" 2>/dev/null && break
+deadline=$((SECONDS + 120))
+until grep -q '^before' "$home/gov_restart.out" 2>/dev/null; do
+	((SECONDS < deadline)) || die "the task did not start: $(cat "$home/gov_restart.out" 2>&1)"
 	sleep 0.1
 done
 
@@ -29,11 +33,14 @@ rm -f /run/slurm-governor/topology-*.v2
 mark=$(log_mark)
 "$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 ||
 	die "slurmd of node1 did not restart"
-for ((i = 0; i < 100; i++)); do
-	[[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]] && break
+deadline=$((SECONDS + 120))
+until [[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]]; do
+	((SECONDS < deadline)) || die "node1 is $(sinfo -h -n node1 -o %t) after its slurmd restarted"
 	sleep 0.2
 done
+as_user touch "$home/gov_restart.go"
 wait "$srun_pid" || die "the step that spanned the restart failed"
+rm -f "$home/gov_restart.go"
 out=$(cat "$home/gov_restart.out")
 printf '%s\n' "$out"
 assert_line 'before verified' "$out" "the task before the restart"

@@ -2,11 +2,15 @@
 # covers: v1 v2
 # The step report (issue 25): with report=DIR, each governed step writes one
 # record per node when its last task there exits, and every figure holds
-# against what the tasks measured of themselves (report_check.py): a busy
-# step on two nodes with two tasks each and --governor=runtimes (what the
-# tasks were told), an idle one (cpu_underused), one near its memory limit,
-# an OOM-killed one; a step without --governor writes none.  The file is
-# root's, 0600; `governor report` shows, filters and exports them.
+# against what the tasks measured of themselves, every finding against the
+# rules applied to the record's own figures (report_check.py): a busy step
+# on two nodes with two tasks each and --governor=runtimes (what the tasks
+# were told), an idle one (cpu_underused), one near its memory limit, an
+# OOM-killed one; a step without --governor writes none.  Whether the busy
+# step looks underused depends on how loaded the machine is (its four tasks
+# share this machine's CPUs with whatever runs beside the suite), so it is
+# held to the rule, not to a finding.  The file is root's, 0600; `governor
+# report` shows, filters and exports them.
 set -euo pipefail
 # shellcheck source=../report_lib.sh
 source "$(dirname "$0")/../report_lib.sh"
@@ -20,8 +24,8 @@ as_user srun --governor=runtimes -N2 --ntasks-per-node=2 -c1 --mem=400M "$REPORT
 cat "$REPORT_TASKS"
 wait_records 2
 busy=$(job_of "$REPORT_TASKS")
-report_of "$busy" | "$check" "$REPORT_TASKS" 0 --nodes 2 --told --no-finding cpu_underused \
-	--no-finding memory_near_limit || die "the busy step's records"
+report_of "$busy" | "$check" "$REPORT_TASKS" 0 --nodes 2 --told --no-finding memory_near_limit ||
+	die "the busy step's records"
 [[ $(stat -c '%U %a' "$REPORT_FILE") == "root 600" ]] || die "the report file is $(stat -c '%U %a' "$REPORT_FILE"), not root's 0600"
 
 echo "== idle"
@@ -31,10 +35,10 @@ report_of "$(job_of "$REPORT_TASKS")" | "$check" "$REPORT_TASKS" 0 --finding cpu
 	--no-finding memory_near_limit || die "the idle step's record"
 
 echo "== near its memory limit"
-as_user srun --governor -n1 --mem=200M "$REPORT_TASK" 0.2 178 >"$REPORT_TASKS"
+as_user srun --governor -n1 --mem=200M "$REPORT_TASK" 0.2 182 >"$REPORT_TASKS"
 wait_records 4
-report_of "$(job_of "$REPORT_TASKS")" | "$check" "$REPORT_TASKS" 0 --finding memory_near_limit \
-	--no-finding cpu_underused || die "the step near its memory limit"
+report_of "$(job_of "$REPORT_TASKS")" | "$check" "$REPORT_TASKS" 0 --finding memory_near_limit ||
+	die "the step near its memory limit"
 
 echo "== OOM-killed"
 rc=0
@@ -47,9 +51,13 @@ oom=$(job_of "$REPORT_TASKS")
 report_of "$oom" | "$check" "$REPORT_TASKS" 0 --oom --finding oom_killed || die "the OOM-killed step"
 
 echo "== without --governor"
-as_user srun -n1 true
-as_user srun --governor=off -n1 true
-sleep 1
+# A record is written by slurmstepd after srun returns; once each job is
+# COMPLETED, slurmd has seen its steps end, so none can come later.
+for mode in "" "--governor=off"; do
+	# shellcheck disable=SC2086 # no word or an option
+	id=$(as_user srun $mode -n1 printenv SLURM_JOB_ID)
+	assert_eq COMPLETED "$(wait_job "$id")" "the job of 'srun $mode'"
+done
 assert_eq 5 "$(record_count)" "records after two steps without the governor"
 
 echo "== governor report"

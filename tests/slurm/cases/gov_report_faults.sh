@@ -37,9 +37,8 @@ fault_step() {
 	local mark log
 	mark=$(log_mark)
 	as_user srun --governor -n1 true || die "$1: the step failed"
-	for ((i = 0; i < 25; i++)); do
-		log=$(log_since "$mark")
-		grep -q 'governor: no step report' <<<"$log" && break
+	local deadline=$((SECONDS + 60))
+	until log=$(log_since "$mark") && grep -q 'governor: no step report' <<<"$log" || ((SECONDS >= deadline)); do
 		sleep 0.2
 	done
 	printf '%s: %s\n' "$1" "$(grep 'governor:' <<<"$log")"

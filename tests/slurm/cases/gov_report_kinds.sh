@@ -21,7 +21,7 @@ out=$(user_home)/report-batch.out
 rm -f "$out"
 job=$(as_user sbatch --parsable --governor -N1 -n1 -c2 --mem=300M -o report-batch.out \
 	--wrap "'$REPORT_TASK' 0.3 20; srun -n1 '$REPORT_TASK' 0.3 40")
-assert_eq COMPLETED "$(wait_job "$job" 60)" "the batch job"
+assert_eq COMPLETED "$(wait_job "$job")" "the batch job"
 cat "$out"
 wait_records 2
 head -n1 "$out" >"$REPORT_TASKS"

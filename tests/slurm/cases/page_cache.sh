@@ -64,10 +64,15 @@ echo "snap $(jq -c "[.descriptor.status, .memory.cgroup.remaining_bytes, .memory
 echo "watch $("$GOV_TOOL" watch --json --count 1 | jq -c "[.pressure, .profile]")"
 PYTHONPATH=$PY GOVERNOR_LIBRARY=$PY/libgovernor.so python3 -c "
 import governor
+# A snapshot older than 1 s is stale (WAIT): a machine that stalled between
+# capture and decision takes a fresh one.
 with governor.Context() as ctx, governor.Governor(ctx) as g:
-    snap = ctx.snapshot()
-    free = g.availability(snap).ram_bytes
-    d = g.decide(governor.Estimate(fixed_bytes=free), snap)
+    for _ in range(10):
+        snap = ctx.snapshot()
+        free = g.availability(snap).ram_bytes
+        d = g.decide(governor.Estimate(fixed_bytes=free), snap)
+        if d.reason.name != \"STALE_SNAPSHOT\":
+            break
     print(\"python\", free, d.verdict.name, d.reason.name, d.ram_needed_bytes,
           d.ram_free_bytes, g.pressure(snap).level.name)
 "

@@ -45,13 +45,13 @@ node_boot_id() {
 }
 
 # node2 copies the tools once its slurmd is up (and again after a reboot):
-# wait until a task there finds them.
+# wait until a task there finds them. A look is a step under TCG (seconds,
+# more beside other work), so the bound is time, generous, not a count.
 wait_tools() {
-	local i
-	for ((i = 0; i < 30; i++)); do
-		as_user srun -N1 -w node2 test -x "$GOV_TOOL" -a -r "$FACTS" 2>/dev/null && return 0
+	local deadline=$((SECONDS + 300))
+	until as_user srun -N1 -w node2 test -x "$GOV_TOOL" -a -r "$FACTS" 2>/dev/null; do
+		((SECONDS < deadline)) || die "the tools were not on node2 within 300 s (tests/guest/pair_node.sh copies them)"
 		sleep 2
 	done
-	die "the tools never appeared on node2 (tests/guest/pair_node.sh copies them)"
 }
 wait_tools

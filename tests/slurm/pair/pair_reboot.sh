@@ -16,14 +16,17 @@ old=$(as_user srun --governor -N1 -w node2 --mem=100M printenv GOVERNOR_DESCRIPT
 scontrol reboot nextstate=RESUME reason="pair_reboot" node2 || die "scontrol reboot refused"
 t0=$SECONDS
 # The node leaves idle when slurmd runs RebootProgram, then registers again.
-for ((i = 0; i < 600; i++)); do
-	state=$(sinfo -h -n node2 -o %t)
-	[[ $state == idle ]] || break
+# A look that gets no answer (slurmctld busy under TCG) is no state: only a
+# state other than idle counts as the reboot under way.
+deadline=$((SECONDS + 300))
+while state=$(sinfo -h -n node2 -o %t 2>/dev/null || true); [[ -z $state || $state == idle ]]; do
+	((SECONDS < deadline)) || die "node2 still ${state:-not shown} 300 s after scontrol reboot"
 	sleep 0.5
 done
+printf 'node2: %s after %s s\n' "$state" $((SECONDS - t0))
 deadline=$((SECONDS + 420))
 while ((SECONDS < deadline)); do
-	state=$(sinfo -h -n node2 -o %t)
+	state=$(sinfo -h -n node2 -o %t 2>/dev/null || true)
 	[[ $state == idle ]] && break
 	sleep 2
 done
