@@ -1,11 +1,15 @@
-/* binding.c - what ties a descriptor to one task process.
+/* binding.c - what ties a descriptor to one step's processes on one node.
  *
  * The SLURM_* identifiers in the environment are only the process's claim:
  * a user can set them to anything, including the ids of another of their
  * own steps.  What a user cannot choose is their real uid, the node's boot
- * id, and which processes they descend from.  The plugin therefore seals the
- * task's pid and start time, and a descriptor verifies only in that task or
- * its descendants on the same boot of the same node. */
+ * id, and which processes they descend from.  The plugin therefore seals
+ * the pid and start time of the step's slurmstepd (version 4; the task's
+ * own in older versions), and a descriptor verifies only in its
+ * descendants on the same boot of the same node.  A container's own
+ * namespaces hide some of this: a PID namespace the ancestry (named as
+ * unchecked, the claims still checked), a user namespace the real uid
+ * (which munged, or the uid_map, still tells). */
 #include "descriptor.h"
 #include "envval.h"
 #include "slurmenv.h"
@@ -151,10 +155,76 @@ static uint64_t ns_inode(const char *path)
     return stat(path, &st) ? GOV_UNKNOWN : (uint64_t)st.st_ino;
 }
 
-void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns)
+void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns, uint64_t *cgroup_ns)
 {
     *pid_ns = ns_inode("/proc/self/ns/pid");
     *user_ns = ns_inode("/proc/self/ns/user");
+    *cgroup_ns = ns_inode("/proc/self/ns/cgroup");
+}
+
+/* The claim's namespace differs from the reference: the sealed one, or the
+ * kernel's initial one where none was sealed. */
+static bool ns_own(uint64_t claimed, uint64_t sealed, uint64_t initial)
+{
+    uint64_t ref = sealed != GOV_UNKNOWN ? sealed : initial;
+
+    return claimed != GOV_UNKNOWN && claimed != ref;
+}
+
+uint32_t gov__own_namespaces(const gov_descriptor *d, const gov_desc_claim *c)
+{
+    uint32_t bits = 0;
+
+    if (ns_own(c->user_ns, d ? d->user_ns : GOV_UNKNOWN, GOV_INIT_USER_NS))
+        bits |= 1u << GOV_NAMESPACE_USER;
+    if (ns_own(c->pid_ns, d ? d->pid_ns : GOV_UNKNOWN, GOV_INIT_PID_NS))
+        bits |= 1u << GOV_NAMESPACE_PID;
+    if (ns_own(c->cgroup_ns, d ? d->cgroup_ns : GOV_UNKNOWN, GOV_INIT_CGROUP_NS))
+        bits |= 1u << GOV_NAMESPACE_CGROUP;
+    return bits;
+}
+
+uint64_t gov__uid_map_translate(const char *text, size_t len, uint64_t uid, bool outward)
+{
+    gov_lines it = gov__lines_of(text, len, false);
+    const char *line;
+    size_t n;
+
+    while (gov__line_next(&it, &line, &n)) {
+        uint64_t f[3], from, to;
+        size_t k = 0, i = 0;
+        /* Three numbers, each padded with spaces as the kernel prints them. */
+        while (k < 3) {
+            size_t start;
+            while (i < n && line[i] == ' ')
+                i++;
+            start = i;
+            while (i < n && line[i] != ' ')
+                i++;
+            if (start == i || gov__parse_u64(line + start, i - start, &f[k]))
+                return GOV_UNKNOWN;
+            k++;
+        }
+        while (i < n && line[i] == ' ')
+            i++;
+        if (i != n)
+            return GOV_UNKNOWN;
+        from = outward ? f[0] : f[1];
+        to = outward ? f[1] : f[0];
+        if (uid >= from && uid - from < f[2])
+            return to + (uid - from);
+    }
+    return GOV_UNKNOWN;
+}
+
+static uint64_t host_uid_read(uint64_t uid)
+{
+    char buf[4096];
+    size_t len;
+
+    if (gov__read_file(NULL, "/proc/self/uid_map", buf, sizeof buf, &len))
+        return GOV_UNKNOWN;
+    return gov__uid_map_translate(buf, len, uid, true);
 }
 
 void gov__claim_collect(const char *const *envp, gov_desc_claim *out)
@@ -165,10 +235,11 @@ void gov__claim_collect(const char *const *envp, gov_desc_claim *out)
         out->step_id = GOV_UNKNOWN;
     out->node_index = claim_value(gov__env_get(envp, "SLURM_NODEID"));
     out->uid = (uint64_t)getuid();
+    out->host_uid = host_uid_read(out->uid);
     if (gov__boot_hash_read(NULL, &out->boot_hash))
         out->boot_hash = GOV_UNKNOWN;
     out->pid = (uint64_t)getpid();
-    gov__proc_ns_read(&out->pid_ns, &out->user_ns);
+    gov__proc_ns_read(&out->pid_ns, &out->user_ns, &out->cgroup_ns);
     het_collect(envp, out);
 }
 
@@ -194,23 +265,22 @@ static bool het_component(const gov_descriptor *d, const gov_desc_claim *c)
     return false;
 }
 
-static bool ns_differs(uint64_t sealed, uint64_t claimed)
-{
-    return sealed != GOV_UNKNOWN && claimed != GOV_UNKNOWN && sealed != claimed;
-}
-
-int gov__descriptor_check_binding(const gov_descriptor *d,
-                                  const gov_desc_claim *c)
+int gov__descriptor_check_binding(const gov_descriptor *d, const gov_desc_claim *c,
+                                  bool uid_vouched, gov_desc_check *chk)
 {
     bool batch = d->step_kind == GOV_STEP_BATCH;
 
-    /* A container's own namespaces renumber pids and map uids: say so,
-     * rather than that the descriptor is someone else's. */
-    if (ns_differs(d->pid_ns, c->pid_ns) || ns_differs(d->user_ns, c->user_ns))
-        return GOV_ENAMESPACE;
-    /* Another user's descriptor is theirs, wherever it was sealed. */
-    if (d->uid != c->uid)
-        return GOV_EBINDING;
+    chk->namespaces = gov__own_namespaces(d, c);
+    chk->unchecked = 0;
+    /* Another user's descriptor is theirs, wherever it was sealed.  In a
+     * user namespace getuid() may be 0 for the user: munged's word, or
+     * the map to the namespace above, names the real uid. */
+    if (!uid_vouched) {
+        if (c->host_uid == GOV_UNKNOWN)
+            return GOV_ENAMESPACE;
+        if (d->uid != c->host_uid)
+            return GOV_EBINDING;
+    }
     /* Carried to another node or kept across a reboot: name that, so the
      * user looks for a copied variable, not for another job.  A process
      * that cannot read its own boot id can tell neither. */
@@ -230,6 +300,12 @@ int gov__descriptor_check_binding(const gov_descriptor *d,
         /* Emulated nodes share one kernel and boot id: the index tells
          * them apart.  An absent claim names no other node. */
         return c->node_index == GOV_UNKNOWN ? GOV_EBINDING : GOV_ENODE;
+    }
+    /* In a PID namespace of its own the process's pid and its parents'
+     * are not the node's: the sealed process is out of sight. */
+    if (chk->namespaces & (1u << GOV_NAMESPACE_PID)) {
+        chk->unchecked |= 1u << GOV_BINDING_ANCESTRY;
+        return 0;
     }
     return gov__proc_descends_from(NULL, c->pid, d->pid, d->pid_start) ? 0 : GOV_EBINDING;
 }

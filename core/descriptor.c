@@ -12,17 +12,18 @@
 #define GOV_DESC_HEADER "governor-descriptor/"
 
 /* Plain unsigned fields, in the order they are written, with the format
- * version that introduced each.  The other keys follow them in the one
- * table of keys below (keys[]), which they open. */
+ * versions that have each (from `since` to `until`, 0: to this one).  The
+ * other keys follow them in the one table of keys below (keys[]), which
+ * they open. */
 struct u64_field {
     const char *key;
     size_t off;
     bool required;
-    unsigned since;
+    unsigned since, until;
 };
 
-#define U64F(k, m, r) { k, offsetof(gov_descriptor, m), r, 1 }
-#define U64F_SINCE(k, m, v) { k, offsetof(gov_descriptor, m), false, v }
+#define U64F(k, m, r) { k, offsetof(gov_descriptor, m), r, 1, 0 }
+#define U64F_SINCE(k, m, v, u) { k, offsetof(gov_descriptor, m), false, v, u }
 static const struct u64_field u64_fields[] = {
     U64F("job", job_id, true),
     U64F("step", step_id, true),
@@ -44,10 +45,17 @@ static const struct u64_field u64_fields[] = {
     U64F("gpus_node", gpus_on_node, false),
     U64F("gpus_task", gpus_per_task, false),
     U64F("gpus_visible", gpus_visible, false),
-    U64F_SINCE("gpus_usable", gpus_usable, 2),
-    U64F_SINCE("pidns", pid_ns, 3),
-    U64F_SINCE("userns", user_ns, 3),
+    U64F_SINCE("gpus_usable", gpus_usable, 2, 3),
+    U64F_SINCE("pidns", pid_ns, 3, 0),
+    U64F_SINCE("userns", user_ns, 3, 0),
+    U64F_SINCE("cgroupns", cgroup_ns, 4, 0),
 };
+
+/* Whether a key of versions since..until (0: still) belongs to version v. */
+static bool in_version(unsigned since, unsigned until, unsigned v)
+{
+    return since <= v && (until == 0 || v <= until);
+}
 #define N_U64 (sizeof u64_fields / sizeof u64_fields[0])
 
 static uint64_t *u64_at(gov_descriptor *d, size_t i)
@@ -226,11 +234,6 @@ static void put_flag(gov_text_buf *o, const char *key, bool v)
     gov__text_put(o, "%s=%d\n", key, v ? 1 : 0);
 }
 
-static void put_gpus_verified(gov_text_buf *o, const char *key, const gov_descriptor *d)
-{
-    put_flag(o, key, d->gpus_verified);
-}
-
 static int get_gpus_verified(const char *v, size_t n, gov_descriptor *d)
 {
     return parse_bool(v, n, &d->gpus_verified);
@@ -381,31 +384,33 @@ static int get_runtimes(const char *v, size_t n, gov_descriptor *d)
 }
 
 /* Every key after the plain numbers, in the order they are written: its
- * name, the format version that introduced it, whether a descriptor of
- * that version or later must have it, and its writer and reader.  The one
- * list of them: the encoder, the parser and its duplicate and missing-key
- * checks all walk it. */
+ * name, the format versions that have it (since..until, 0: to this one),
+ * whether a descriptor of those versions must have it, and its writer
+ * (none for a key this version no longer writes) and reader.  The one list of them: the encoder, the parser and its duplicate
+ * and missing-key checks all walk it. */
 static const struct key {
     const char *name;
-    unsigned since;
+    unsigned since, until;
     bool required;
     void (*put)(gov_text_buf *o, const char *key, const gov_descriptor *d);
     int (*parse)(const char *v, size_t n, gov_descriptor *d);
 } keys[] = {
-    { "boot", 1, true, put_boot, get_boot },
-    { "kind", 1, true, put_kind, get_kind },
-    { "gpus_verified", 1, true, put_gpus_verified, get_gpus_verified },
-    { "topo", 1, false, put_topo, get_topo },
-    { "numa_mem", 1, false, put_numa_mem, get_numa_mem },
-    { "gpus", 1, false, put_gpus, get_gpus },
-    { "profile", 1, true, put_profile, get_profile },
-    { "imposed", 1, true, put_imposed, get_imposed },
-    { "mem_reserve", 1, false, put_mem_reserve, get_mem_reserve },
-    { "cpu_reserve", 1, false, put_cpu_reserve, get_cpu_reserve },
-    { "seal", 1, true, put_seal, get_seal },
-    { "ttl", 1, false, put_ttl, get_ttl },
-    { "threads", 1, true, put_threads, get_threads },
-    { "runtimes", 3, true, put_runtimes, get_runtimes },
+    { "boot", 1, 0, true, put_boot, get_boot },
+    { "kind", 1, 0, true, put_kind, get_kind },
+    /* Until version 3 the plugin sealed its own check of the task's
+     * devices; version 4 seals before the task has its device cgroup. */
+    { "gpus_verified", 1, 3, true, NULL, get_gpus_verified },
+    { "topo", 1, 0, false, put_topo, get_topo },
+    { "numa_mem", 1, 0, false, put_numa_mem, get_numa_mem },
+    { "gpus", 1, 0, false, put_gpus, get_gpus },
+    { "profile", 1, 0, true, put_profile, get_profile },
+    { "imposed", 1, 0, true, put_imposed, get_imposed },
+    { "mem_reserve", 1, 0, false, put_mem_reserve, get_mem_reserve },
+    { "cpu_reserve", 1, 0, false, put_cpu_reserve, get_cpu_reserve },
+    { "seal", 1, 0, true, put_seal, get_seal },
+    { "ttl", 1, 0, false, put_ttl, get_ttl },
+    { "threads", 1, 0, true, put_threads, get_threads },
+    { "runtimes", 3, 0, true, put_runtimes, get_runtimes },
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 
@@ -431,10 +436,12 @@ int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
     buf[0] = '\0';
     gov__text_put(&o, GOV_DESC_HEADER "%d\n", GOV_DESC_VERSION);
     for (size_t i = 0; i < N_U64; i++)
-        if (u64_get(d, i) != GOV_UNKNOWN)
+        if (u64_get(d, i) != GOV_UNKNOWN &&
+            in_version(u64_fields[i].since, u64_fields[i].until, GOV_DESC_VERSION))
             gov__text_put(&o, "%s=%llu\n", u64_fields[i].key, (unsigned long long)u64_get(d, i));
     for (size_t i = 0; i < N_KEYS; i++)
-        keys[i].put(&o, keys[i].name, d);
+        if (in_version(keys[i].since, keys[i].until, GOV_DESC_VERSION))
+            keys[i].put(&o, keys[i].name, d);
     if (o.err) {
         buf[0] = '\0';
         return GOV_ENOSPC;
@@ -448,14 +455,14 @@ static int parse_line(unsigned version, const char *k, size_t kn, const char *v,
 {
     for (size_t i = 0; i < N_U64; i++)
         if (gov__token_eq(k, kn, u64_fields[i].key)) {
-            if (seen[i] || u64_fields[i].since > version)
+            if (seen[i] || !in_version(u64_fields[i].since, u64_fields[i].until, version))
                 return GOV_EPARSE;
             seen[i] = true;
             return parse_u64(v, vn, u64_at(d, i));
         }
     for (size_t i = 0; i < N_KEYS; i++)
         if (gov__token_eq(k, kn, keys[i].name)) {
-            if (seen[N_U64 + i] || keys[i].since > version)
+            if (seen[N_U64 + i] || !in_version(keys[i].since, keys[i].until, version))
                 return GOV_EPARSE;
             seen[N_U64 + i] = true;
             return keys[i].parse(v, vn, d);
@@ -482,8 +489,9 @@ int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out)
     if (!gov__line_next(&it, &line, &n) || n <= hl || memcmp(line, GOV_DESC_HEADER, hl) ||
         parse_u64(line + hl, n - hl, &version))
         return GOV_EPARSE;
-    /* Versions 1 (no gpus_usable, never verified GPUs) and 2 (no
-     * namespaces) are still read: nodes and jobs upgrade at different times. */
+    /* Versions 1 (no gpus_usable, never verified GPUs), 2 (no namespaces)
+     * and 3 (one seal a task) are still read: nodes and jobs upgrade at
+     * different times. */
     if (version < 1 || version > GOV_DESC_VERSION)
         return GOV_EVERSION;
     while ((rc = gov__record_next(&it, &k, &kn, &v, &vn)) == 1)
@@ -495,12 +503,14 @@ int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out)
         if (u64_fields[i].required && !seen[i])
             return GOV_EPARSE;
     for (size_t i = 0; i < N_KEYS; i++)
-        if (keys[i].required && keys[i].since <= version && !seen[N_U64 + i])
+        if (keys[i].required && in_version(keys[i].since, keys[i].until, (unsigned)version) &&
+            !seen[N_U64 + i])
             return GOV_EPARSE;
     if ((d.topo.numa_count && !d.topo.present) || (d.topo.gpu_count && !d.topo.present) ||
         (d.policy.site.mem_reserve_pct && d.policy.site.mem_reserve_bytes != GOV_UNKNOWN) ||
         (d.policy.site.cpu_reserve_pct && d.policy.site.cpu_reserve_threads != GOV_UNKNOWN))
         return GOV_EPARSE;
+    d.version = (unsigned)version;
     *out = d;
     return 0;
 }
@@ -509,13 +519,14 @@ int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out)
 
 int gov__descriptor_verify(const char *cred, const char *socket,
                            uint32_t trusted_uid, const gov_desc_claim *claim,
-                           gov_descriptor *out, gov_seal_info *info)
+                           gov_descriptor *out, gov_seal_info *info, gov_desc_check *chk)
 {
     char *payload = NULL;
     size_t len = 0;
     int rc;
 
     gov__descriptor_init(out);
+    memset(chk, 0, sizeof *chk);
     rc = gov__seal_decode(socket, cred, &payload, &len, info);
     if (rc)
         return rc;
@@ -527,8 +538,13 @@ int gov__descriptor_verify(const char *cred, const char *socket,
     else
         rc = gov__descriptor_parse(payload, len, out);
     free(payload);
+    /* munged decodes a credential restricted to a uid only for a client
+     * whose real uid (in munged's own namespace) is that uid. */
     if (!rc)
-        rc = gov__descriptor_check_binding(out, claim);
+        rc = gov__descriptor_check_binding(out, claim,
+                                           info->uid_restriction != GOV_UID_NONE &&
+                                               info->uid_restriction == out->uid,
+                                           chk);
     if (rc)
         gov__descriptor_init(out);
     return rc;

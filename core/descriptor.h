@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#define GOV_DESC_VERSION 3
+#define GOV_DESC_VERSION 4
 /* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
  * the sealed variable must stay under 4 KiB. */
 #define GOV_DESC_MAX_BYTES 2048
@@ -43,11 +43,18 @@ typedef struct gov_desc_topology {
 } gov_desc_topology;
 
 typedef struct gov_descriptor {
+    unsigned version;              /* of the text parsed; encoding writes
+                                      GOV_DESC_VERSION */
     /* Binding: what the process must match (never printed). */
     uint64_t job_id, step_id, node_index, uid;
     uint64_t boot_hash;            /* FNV-1a of the node's boot id */
-    uint64_t pid, pid_start;       /* the task process and its start time */
-    uint64_t pid_ns, user_ns;      /* its namespaces' inodes (version 3) */
+    /* The process every task of the step descends from, and its start
+     * time: the step's slurmstepd, which seals once per step and node
+     * (version 4); the task itself in versions 1 to 3 (one seal a task). */
+    uint64_t pid, pid_start;
+    /* That process's namespaces' inodes (user and PID since version 3,
+     * cgroup since 4): a process in others is in a container. */
+    uint64_t pid_ns, user_ns, cgroup_ns;
     uint64_t created;              /* Unix seconds at sealing */
     gov_step_kind step_kind;
     /* Facts from the job credential; GOV_UNKNOWN when absent. */
@@ -55,9 +62,11 @@ typedef struct gov_descriptor {
     uint64_t cpus_on_node, cpus_per_task;
     uint64_t job_mem_mib, step_mem_mib, mem_per_cpu_mib;
     uint64_t job_cores, step_cores;
-    /* GPU facts (counts only): slurmstepd's variables, and the GPU device
-     * nodes the task's device cgroup lets root open at sealing (version 2);
-     * verified when the two agree under a device allowlist. */
+    /* GPU facts (counts only): slurmstepd's variables; in versions 2 and
+     * 3 also the GPU device nodes the task's device cgroup let root open
+     * at sealing, and verified when the two agreed under a device
+     * allowlist.  Version 4 seals before any task has its device cgroup:
+     * the process confirms the grant itself (gov__gpus_confirm). */
     uint64_t gpus_on_node, gpus_per_task, gpus_visible, gpus_usable;
     bool gpus_verified;
     gov_desc_topology topo;
@@ -71,9 +80,10 @@ void gov__descriptor_init(gov_descriptor *d);
  * length, GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
 int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
 
-/* Parse version 1, 2 or 3 text strictly (a key newer than the text's version
- * is an error).  Returns 0, GOV_EVERSION for another version, GOV_EPARSE for
- * anything else that does not follow the format. */
+/* Parse version 1 to 4 text strictly (a key newer than the text's version,
+ * or one its version no longer has, is an error).  Returns 0, GOV_EVERSION
+ * for another version, GOV_EPARSE for anything else that does not follow the
+ * format. */
 int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 
 /* ---- binding (binding.c) --------------------------------------------------- */
@@ -85,9 +95,13 @@ int gov__descriptor_parse(const char *text, size_t len, gov_descriptor *out);
 typedef struct gov_desc_claim {
     uint64_t job_id, step_id, node_index; /* from the environment, GOV_UNKNOWN */
     uint64_t uid;                         /* getuid() */
+    /* getuid() in the user namespace above a process's own one, through
+     * /proc/self/uid_map (getuid() itself outside one); GOV_UNKNOWN when
+     * the map cannot be read or does not map it. */
+    uint64_t host_uid;
     uint64_t boot_hash;                   /* GOV_UNKNOWN when unreadable */
     uint64_t pid;                         /* the claiming process */
-    uint64_t pid_ns, user_ns;             /* its namespaces, GOV_UNKNOWN */
+    uint64_t pid_ns, user_ns, cgroup_ns;  /* its namespaces, GOV_UNKNOWN */
     /* A heterogeneous job's component job ids, component 0 (the leader,
      * which SLURM_JOB_ID names) first; het_count 0 outside one. */
     uint32_t het_count;
@@ -116,25 +130,51 @@ int gov__proc_start_read(const gov_root *root, uint64_t pid, uint64_t *ppid,
 bool gov__proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pid,
                              uint64_t anc_start);
 
-/* The inodes of the live /proc/self/ns/pid and .../user: which PID and
- * user namespace the process is in.  GOV_UNKNOWN where unreadable. */
-void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns);
+/* The inodes of the live /proc/self/ns/pid, .../user and .../cgroup: which
+ * namespaces the process is in.  GOV_UNKNOWN where unreadable. */
+void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns, uint64_t *cgroup_ns);
+
+/* The kernel's inodes of its initial user, PID and cgroup namespaces
+ * (PROC_*_INIT_INO in linux/proc_ns.h): a host process's own. */
+#define GOV_INIT_USER_NS UINT64_C(0xEFFFFFFD)
+#define GOV_INIT_PID_NS UINT64_C(0xEFFFFFFC)
+#define GOV_INIT_CGROUP_NS UINT64_C(0xEFFFFFFB)
+
+/* Bits (1u << gov_namespace) of the namespaces in the claim that differ
+ * from the reference's (the sealed ones; for one the descriptor lacks, or
+ * with d NULL, the kernel's initial one).  Unknown inodes differ in
+ * nothing. */
+uint32_t gov__own_namespaces(const gov_descriptor *d, const gov_desc_claim *c);
+
+/* uid mapped through a uid_map text ("inside outside count" lines): an
+ * inside uid to the namespace above (outward), or one from above to its
+ * uid inside; GOV_UNKNOWN when no line maps it or the text is malformed. */
+uint64_t gov__uid_map_translate(const char *text, size_t len, uint64_t uid, bool outward);
 
 /* Fill the claim of the live process from envp (SLURM_JOB_ID,
  * SLURM_STEP_ID, SLURM_NODEID and, in a heterogeneous job,
  * SLURM_JOB_ID_HET_GROUP_N or its older name SLURM_JOB_ID_PACK_GROUP_N),
- * getuid(), the boot id, getpid() and its namespaces. */
+ * getuid() and its mapping, the boot id, getpid() and its namespaces. */
 void gov__claim_collect(const char *const *envp, gov_desc_claim *out);
 
+/* What a binding check found besides its verdict. */
+typedef struct gov_desc_check {
+    uint32_t namespaces;   /* bits (1u << gov_namespace): of the process's own */
+    uint32_t unchecked;    /* bits (1u << gov_binding): not checkable there */
+} gov_desc_check;
+
 /* 0 when d is bound to the claiming process, else the first of:
- * GOV_ENAMESPACE when the process is in another PID or user namespace than
- * the sealed task (a container), where its pid and uid cannot be compared;
  * GOV_EBINDING when the uid differs (another user's descriptor, wherever it
- * was sealed); GOV_ENODE when the boot id's hash differs or the descriptor
+ * was sealed): the uid is uid_vouched (MUNGE decoded a credential it
+ * restricts to d->uid: munged itself saw the process's real uid), else the
+ * claim's host_uid; GOV_ENAMESPACE when neither tells (a user namespace
+ * whose uid_map cannot be read); GOV_ENODE when the boot id's hash differs or the descriptor
  * has none (sealed on another node or before this node's last boot); then
  * GOV_EBINDING for another job or step; GOV_ENODE for a claimed node index
  * other than the sealed one (emulated nodes share a boot id); GOV_EBINDING
- * when the process does not descend from the sealed task.  A process that
+ * when the process does not descend from the sealed process (unless it is
+ * in a PID namespace of its own, where the sealed one is out of sight:
+ * chk->unchecked then says so).  A process that
  * cannot read its own boot id or claims no node index gets GOV_EBINDING:
  * it names no other node.  In a heterogeneous step slurmstepd gives every
  * task the leader's job id and a node index counted across the step's
@@ -143,8 +183,8 @@ void gov__claim_collect(const char *const *envp, gov_desc_claim *out);
  * claimed components and the claimed index is not below the sealed one
  * (the offset, the nodes of the step's earlier components, is in no
  * variable); a lower one is GOV_EBINDING. */
-int gov__descriptor_check_binding(const gov_descriptor *d,
-                                  const gov_desc_claim *c);
+int gov__descriptor_check_binding(const gov_descriptor *d, const gov_desc_claim *c,
+                                  bool uid_vouched, gov_desc_check *chk);
 
 /* ---- MUNGE (seal.c) -------------------------------------------------------- */
 
@@ -161,6 +201,7 @@ int gov__seal_encode(const char *socket, uint32_t ttl_s, uint32_t uid,
 
 typedef struct gov_seal_info {
     uint32_t uid;        /* encoder's effective uid */
+    uint32_t uid_restriction;  /* who alone may decode it, GOV_UID_NONE */
     bool expired;        /* older than its TTL */
     bool replayed;       /* decoded before on this host */
 } gov_seal_info;
@@ -174,10 +215,39 @@ int gov__seal_decode(const char *socket, const char *cred, char **payload,
 /* ---- verification (descriptor.c) ------------------------------------------- */
 
 /* Decode, authorise, parse and bind a sealed descriptor.  trusted_uid is
- * GOV_UID_NONE or a uid trusted besides 0.  On 0, *out holds the facts and
- * *info the seal's state; otherwise the GOV_E* reason. */
+ * GOV_UID_NONE or a uid trusted besides 0.  On 0, *out holds the facts,
+ * *info the seal's state and *chk what the binding could not check;
+ * otherwise the GOV_E* reason (*chk is filled either way). */
 int gov__descriptor_verify(const char *cred, const char *socket,
                            uint32_t trusted_uid, const gov_desc_claim *claim,
-                           gov_descriptor *out, gov_seal_info *info);
+                           gov_descriptor *out, gov_seal_info *info, gov_desc_check *chk);
+
+/* ---- the descriptor file (descriptor_file.c) -------------------------------- */
+
+/* The variable naming the file that root wrote for the step
+ * (docs/descriptor.md, "Hand-off"). */
+#define GOV_DESCRIPTOR_FILE_ENV "GOVERNOR_DESCRIPTOR_FILE"
+
+/* Read, authorise, parse and bind the descriptor file at path (absolute):
+ * opened without following a last link, a regular file of at most
+ * GOV_DESC_MAX_BYTES, writable by its owner alone, and its owner root (or
+ * trusted_uid); in a user namespace where the initial namespace's root is
+ * not mapped, the overflow uid the kernel shows for every unmapped owner
+ * (docs/descriptor.md says what that leaves).  Returns 0 with *out and
+ * *chk as gov__descriptor_verify() gives them; GOV_ENOENT when the file's
+ * directory cannot be seen (a container that does not bind it in),
+ * GOV_EBINDING when the directory is there but not the file (its step has
+ * ended: the file was another step's), GOV_EUNTRUSTED for another owner or mode,
+ * GOV_EPARSE, GOV_EVERSION, the binding's errors, or another negative errno
+ * reading it. */
+int gov__descriptor_verify_file(const char *path, uint32_t trusted_uid,
+                                const gov_desc_claim *claim, gov_descriptor *out,
+                                gov_desc_check *chk);
+
+/* Whether st_uid may be root's as the calling process sees files: 0 (or
+ * trusted_uid), or overflow_uid where the claim's user namespace leaves
+ * root unmapped (root_mapped false). */
+bool gov__file_owner_trusted(uint64_t st_uid, uint32_t trusted_uid, bool root_mapped,
+                             uint64_t overflow_uid);
 
 #endif /* GOV_DESCRIPTOR_H */

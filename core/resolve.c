@@ -42,6 +42,14 @@ static double as_f(uint64_t v)
     return v == GOV_UNKNOWN ? NAN : (double)v;
 }
 
+/* A cgroup namespace of its own hides the cgroups above its root, where
+ * Slurm puts the step's limits: what is visible is not all that holds the
+ * process, and the host's inventory is no bound on what it may use. */
+static bool cgroups_hidden(const gov_snapshot *s)
+{
+    return s->descriptor.namespaces & (1u << GOV_NAMESPACE_CGROUP);
+}
+
 /* The scheduler's per-process CPU bound: cpus-per-task; else the node's
  * CPUs, which bound every process on the node (exact when it runs one
  * task, a shared upper bound otherwise). */
@@ -65,7 +73,8 @@ static void resolve_cpu(gov_snapshot *s)
     take_f(&cap, &binding, as_f(s->cpu.cgroup.cpuset_count), GOV_LAYER_CPUSET);
     take_f(&cap, &binding, s->cpu.cgroup.quota_cores, GOV_LAYER_QUOTA);
     take_f(&cap, &binding, as_f(s->cpu.scheduler.cpus), GOV_LAYER_SCHEDULER);
-    take_f(&cap, &binding, as_f(s->cpu.host.logical), GOV_LAYER_HOST);
+    if (!cgroups_hidden(s))
+        take_f(&cap, &binding, as_f(s->cpu.host.logical), GOV_LAYER_HOST);
     s->cpu.effective.capacity_cores = cap;
     s->cpu.effective.binding = binding;
     if (isnan(cap))
@@ -95,7 +104,8 @@ static void resolve_memory(gov_snapshot *s)
     take_u(&limit, &binding, s->memory.cgroup.limit_bytes, GOV_LAYER_CGROUP);
     take_u(&limit, &binding, s->memory.cgroup.high_bytes, GOV_LAYER_CGROUP);
     take_u(&limit, &binding, sched, GOV_LAYER_SCHEDULER);
-    take_u(&limit, &binding, s->memory.host.total_bytes, GOV_LAYER_HOST);
+    if (!cgroups_hidden(s))
+        take_u(&limit, &binding, s->memory.host.total_bytes, GOV_LAYER_HOST);
     s->memory.effective.limit_bytes = limit;
     s->memory.effective.binding = binding;
 
@@ -109,7 +119,10 @@ static void resolve_memory(gov_snapshot *s)
         uint64_t left = used == GOV_UNKNOWN ? sched : (used >= sched ? 0 : sched - used);
         take_u(&remaining, &unused, left, GOV_LAYER_SCHEDULER);
     }
-    take_u(&remaining, &unused, s->memory.host.available_bytes, GOV_LAYER_HOST);
+    /* Hidden or not, the host's free memory bounds what is left; it only
+     * stands alone where the limit is known. */
+    if (limit != GOV_UNKNOWN)
+        take_u(&remaining, &unused, s->memory.host.available_bytes, GOV_LAYER_HOST);
     if (remaining != GOV_UNKNOWN && limit != GOV_UNKNOWN && remaining > limit)
         remaining = limit;
     s->memory.effective.remaining_bytes = remaining;
@@ -145,6 +158,22 @@ unsigned gov__cpu_held(const gov_snapshot *s)
     if (!isnan(s->cpu.cgroup.quota_cores) && s->cpu.cgroup.quota_cores <= (double)cpus)
         held |= 1u << GOV_LAYER_QUOTA;
     return held;
+}
+
+/* Levels above a cgroup namespace's root are unseen: "no level limits"
+ * cannot be said of them, nor "nothing holds" of the process. */
+static void resolve_hidden(gov_snapshot *s)
+{
+    if (!cgroups_hidden(s))
+        return;
+    if (s->cpu.cgroup.quota_status == GOV_LIMIT_UNLIMITED)
+        s->cpu.cgroup.quota_status = GOV_LIMIT_UNKNOWN;
+    if (s->memory.cgroup.status == GOV_LIMIT_UNLIMITED)
+        s->memory.cgroup.status = GOV_LIMIT_UNKNOWN;
+    if (s->enforcement.cpu == GOV_NOT_ENFORCED)
+        s->enforcement.cpu = GOV_ENFORCEMENT_UNKNOWN;
+    if (s->enforcement.memory == GOV_NOT_ENFORCED)
+        s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
 }
 
 static void resolve_enforcement(gov_snapshot *s)
@@ -183,4 +212,5 @@ void gov_snapshot_resolve(gov_snapshot *snap)
     resolve_cpu(snap);
     resolve_memory(snap);
     resolve_enforcement(snap);
+    resolve_hidden(snap);
 }

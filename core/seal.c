@@ -83,7 +83,7 @@ int gov__seal_decode(const char *socket, const char *cred, char **payload,
     munge_err_t e;
     void *buf = NULL;
     int n = 0;
-    uid_t uid = (uid_t)-1;
+    uid_t uid = (uid_t)-1, restricted = MUNGE_UID_ANY;
     gid_t gid = (gid_t)-1;
     char *copy;
 
@@ -92,10 +92,16 @@ int gov__seal_decode(const char *socket, const char *cred, char **payload,
     *payload = NULL;
     *len = 0;
     memset(info, 0, sizeof *info);
+    info->uid_restriction = GOV_UID_NONE;
     ctx = ctx_open(socket, 0, GOV_UID_NONE);
     if (!ctx)
         return GOV_EMUNGE;
     e = munge_decode(cred, ctx, &buf, &n, &uid, &gid);
+    /* The credential's own options, read back into the context. */
+    info->uid_restriction = GOV_UID_NONE;
+    if (munge_ctx_get(ctx, MUNGE_OPT_UID_RESTRICTION, &restricted) == EMUNGE_SUCCESS &&
+        restricted != (uid_t)MUNGE_UID_ANY)
+        info->uid_restriction = (uint32_t)restricted;
     munge_ctx_destroy(ctx);
     /* MUNGE still authenticates expired and replayed credentials: the
      * payload and the encoder's identity are as trustworthy as on success. */

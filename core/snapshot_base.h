@@ -21,9 +21,13 @@
 
 /* A descriptor's facts as out's scheduler part, its site policy and the
  * step part of its topology; the task's GPUs local to its NUMA nodes when
- * out's task part is already counted. */
+ * out's task part is already counted.  nvidia and render: the GPU device
+ * nodes this process may open (gov__gpu_devices_count), which confirm a
+ * version 4 descriptor's grant; NULL: no such evidence. */
 struct gov_descriptor;
-void gov__descriptor_apply(const struct gov_descriptor *d, gov_snapshot *out);
+struct gov_gpu_nodes;
+void gov__descriptor_apply(const struct gov_descriptor *d, const struct gov_gpu_nodes *nvidia,
+                           const struct gov_gpu_nodes *render, gov_snapshot *out);
 
 /* Counts an affinity mask of mask_count CPUs on the node's topology into
  * the task part of out, as gov__topology_collect counts it with hwloc; arg

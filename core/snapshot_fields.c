@@ -18,12 +18,51 @@ static const char *pressure_source(unsigned v) { return gov_pressure_source_name
 static const char *enforcement(unsigned v) { return gov_enforcement_name(v); }
 static const char *profile(unsigned v) { return gov_profile_name(v); }
 static const char *topology_source(unsigned v) { return gov_topology_source_name(v); }
+static const char *descriptor_via(unsigned v) { return gov_descriptor_via_name(v); }
 
 /* The values printed from more than their own member. */
 static const char *descriptor_reason(const gov_snapshot *s, char *buf, size_t cap)
 {
     (void)buf, (void)cap;
     return s->descriptor.status == GOV_DESCRIPTOR_INVALID ? gov_strerror(s->descriptor.reason)
+                                                          : NULL;
+}
+
+/* Bits of an enum as a comma list of its names in value order, "none"
+ * without any. */
+static const char *bit_names(uint32_t bits, const char *(*name)(unsigned), unsigned count,
+                             char *buf, size_t cap)
+{
+    gov_text_buf o = gov__text_fixed(buf, cap);
+
+    gov__text_append(&o, "", 0);
+    for (unsigned i = 0; i < count; i++)
+        if (bits & (1u << i))
+            gov__text_put(&o, "%s%s", o.used ? "," : "", name(i));
+    return o.used ? buf : "none";
+}
+
+static const char *binding_name(unsigned v) { return gov_binding_name(v); }
+static const char *namespace_name(unsigned v) { return gov_namespace_name(v); }
+
+static const char *descriptor_unchecked(const gov_snapshot *s, char *buf, size_t cap)
+{
+    if (s->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+        return NULL;
+    return bit_names(s->descriptor.unchecked, binding_name, GOV_BINDING_COUNT, buf, cap);
+}
+
+static const char *container_namespaces(const gov_snapshot *s, char *buf, size_t cap)
+{
+    if (!s->descriptor.namespaces_seen)
+        return NULL;
+    return bit_names(s->descriptor.namespaces, namespace_name, GOV_NAMESPACE_COUNT, buf, cap);
+}
+
+static const char *descriptor_reason_code(const gov_snapshot *s, char *buf, size_t cap)
+{
+    (void)buf, (void)cap;
+    return s->descriptor.status == GOV_DESCRIPTOR_INVALID ? gov_err_name(s->descriptor.reason)
                                                           : NULL;
 }
 
@@ -78,9 +117,16 @@ static const char *policy_source(const gov_snapshot *s, char *buf, size_t cap)
 static const gov_field fields[] = {
     NAME("descriptor.status", descriptor.status, descriptor_status),
     DERIVED("descriptor.reason", descriptor_reason),
+    DERIVED("descriptor.reason_code", descriptor_reason_code),
     FIELD(COUNT, "descriptor.age_s", descriptor.age_s),
     FIELD(FLAG, "descriptor.replayed", descriptor.replayed),
     FIELD(FLAG, "descriptor.expired", descriptor.expired),
+    NAME("descriptor.via", descriptor.via, descriptor_via),
+    DERIVED("descriptor.unchecked", descriptor_unchecked),
+    HIDDEN(FLAG, descriptor.unchecked),
+    DERIVED("container.namespaces", container_namespaces),
+    HIDDEN(FLAG, descriptor.namespaces),
+    HIDDEN(FLAG, descriptor.namespaces_seen),
 
     NAME("scheduler.source", scheduler.source, sched_source),
     NAME("scheduler.step", scheduler.step_kind, step_kind),

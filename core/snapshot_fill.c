@@ -5,6 +5,7 @@
 #include "snapshot_base.h"
 
 #include "descriptor.h"
+#include "gpu.h"
 
 #include <string.h>
 
@@ -51,7 +52,26 @@ static void apply_topology(const gov_desc_topology *t, gov_snapshot *out)
     out->topology.step.numa_nodes = t->numa_nodes;
 }
 
-void gov__descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
+/* The grant confirmed by the device nodes this process may open (version
+ * 4: the plugin seals before any task has its device cgroup), by the rule
+ * the plugin applied as root in older versions. */
+static void confirm_gpus(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render,
+                         gov_snapshot_scheduler *sched)
+{
+    bool verified = false;
+    uint64_t n;
+
+    if (!nvidia || !render)
+        return;
+    gov__gpu_seal(sched->gpus_on_node, gov__gpu_kind(nvidia, render), &n, &verified);
+    if (verified) {
+        sched->gpus_on_node = n;
+        sched->gpus_verified = 1;
+    }
+}
+
+void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
+                           const gov_gpu_nodes *render, gov_snapshot *out)
 {
     gov_snapshot_scheduler *sched = &out->scheduler;
     gov_site_policy *policy = &out->policy;
@@ -71,10 +91,12 @@ void gov__descriptor_apply(const gov_descriptor *d, gov_snapshot *out)
     sched->gpus_on_node = d->gpus_on_node;
     sched->gpus_per_task = d->gpus_per_task;
     sched->gpus_verified = d->gpus_verified;
+    if (d->version >= 4)
+        confirm_gpus(nvidia, render, sched);
     /* Root sealed these from the job's environment: sealing does not make
      * a user's value Slurm's (docs/descriptor.md, "Provenance"). */
-    sched->gpus_on_node_source = d->gpus_verified ? GOV_SCHED_DESCRIPTOR
-                                                  : gov__sched_from_env(d->gpus_on_node);
+    sched->gpus_on_node_source = sched->gpus_verified ? GOV_SCHED_DESCRIPTOR
+                                                      : gov__sched_from_env(d->gpus_on_node);
     sched->gpus_per_task_source = gov__sched_from_env(d->gpus_per_task);
     sched->mem_per_cpu_source = gov__sched_from_env(sched->mem_per_cpu_bytes);
 
@@ -87,6 +109,7 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
                         const void *arg, gov_snapshot *out)
 {
     gov_cgroup_evidence cg;
+    gov_gpu_nodes nvidia, render;
 
     gov_snapshot_init(out);
     if (gov__affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
@@ -95,7 +118,8 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
      * the task's NUMA nodes. */
     if (topology)
         topology(arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
-    gov__descriptor_apply(d, out);
+    gov__gpu_devices_count(NULL, &nvidia, &render);
+    gov__descriptor_apply(d, &nvidia, &render, out);
     gov__cgroup_collect(NULL, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;

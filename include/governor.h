@@ -104,11 +104,13 @@ const char *gov_version_string(void);
     XX(EBINDING, -4004, "the descriptor belongs to another job, step, node or user") \
     XX(EVERSION, -4005, "the descriptor's version is not understood")               \
     XX(EMUNGE, -4006, "MUNGE failed (is munged running?)")                           \
-    XX(ENAMESPACE, -4007, "the process runs in another PID or user namespace than its " \
-                          "Slurm task (a container's own), where the seal's binding to " \
-                          "the task cannot be checked")                                \
+    XX(ENAMESPACE, -4007, "the process runs in a user namespace of its own (a " \
+                          "container's) where nothing vouches for its uid: no MUNGE " \
+                          "restriction, no readable uid_map")                          \
     XX(ENODE, -4008, "the descriptor was sealed on another node, or on this node before " \
-                     "it last booted")
+                     "it last booted")                                                    \
+    XX(EUNREACHABLE, -4009, "neither munged's socket nor the step's descriptor file can " \
+                            "be reached from here (a container that binds neither in)")
 
 enum {
 #define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
@@ -249,6 +251,35 @@ typedef enum gov_descriptor_status {
 } gov_descriptor_status;
 enum { GOV_DESCRIPTOR_STATUS_COUNT = GOV_DESCRIPTOR_STATUS_LIST(GOV_ENUM_ONE_) 0 };
 
+/** How a verified descriptor reached the process
+ *  (gov_snapshot.descriptor.via; docs/descriptor.md, "Hand-off"). */
+#define GOV_DESCRIPTOR_VIA_LIST(X)                                                \
+    X(GOV_DESCRIPTOR_VIA_NONE, NULL)  /* none verified */                         \
+    X(GOV_DESCRIPTOR_VIA_MUNGE, "munge") /* GOVERNOR_DESCRIPTOR, decoded by munged */ \
+    X(GOV_DESCRIPTOR_VIA_FILE, "file")   /* GOVERNOR_DESCRIPTOR_FILE, root's file */  \
+    /* append above this line */
+typedef enum gov_descriptor_via { GOV_DESCRIPTOR_VIA_LIST(GOV_ENUM_MEMBER_) } gov_descriptor_via;
+enum { GOV_DESCRIPTOR_VIA_COUNT = GOV_DESCRIPTOR_VIA_LIST(GOV_ENUM_ONE_) 0 };
+
+/** Namespaces a process may have of its own, apart from its Slurm step's
+ *  (a container's): bit (1u << member) of gov_snapshot.descriptor.namespaces. */
+#define GOV_NAMESPACE_LIST(X)                                                 \
+    X(GOV_NAMESPACE_USER, "user")     /* uids mapped: 0 inside may be the user */ \
+    X(GOV_NAMESPACE_PID, "pid")       /* pids renumbered, the step's above unseen */ \
+    X(GOV_NAMESPACE_CGROUP, "cgroup") /* cgroups above its root hidden */      \
+    /* append above this line */
+typedef enum gov_namespace { GOV_NAMESPACE_LIST(GOV_ENUM_MEMBER_) } gov_namespace;
+enum { GOV_NAMESPACE_COUNT = GOV_NAMESPACE_LIST(GOV_ENUM_ONE_) 0 };
+
+/** Parts of a descriptor's binding to the process that a verification could
+ *  not check, the process's namespaces hiding them: bit (1u << member) of
+ *  gov_snapshot.descriptor.unchecked (docs/descriptor.md, "Containers"). */
+#define GOV_BINDING_LIST(X)                                                  \
+    X(GOV_BINDING_ANCESTRY, "ancestry") /* descent from the step's slurmstepd */ \
+    /* append above this line */
+typedef enum gov_binding { GOV_BINDING_LIST(GOV_ENUM_MEMBER_) } gov_binding;
+enum { GOV_BINDING_COUNT = GOV_BINDING_LIST(GOV_ENUM_ONE_) 0 };
+
 /** Where PSI figures come from. */
 #define GOV_PRESSURE_SOURCE_LIST(X)                                                           \
     X(GOV_PRESSURE_SOURCE_NONE, NULL)                                                         \
@@ -320,7 +351,19 @@ typedef struct gov_snapshot_descriptor {
     uint64_t age_s;            /**< seconds since sealing, GOV_UNKNOWN if absent */
     int replayed;              /**< MUNGE said REPLAYED (decoded before) */
     int expired;               /**< MUNGE said EXPIRED (older than its TTL) */
-    uint64_t reserved[4];  /**< zero (see "ABI" above) */
+    gov_descriptor_via via;    /**< how the verified descriptor came */
+    /** Bits (1u << gov_binding) of the binding that could not be checked
+     *  in this process's namespaces; 0 when verified in full or not at all. */
+    uint32_t unchecked;
+    /** Bits (1u << gov_namespace): namespaces this process has of its own,
+     *  apart from its Slurm step's (against the sealed ones when a
+     *  descriptor verified, else the host's initial ones).  The cgroup bit
+     *  means the cgroups above the visible root, where Slurm puts the
+     *  step's limits, are hidden: their limits count as unknown. */
+    uint32_t namespaces;
+    int namespaces_seen;       /**< 1 when namespaces was read: a live
+                                    process, not a sysroot */
+    uint64_t reserved[2];  /**< zero (see "ABI" above) */
 } gov_snapshot_descriptor;
 
 /** Pressure stall information and swap activity (gov_snapshot.pressure). */
@@ -614,7 +657,7 @@ typedef struct gov_options {
  * .scheduler.source null; .descriptor.status and .reason say what was
  * wrong) but returns an error: GOV_ENOENT when the descriptor is absent,
  * else the verification's reason (GOV_ESEAL, GOV_EUNTRUSTED, GOV_EBINDING,
- * GOV_ENODE, GOV_ENAMESPACE, GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use
+ * GOV_ENODE, GOV_ENAMESPACE, GOV_EUNREACHABLE, GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use
  * it where a budget that users could have edited is worse than none:
  * accounting, admission that must match the allocation.  Incompatible
  * with GOV_OPT_NO_DESCRIPTOR and with a sysroot (gov_context_create()
@@ -696,6 +739,9 @@ const char *gov_enforcement_name(gov_enforcement e);
 const char *gov_layer_name(gov_layer l);
 const char *gov_sched_source_name(gov_sched_source s);
 const char *gov_descriptor_status_name(gov_descriptor_status s);
+const char *gov_descriptor_via_name(gov_descriptor_via v);
+const char *gov_namespace_name(gov_namespace n);
+const char *gov_binding_name(gov_binding b);
 const char *gov_pressure_source_name(gov_pressure_source s);
 const char *gov_profile_name(gov_profile p);
 const char *gov_step_kind_name(gov_step_kind k);

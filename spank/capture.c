@@ -1,7 +1,6 @@
 /* capture.c - the step's facts, read in slurmstepd from the items that come
  * from Slurm's signed job credential (exact C types as spank.h documents
- * them), plus GPU counts from the variables slurmstepd writes, verified
- * against the task's device cgroup.
+ * them), plus GPU counts from the variables slurmstepd writes.
  *
  * Step kinds: the extern step has no tasks and gets nothing; the batch
  * step's one task is the script, and its cpus-per-task is every CPU of the
@@ -131,42 +130,21 @@ static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
     return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
 }
 
-void gov__capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d)
+void gov__capture_gpus(spank_t sp, gov_descriptor *d)
 {
     char step[1024], node[32], per_task[256], visible[1024];
-    gov_gpu_nodes nvidia, render;
-    const gov_gpu_nodes *dev;
     const char *v;
-    uint64_t grant;
 
-    /* The grant as slurmstepd's gres plugin wrote it (22.05 and 24.11 give
-     * SPANK no GRES item): it overwrites these in every step with GPUs, but
-     * without gres/gpu they are whatever the user exported, so they are
-     * only believed where the kernel agrees. */
-    grant = gov__slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
-                                    env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
+    /* The grant as slurmstepd's gres plugin wrote it into the step's
+     * environment (22.05 to 26.05 give SPANK no GRES item): it overwrites
+     * these in every step with GPUs, but without gres/gpu they are
+     * whatever the user exported, so they are only believed where the
+     * kernel agrees, which the task itself checks (gov__descriptor_apply):
+     * the step's device cgroup does not exist yet. */
+    d->gpus_on_node = gov__slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
+                                              env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
     d->gpus_per_task = gov__slurm_gpus_per_task(
         env_str(sp, "SLURM_GPUS_PER_TASK", per_task, sizeof per_task));
     v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
     d->gpus_visible = v ? gov__visible_count(v) : GOV_UNKNOWN;
-    /* This runs as root in the task's device cgroup: root passes every
-     * file mode, so what it cannot open is what the cgroup denies.  A node
-     * without GPU device nodes has nothing to scan or confine. */
-    if (nodes_absent) {
-        memset(&nvidia, 0, sizeof nvidia);
-        render = nvidia;
-    } else {
-        gov__gpu_devices_count(NULL, &nvidia, &render);
-    }
-    dev = gov__gpu_kind(&nvidia, &render);
-    d->gpus_usable = dev->usable;
-    gov__gpu_seal(grant, dev, &d->gpus_on_node, &d->gpus_verified);
-}
-
-bool gov__capture_gpu_nodes_absent(void)
-{
-    gov_gpu_nodes nvidia, render;
-
-    gov__gpu_devices_count(NULL, &nvidia, &render);
-    return nvidia.total == 0 && render.total == 0;
 }

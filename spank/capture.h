@@ -1,5 +1,5 @@
 /*
- * capture.h - the step's facts from the job credential, and the task's GPUs
+ * capture.h - the step's facts from the job credential, and its GPUs
  * (remote context) (capture.c).
  */
 #ifndef GOV_SPANK_CAPTURE_H
@@ -14,14 +14,8 @@
 int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out,
                       gov_topo_table **table);
 
-/* The task's GPU facts: the grant slurmstepd wrote, checked
- * against the device nodes the task's cgroup lets root open; nodes_absent
- * (gov__capture_gpu_nodes_absent, once per step) skips the scan. */
-void gov__capture_gpus(spank_t sp, bool nodes_absent, gov_descriptor *d);
-
-/* Whether the node has no /dev/nvidiaN and no
- * /dev/dri/renderDN at all: read once per step, so that tasks on the many
- * nodes without GPUs do not scan /dev each. */
-bool gov__capture_gpu_nodes_absent(void);
+/* The step's GPU facts from the variables slurmstepd wrote into its
+ * environment: the grant, GPUs per task, CUDA_VISIBLE_DEVICES counted. */
+void gov__capture_gpus(spank_t sp, gov_descriptor *d);
 
 #endif /* GOV_SPANK_CAPTURE_H */

@@ -1,11 +1,20 @@
-/* handoff.c - per task, in slurm_spank_task_init_privileged (euid 0, in
- * the forked task before exec): add the task's own binding, seal, and put
- * the credential into the task's environment.  The runtimes' variables
- * come later, in task_init (environment.c), once the task's affinity is
- * set.  The MUNGE socket is checked once per step, before any task hands
- * it a descriptor: whoever could listen there gets the plaintext. */
+/* handoff.c - the step's descriptor to its tasks.
+ *
+ * Once per step and node, in init_post_opt (euid 0, before any task
+ * forks): bind the step's facts to this slurmstepd, which every task of the
+ * step descends from, then hand them off as the site chose (handoff=): a
+ * MUNGE credential sealed in a child process bounded by munge_timeout, a
+ * root-written file in run_dir, or both.  A descriptor is the step's
+ * allocation on this node, the same for every task there, so one seal
+ * serves 256 tasks as well as one.  The MUNGE socket is checked first:
+ * whoever could listen there gets the plaintext.
+ *
+ * Per task, in task_init_privileged: put what was made into the task's
+ * environment (always overwriting what an enclosing step left), or fail
+ * the task when the site requires a descriptor and none was made. */
 #include "handoff.h"
 #include "capture.h"
+#include "run_dir.h"
 #include "seal_log.h"
 
 #include <pwd.h>
@@ -15,25 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* why may carry MUNGE's own text: no control character reaches the log.
- * cause names it for the log's rate limit (seal_log.h). */
-static int seal_failed(spank_t sp, const gov_plugin *pl, const char *cause, const char *why)
-{
-    char clean[GOV_SEAL_WHY_MAX + 160];
-
-    snprintf(clean, sizeof clean, "%s", why);
-    gov__text_printable(clean);
-    spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
-    if (pl->site.seal_required) {
-        slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
-                    "does not start (ask the administrators to check munged)", clean);
-        return -1;
-    }
-    gov__log_seal_skipped(&pl->site, cause, pl->step.uid, clean);
-    return 0;
-}
-
-const char *gov__handoff_munge_refused(const gov_spank_policy *site)
+static const char *munge_refused(const gov_spank_policy *site)
 {
     /* munged runs as root or as this user (Debian, RHEL: "munge"). */
     const struct passwd *pw = getpwnam("munge");
@@ -45,54 +36,149 @@ const char *gov__handoff_munge_refused(const gov_spank_policy *site)
                : NULL;
 }
 
-int gov__handoff_task(spank_t sp, const gov_plugin *pl)
+/* The credential into pl->cred, or why not into msg. */
+/* Why no task of the step gets a descriptor: in slurmd's log, at most once
+ * a minute per cause and user; under seal=required each task says it as
+ * it fails. */
+static void failed(gov_plugin *pl, const char *cause)
 {
-    gov_descriptor d = pl->step;
-    char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "", msg[GOV_SEAL_WHY_MAX + 160];
-    char *cred = NULL;
-    uint64_t ppid;
-    int len, rc;
+    if (!pl->site.seal_required)
+        gov__log_seal_skipped(&pl->site, cause, pl->step.uid, pl->failure);
+}
 
-    /* This callback runs in the task's own process: its pid and start
-     * time are what the runtime finds among its ancestors. */
-    d.pid = (uint64_t)getpid();
-    if (pl->munge_refused)
-        return seal_failed(sp, pl, "socket", pl->munge_refused);
-    if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start))
-        return seal_failed(sp, pl, "task", "cannot read the task's start time");
-    gov__proc_ns_read(&d.pid_ns, &d.user_ns);
-    d.created = (uint64_t)time(NULL);
-    gov__capture_gpus(sp, pl->gpu_nodes_absent, &d);
-    gov__report_sealed(&pl->report, sp, d.gpus_on_node);
-    len = gov__descriptor_encode(&d, text, sizeof text);
-    if (len < 0)
-        return seal_failed(sp, pl, "size", "the descriptor does not fit its size limit");
+static const char *seal(gov_plugin *pl, const char *text, size_t len, char *msg, size_t cap)
+{
+    const gov_spank_policy *site = &pl->site;
+    char why[GOV_SEAL_WHY_MAX] = "";
+    const char *refused = munge_refused(site);
+    int rc;
+
+    if (refused) {
+        snprintf(msg, cap, "%s", refused);
+        return "socket";
+    }
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
-    rc = gov__seal_bounded(pl->site.munge_socket[0] ? pl->site.munge_socket : NULL,
-                           pl->site.ttl_s, (uint32_t)d.uid, text, (size_t)len,
-                           pl->site.munge_timeout_s * 1000, &cred, why);
-    if (rc) {
-        if (rc == GOV_ETIMEDOUT)
-            /* munged serves every client with a few threads (2 by default):
-             * a stopped daemon and a busy one look alike from here. */
-            snprintf(msg, sizeof msg,
-                     "MUNGE cannot seal the descriptor (munged does not answer within %us: "
-                     "stopped, hung, or busy; many open connections can hold all of its "
-                     "threads, see munged --num-threads)", pl->site.munge_timeout_s);
-        else
-            snprintf(msg, sizeof msg, "MUNGE cannot seal the descriptor (%s)",
-                     why[0] ? why : gov_strerror(rc));
-        return seal_failed(sp, pl, rc == GOV_ETIMEDOUT ? "munge-timeout" : "munge", msg);
+    rc = gov__seal_bounded(site->munge_socket[0] ? site->munge_socket : NULL, site->ttl_s,
+                           (uint32_t)pl->step.uid, text, len, site->munge_timeout_s * 1000,
+                           &pl->cred, why);
+    if (!rc)
+        return NULL;
+    if (rc == GOV_ETIMEDOUT) {
+        /* munged serves every client with a few threads (2 by default): a
+         * stopped daemon and a busy one look alike from here. */
+        snprintf(msg, cap,
+                 "MUNGE cannot seal the descriptor (munged does not answer within %us: "
+                 "stopped, hung, or busy; many open connections can hold all of its "
+                 "threads, see munged --num-threads)", site->munge_timeout_s);
+        return "munge-timeout";
     }
-    rc = spank_setenv(sp, GOV_DESCRIPTOR_ENV, cred, 1);
-    free(cred);
-    if (rc != ESPANK_SUCCESS)
-        return seal_failed(sp, pl, "setenv", "cannot set the descriptor in the task's environment");
+    snprintf(msg, cap, "MUNGE cannot seal the descriptor (%s)", why[0] ? why : gov_strerror(rc));
+    return "munge";
+}
+
+/* The file into pl->file, or why not into msg. */
+static const char *write_file(gov_plugin *pl, const char *text, size_t len, char *msg,
+                              size_t cap)
+{
+    const char *why;
+    int rc = gov__step_file_write(pl->site.run_dir, text, len, pl->file, sizeof pl->file, &why);
+
+    if (!rc)
+        return NULL;
+    pl->file[0] = '\0';
+    snprintf(msg, cap, "cannot write the descriptor file in run_dir %s (%s: %s)",
+             pl->site.run_dir, why, gov_strerror(rc));
+    return "file";
+}
+
+void gov__handoff_step(spank_t sp, gov_plugin *pl)
+{
+    gov_descriptor d = pl->step;
+    char text[GOV_DESC_MAX_BYTES + 1], msg[2][GOV_SEAL_WHY_MAX + 200] = { "", "" };
+    const char *cause[2] = { NULL, NULL };
+    uint64_t ppid;
+    int len;
+
+    pl->cred = NULL;
+    pl->file[0] = pl->failure[0] = '\0';
+    /* Every task of the step is a child of this process. */
+    d.pid = (uint64_t)getpid();
+    if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start)) {
+        snprintf(pl->failure, sizeof pl->failure, "cannot read slurmstepd's start time");
+        failed(pl, "stepd");
+        return;
+    }
+    gov__proc_ns_read(&d.pid_ns, &d.user_ns, &d.cgroup_ns);
+    d.created = (uint64_t)time(NULL);
+    gov__capture_gpus(sp, &d);
+    pl->gpus = d.gpus_on_node;
+    len = gov__descriptor_encode(&d, text, sizeof text);
+    if (len < 0) {
+        snprintf(pl->failure, sizeof pl->failure, "the descriptor does not fit its size limit");
+        failed(pl, "size");
+        return;
+    }
+    if (pl->site.handoff_munge)
+        cause[0] = seal(pl, text, (size_t)len, msg[0], sizeof msg[0]);
+    if (pl->site.handoff_file)
+        cause[1] = write_file(pl, text, (size_t)len, msg[1], sizeof msg[1]);
+    for (int i = 0; i < 2; i++) {
+        if (!cause[i])
+            continue;
+        /* MUNGE's own words may carry anything: no control character
+         * reaches the log. */
+        gov__text_printable(msg[i]);
+        if (pl->cred || pl->file[0]) {
+            /* The other hand-off was made: the tasks get their budget. */
+            slurm_debug("governor: %s; the tasks get the descriptor the other way", msg[i]);
+            continue;
+        }
+        _Static_assert(sizeof pl->failure == sizeof msg[i], "a message fits the failure");
+        memcpy(pl->failure, msg[i], sizeof pl->failure);
+        failed(pl, cause[i]);
+    }
+}
+
+int gov__handoff_task(spank_t sp, const gov_plugin *pl)
+{
+    if (!pl->cred && !pl->file[0]) {
+        gov__handoff_clear(sp);
+        if (pl->site.seal_required) {
+            slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
+                        "does not start (ask the administrators to check munged)",
+                        pl->failure[0] ? pl->failure : "no descriptor was made");
+            return -1;
+        }
+        return 0;
+    }
+    if ((pl->cred ? spank_setenv(sp, GOV_DESCRIPTOR_ENV, pl->cred, 1)
+                  : spank_unsetenv(sp, GOV_DESCRIPTOR_ENV)) != ESPANK_SUCCESS ||
+        (pl->file[0] ? spank_setenv(sp, GOV_DESCRIPTOR_FILE_ENV, pl->file, 1)
+                     : spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV)) != ESPANK_SUCCESS) {
+        gov__handoff_clear(sp);
+        if (pl->site.seal_required) {
+            slurm_error("governor: cannot set the descriptor in the task's environment; this "
+                        "site requires a sealed descriptor, so the task does not start");
+            return -1;
+        }
+        return 0;
+    }
+    gov__report_sealed(&pl->report, sp, pl->gpus);
     return 0;
+}
+
+void gov__handoff_end(gov_plugin *pl)
+{
+    if (pl->file[0])
+        gov__step_file_remove(pl->site.run_dir, pl->file);
+    pl->file[0] = '\0';
+    free(pl->cred);
+    pl->cred = NULL;
 }
 
 void gov__handoff_clear(spank_t sp)
 {
     spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
+    spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV);
 }

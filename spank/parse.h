@@ -66,11 +66,15 @@ typedef struct gov_spank_policy {
                                     * one thread per physical core */
     char report_dir[GOV_SPANK_POLICY_PATH_MAX]; /* report=DIR, "" = no step report */
     uint32_t report_min_s;         /* shorter steps get no rate finding */
+    /* How the step's descriptor reaches its tasks (handoff=): a MUNGE
+     * credential in GOVERNOR_DESCRIPTOR, a root-written file in run_dir
+     * named by GOVERNOR_DESCRIPTOR_FILE, or both; at least one. */
+    bool handoff_munge, handoff_file;
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
  * optional, GOV_MUNGE_TIMEOUT_S, GOV_RUN_DIR_DEFAULT with the topology
- * cache on, a thread per PU. */
+ * cache on, a thread per PU, the MUNGE hand-off alone. */
 void gov__spank_policy_init(gov_spank_policy *p);
 
 /* Parse plugstack.conf arguments (key=value words).  On error, err gets a

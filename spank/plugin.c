@@ -3,9 +3,10 @@
  *   slurmd: at its start, cache this boot's topology table (never fails).
  *   local (srun), allocator (sbatch, salloc): validate the site arguments
  *     and --governor, fail fast with a message, otherwise stay silent.
- *   remote (slurmstepd): capture once per step and node (init_post_opt),
- *     seal once per task (task_init_privileged, euid 0), then set the
- *     runtimes' variables (task_init, as the user, affinity in place,
+ *   remote (slurmstepd): capture and hand off once per step and node
+ *     (init_post_opt, euid 0: a MUNGE seal, a file, or both), put the
+ *     descriptor into each task's environment (task_init_privileged), then
+ *     set the runtimes' variables (task_init, as the user, affinity in place,
  *     counted on the node's table that the capture kept); with report=DIR,
  *     find the step's cgroups at the first task's fork (task_post_fork)
  *     and write its record when the last task exits (task_exit); free the
@@ -147,11 +148,10 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         return 0;
     }
     gov_state.step.policy = pol;
-    gov_state.gpu_nodes_absent = gov__capture_gpu_nodes_absent();
-    gov_state.munge_refused = gov__handoff_munge_refused(&gov_state.site);
     gov_state.active = true;
     if (gov_state.site.report_dir[0])
         gov__report_begin(&gov_state.report, &gov_state.step);
+    gov__handoff_step(sp, &gov_state);
     return 0;
 }
 
@@ -212,8 +212,10 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (spank_remote(sp))
+    if (spank_remote(sp)) {
         gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
+        gov__handoff_end(&gov_state);
+    }
     free(gov_state.node);
     gov_state.node = NULL;
     return 0;

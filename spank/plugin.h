@@ -22,13 +22,17 @@ typedef struct gov_plugin {
     bool site_ok;          /* the plugstack arguments parsed */
     gov_mode mode;
     bool mode_ok;          /* the last --governor value parsed */
-    bool active;           /* capture done; seal for each task */
+    bool active;           /* capture done; a descriptor for each task */
     bool capture_failed;   /* on for the step, but its facts were unreadable */
-    bool gpu_nodes_absent; /* the node has no GPU device node at all */
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */
     gov_report report;     /* report=DIR: the step's record (report.c) */
-    const char *munge_refused; /* why the MUNGE socket is not trusted, or NULL */
+    /* The step's hand-off (handoff.c): the MUNGE credential (malloc'd),
+     * the file's path, and why neither was made. */
+    char *cred;
+    char file[GOV_SPANK_POLICY_PATH_MAX + 64];
+    char failure[GOV_SEAL_WHY_MAX + 200];
+    uint64_t gpus;         /* the GPU grant sealed, for the step report */
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

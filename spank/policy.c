@@ -15,6 +15,7 @@ void gov__spank_policy_init(gov_spank_policy *p)
     p->site.profile = GOV_PROFILE_BATCH;
     p->allow_off = true;
     p->munge_timeout_s = GOV_MUNGE_TIMEOUT_S;
+    p->handoff_munge = true;
     p->site.mem_reserve_bytes = GOV_UNKNOWN;
     p->site.cpu_reserve_threads = GOV_UNKNOWN;
     memcpy(p->run_dir, GOV_RUN_DIR_DEFAULT, sizeof GOV_RUN_DIR_DEFAULT);
@@ -187,6 +188,28 @@ static int set_per_core(const char *v, struct policy_build *b)
     return parse_choice(v, "yes", "no", &b->p.per_core);
 }
 
+/* handoff=munge, file, or both as a comma list (docs/admin-guide.md). */
+static int set_handoff(const char *v, struct policy_build *b)
+{
+    bool munge = false, file = false;
+    const char *p = v;
+
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        bool *which = gov__token_eq(p, n, "munge") ? &munge
+                      : gov__token_eq(p, n, "file") ? &file : NULL;
+        if (!which || *which)
+            return GOV_EPARSE;
+        *which = true;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    b->p.handoff_munge = munge;
+    b->p.handoff_file = file;
+    return 0;
+}
+
 static int set_report(const char *v, struct policy_build *b)
 {
     return parse_path(v, b->p.report_dir);
@@ -229,6 +252,7 @@ static const struct policy_key {
     { "per_core", "yes or no", set_per_core },
     { "report", "an absolute directory path", set_report },
     { "report_min_s", "seconds from 0 to 86400", set_report_min },
+    { "handoff", "munge, file, or munge,file", set_handoff },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 

@@ -1,7 +1,7 @@
 /*
  * run_dir.h - the plugin's run directory: the one place where governor.so
  * writes, as root, on a node (the topology table, topo_cache.c; the log
- * rate-limit stamps, ratelimit.c).  Free of Slurm symbols so that unit
+ * rate-limit stamps, ratelimit.c; the steps' descriptor files, step_file.c).  Free of Slurm symbols so that unit
  * tests link it directly.
  *
  * Nothing in it, and nothing on the way to it, may be something a user
@@ -11,6 +11,7 @@
 #define GOV_SPANK_RUN_DIR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The default run_dir: a root-owned tmpfs directory, emptied at every
@@ -40,5 +41,15 @@ bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *fol
  * loaded machine) must not be taken for a stuck holder. */
 bool gov__note_due_wait(int dirfd, const char *name, unsigned period_s, unsigned wait_ms,
                         uint64_t *folded);
+
+/* The step's descriptor text as a new file of root's, RUN_DIR/steps/NAME
+ * (step_file.c; NAME random, mode 0444, the directory 0711 and made when
+ * missing), its path into path.  Returns 0, or a negative GOV_E* with *why
+ * a static reason fit for a log. */
+int gov__step_file_write(const char *run_dir, const char *text, size_t len, char *path,
+                         size_t cap, const char **why);
+
+/* Remove a file gov__step_file_write() made (at the step's end). */
+void gov__step_file_remove(const char *run_dir, const char *path);
 
 #endif /* GOV_SPANK_RUN_DIR_H */

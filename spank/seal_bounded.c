@@ -3,149 +3,170 @@
  * libmunge offers no timeout: against a daemon that accepts connections but
  * does not answer (stopped, hung, overloaded) each munge_encode waits 2 s
  * per attempt and makes 5, and against a socket nobody listens on it
- * retries the connection for 2.25 s.  Every governed task of a step would
- * wait that long.  So the call runs in a thread; at the deadline the thread
- * is cancelled (libmunge blocks only in poll, connect, nanosleep, read and
- * write, all cancellation points) and joined, so that no thread survives
- * into setuid and exec, and every descriptor it left open is closed so that
- * the task does not inherit it. */
+ * retries the connection for 2.25 s.  A step's launch would wait that long.
+ * So the request runs in a child process, which hands back the credential
+ * (or MUNGE's words) through a pipe; at the deadline the child is killed.
+ * A process, not a thread: the caller is slurmstepd, whose other threads
+ * must not share a request cancelled half-way (its socket, its memory), and
+ * whatever the child opened dies with it. */
+#define _GNU_SOURCE /* pipe2 */
 #include "seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <pthread.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-struct job {
-    const char *socket;
-    uint32_t ttl_s, uid;
-    const void *payload;
-    size_t len;
-    char *cred;
-    char why[GOV_SEAL_WHY_MAX];
-    int rc;
-    bool done;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+/* What the child writes: its result, then the credential (rc 0) or
+ * MUNGE's words, len bytes. */
+struct reply {
+    int32_t rc;
+    uint32_t len;
 };
 
-static void *run(void *arg)
+static void write_all(int fd, const void *buf, size_t n)
 {
-    struct job *j = arg;
+    const char *p = buf;
+
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void child(int fd, const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                  size_t len)
+{
     char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
-    int rc;
+    struct reply r;
+    const char *text;
 
-    rc = gov__seal_encode(j->socket, j->ttl_s, j->uid, j->payload, j->len, &cred, why);
-    pthread_mutex_lock(&j->lock);
-    memcpy(j->why, why, sizeof why);
-    j->rc = rc;
-    j->cred = cred;
-    j->done = true;
-    pthread_cond_signal(&j->cond);
-    pthread_mutex_unlock(&j->lock);
-    return NULL;
+    r.rc = gov__seal_encode(socket, ttl_s, uid, payload, len, &cred, why);
+    text = r.rc == 0 ? cred : why;
+    r.len = (uint32_t)strlen(text);
+    write_all(fd, &r, sizeof r);
+    write_all(fd, text, r.len);
+    _exit(0);
 }
 
-static void job_free(struct job *j)
+static int64_t now_ms(void)
 {
-    pthread_mutex_destroy(&j->lock);
-    pthread_cond_destroy(&j->cond);
-    free(j);
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* The first descriptor numbers free before the request starts.  The
- * kernel gives every new descriptor the lowest free number and, in a
- * process with no other thread, only the request opens any meanwhile; so
- * whatever a cancelled request left open is among these, whatever path its
- * socket took (a symlink, /var/run/...), and nothing else is.  fcntl()
- * probes them without listing /proc/self/fd: in each task child of a
- * 64-task step, listing slurmstepd's hundreds of inherited descriptors
- * cost about 1.5 ms (dentries made, then flushed at exec). */
-#define FREE_SLOTS 16
-
-static bool is_open(int fd)
+/* Everything the child writes until it closes the pipe, or until the
+ * deadline (GOV_ETIMEDOUT).  *out is malloc'd, NUL-terminated. */
+static int read_reply(int fd, int64_t deadline, char **out, size_t *n)
 {
-    return fcntl(fd, F_GETFD) >= 0 || errno != EBADF;
-}
+    size_t cap = 4096, used = 0;
+    char *buf = malloc(cap + 1);
 
-static size_t free_slots(int *slot)
-{
-    struct rlimit lim;
-    rlim_t max = getrlimit(RLIMIT_NOFILE, &lim) == 0 ? lim.rlim_cur : 1024;
-    size_t n = 0;
+    if (!buf)
+        return GOV_ENOMEM;
+    for (;;) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int64_t left = deadline - now_ms();
+        ssize_t r;
+        int rc;
 
-    for (rlim_t fd = 0; fd < max && fd <= INT_MAX && n < FREE_SLOTS; fd++)
-        if (!is_open((int)fd))
-            slot[n++] = (int)fd;
-    return n;
+        if (left <= 0) {
+            free(buf);
+            return GOV_ETIMEDOUT;
+        }
+        rc = poll(&p, 1, (int)(left > 60000 ? 60000 : left));
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            continue;  /* the deadline is checked above */
+        if (used == cap) {
+            char *bigger = cap < 65536 ? realloc(buf, 2 * cap + 1) : NULL;
+            if (!bigger) {
+                free(buf);
+                return GOV_ENOSPC;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        r = read(fd, buf + used, cap - used);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        used += (size_t)r;
+    }
+    buf[used] = '\0';
+    *out = buf;
+    *n = used;
+    return 0;
 }
 
 int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
                       size_t len, unsigned timeout_ms, char **cred, char *why)
 {
-    struct job *j;
-    struct timespec deadline;
-    pthread_condattr_t attr;
-    pthread_t t;
-    int slot[FREE_SLOTS];
-    size_t nslots;
-    int rc = 0;
+    int64_t deadline = now_ms() + timeout_ms;
+    struct reply r;
+    char *buf = NULL;
+    size_t n = 0;
+    int p[2], rc, status;
+    pid_t pid;
 
     if (!cred)
         return GOV_EINVAL;
     *cred = NULL;
-    j = calloc(1, sizeof *j);
-    if (!j)
-        return GOV_ENOMEM;
-    j->socket = socket;
-    j->ttl_s = ttl_s;
-    j->uid = uid;
-    j->payload = payload;
-    j->len = len;
-    pthread_mutex_init(&j->lock, NULL);
-    /* The deadline on the monotonic clock: a clock step must not stretch
-     * or cut it. */
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&j->cond, &attr);
-    pthread_condattr_destroy(&attr);
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
+    if (pipe2(p, O_CLOEXEC))
+        return -errno;
+    pid = fork();
+    if (pid < 0) {
+        rc = -errno;
+        close(p[0]);
+        close(p[1]);
+        return rc;
     }
-    nslots = free_slots(slot);
-    if (pthread_create(&t, NULL, run, j)) {
-        job_free(j);
-        return GOV_ENOMEM;
+    if (pid == 0) {
+        close(p[0]);
+        child(p[1], socket, ttl_s, uid, payload, len);
     }
-    pthread_mutex_lock(&j->lock);
-    while (!j->done && rc == 0)
-        rc = pthread_cond_timedwait(&j->cond, &j->lock, &deadline);
-    pthread_mutex_unlock(&j->lock);
-    /* The thread takes the lock only after libmunge returned, and nothing
-     * after that is a cancellation point: a cancelled thread holds none. */
-    if (!j->done)
-        pthread_cancel(t);
-    pthread_join(t, NULL);
-    if (!j->done) {
-        for (size_t i = 0; i < nslots; i++)
-            if (is_open(slot[i]))
-                close(slot[i]);
-        job_free(j);
-        return GOV_ETIMEDOUT;
+    close(p[1]);
+    rc = read_reply(p[0], deadline, &buf, &n);
+    close(p[0]);
+    if (rc)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (rc)
+        return rc;
+    if (n < sizeof r) {
+        free(buf);
+        return GOV_EMUNGE;   /* the child died before it could answer */
     }
-    *cred = j->cred;
-    rc = j->rc;
-    if (why)
-        memcpy(why, j->why, sizeof j->why);
-    job_free(j);
-    return rc;
+    memcpy(&r, buf, sizeof r);
+    if (r.len != n - sizeof r) {
+        free(buf);
+        return GOV_EMUNGE;
+    }
+    if (r.rc == 0) {
+        memmove(buf, buf + sizeof r, r.len + 1);
+        *cred = buf;
+        return 0;
+    }
+    if (why) {
+        size_t k = r.len < GOV_SEAL_WHY_MAX - 1 ? r.len : GOV_SEAL_WHY_MAX - 1;
+        memcpy(why, buf + sizeof r, k);
+        why[k] = '\0';
+    }
+    free(buf);
+    return r.rc;
 }

@@ -11,6 +11,8 @@ packages=(
   # The tests' own tools: tar -j (hwloc's test machines) runs bzip2;
   # meson dist needs git, and its tarball is xz.
   bzip2 git xz-utils
+  # Containers in real steps (tests/slurm/cases/gov_container.sh).
+  bubblewrap
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm cpio
   dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel

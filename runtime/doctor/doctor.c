@@ -27,6 +27,15 @@
 #define FIX_NUMA_SPREAD \
     "srun --cpu-bind=cores --distribution=block:block (each task consecutive cores " \
     "of one socket), or --ntasks-per-socket; --mem-bind=local keeps its memory near"
+#define FIX_CGROUP_HIDDEN \
+    "to see the limits from inside, run the container in the task's cgroup namespace " \
+    "(podman run --cgroupns=host; Apptainer and enroot without pyxis share it by " \
+    "default); or run governor doctor in the step outside the container"
+#define FIX_HANDOFF \
+    "bind the plugin's run directory into the container read-only at the same path " \
+    "(/run/slurm-governor, with handoff=file or munge,file in plugstack.conf), or " \
+    "munged's socket directory (/run/munge); docs/admin-guide.md gives the lines for " \
+    "enroot, pyxis, Apptainer and podman"
 #define FIX_NAMESPACE \
     "run doctor inside the step on the node itself, not in a container with " \
     "its own cgroup namespace"
@@ -36,7 +45,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 13 findings; the bound only guards edits. */
+    /* The rules below add at most 14 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -104,6 +113,13 @@ static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
               "GOVERNOR_DESCRIPTOR between nodes or keep it across reboots; "
               "the task's own step seals a new one (srun --governor)";
         break;
+    case GOV_EUNREACHABLE:
+        add(r, "descriptor.unreachable", GOV_DOCTOR_WARN, "descriptor",
+            "neither munged's socket nor the step's descriptor file can be reached from "
+            "this container, so the sealed budget is unknown here (the SLURM_* variables, "
+            "if any, stand in)",
+            FIX_HANDOFF);
+        return;
     case GOV_EVERSION:
     case GOV_EPARSE:
         summary = "the descriptor's format is not understood by this runtime";
@@ -182,6 +198,24 @@ static int memory_evidence_missing(const gov_snapshot *s)
     return s->memory.cgroup.version != 0 && s->memory.cgroup.status == GOV_LIMIT_UNKNOWN;
 }
 
+static bool cgroups_hidden(const gov_snapshot *s)
+{
+    return s->descriptor.namespaces & (1u << GOV_NAMESPACE_CGROUP);
+}
+
+/* An allocation is known, but what would hold it is above the process's
+ * cgroup namespace. */
+static void hidden(gov_doctor_report *r, const char *id, const char *resource,
+                   uint64_t allocation)
+{
+    assessed(add(r, id, GOV_DOCTOR_INFO, resource,
+                 "the allocation is known, but the cgroups that would hold this process to "
+                 "it are hidden by its cgroup namespace (a container's): whether the kernel "
+                 "enforces it cannot be seen from here",
+                 FIX_CGROUP_HIDDEN),
+             allocation, 0);
+}
+
 /* Returns 1 when it reported missing evidence. */
 static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
 {
@@ -217,6 +251,10 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
                  cpus, 0);
         return 0;
     default:
+        if (cgroups_hidden(s) && cpus != GOV_UNKNOWN) {
+            hidden(r, "cpu.hidden", "cpu", cpus);
+            return 1;
+        }
         add(r, "cpu.allocation_unknown", GOV_DOCTOR_INFO, "cpu",
             "the scheduler facts give no CPU count for this process, so CPU enforcement "
             "cannot be checked",
@@ -264,6 +302,10 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
                      mem, 0);
         return 0;
     default:
+        if (cgroups_hidden(s) && mem != GOV_UNKNOWN) {
+            hidden(r, "memory.hidden", "memory", mem);
+            return 1;
+        }
         add(r, "memory.allocation_unknown", GOV_DOCTOR_INFO, "memory",
             "no memory allocation is known (a plain srun exports no SLURM_MEM_PER_NODE "
             "into its tasks), so memory enforcement cannot be checked",
@@ -364,6 +406,13 @@ static void examine_device_filter(const gov_snapshot *s, gov_doctor_report *r)
 
 static void examine_kernel(const gov_snapshot *s, int missing_reported, gov_doctor_report *r)
 {
+    if (cgroups_hidden(s))
+        add(r, "cgroup.hidden", GOV_DOCTOR_INFO, "cgroup",
+            "this process runs in a cgroup namespace of its own (a container's): the "
+            "cgroups above its root, where Slurm puts the step's limits, are hidden; their "
+            "limits count as unknown, never unlimited, and the budget comes from the "
+            "sealed descriptor",
+            FIX_CGROUP_HIDDEN);
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN && s->memory.cgroup.limit_bytes == GOV_UNKNOWN)
         add(r, "memory.high_only", GOV_DOCTOR_WARN, "memory",
             "memory.high throttles this cgroup but no memory.max holds it: usage can grow "

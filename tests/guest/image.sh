@@ -42,6 +42,8 @@ packages=(
 	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
 	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev
 	python3 jq iproute2 procps passwd hostname bsdutils util-linux
+	# Containers in real steps (tests/slurm/cases/gov_container.sh).
+	bubblewrap
 )
 key=$(cat "$0" <(printf '%s\n' "$suite") | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key

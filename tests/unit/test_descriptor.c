@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@ static void sample(gov_descriptor *d)
     d->pid_start = 987654;
     d->pid_ns = UINT64_C(4026531836);
     d->user_ns = UINT64_C(4026531837);
+    d->cgroup_ns = UINT64_C(4026531835);
     d->created = 1764500000;
     d->step_kind = GOV_STEP_NORMAL;
     d->nodes = 2;
@@ -41,8 +43,6 @@ static void sample(gov_descriptor *d)
     d->step_mem_mib = 200;
     d->step_cores = 1;
     d->gpus_on_node = 2;
-    d->gpus_usable = 2;
-    d->gpus_verified = true;
     d->topo.present = true;
     d->topo.packages = 1;
     d->topo.cores = 1;
@@ -61,6 +61,7 @@ static void sample(gov_descriptor *d)
     d->policy.seal_required = true;
     d->policy.ttl_s = 600;
     d->policy.threads = true;
+    d->version = GOV_DESC_VERSION;
 }
 
 static void test_roundtrip(void **state)
@@ -73,7 +74,7 @@ static void test_roundtrip(void **state)
     n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
-    assert_true(strncmp(buf, "governor-descriptor/3\n", 22) == 0);
+    assert_true(strncmp(buf, "governor-descriptor/4\n", 22) == 0);
     assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &e), 0);
     assert_memory_equal(&d, &e, sizeof d);
 }
@@ -109,8 +110,8 @@ static void test_worst_case_fits(void **state)
         ((uint64_t *)&d)[i] = UINT64_MAX - 1;
     d.nodes = d.tasks_total = d.tasks_on_node = d.cpus_on_node = d.cpus_per_task =
         d.job_mem_mib = d.step_mem_mib = d.mem_per_cpu_mib = d.job_cores = d.step_cores =
-        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = d.gpus_usable = d.pid_ns =
-            d.user_ns = UINT64_MAX - 1;
+        d.gpus_on_node = d.gpus_per_task = d.gpus_visible = d.pid_ns = d.user_ns =
+            d.cgroup_ns = UINT64_MAX - 1;
     d.topo.numa_count = GOV_DESC_MAX_NUMA;
     d.topo.gpu_count = GOV_DESC_MAX_GPUS;
     for (int i = 0; i < GOV_DESC_MAX_NUMA; i++)
@@ -161,7 +162,7 @@ static void test_strict_parse(void **state)
     assert_int_equal(d.job_id, 7);
     assert_int_equal(d.boot_hash, 0xff);
     assert_int_equal(d.cpus_per_task, GOV_UNKNOWN);
-    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/4"), GOV_EVERSION);
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/5"), GOV_EVERSION);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/0"), GOV_EVERSION);
     /* Version 2 adds gpus_usable; version 1 text with it is refused. */
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/2"), 0);
@@ -178,6 +179,27 @@ static void test_strict_parse(void **state)
                                 "governor-descriptor/3\njob=7\npidns=4026531836\n"
                                 "userns=4026531837\nruntimes=1\n"), 0);
     assert_int_equal(parse_edit("threads=0\n", "threads=0\nruntimes=0\n"), GOV_EPARSE);
+    /* Version 4 seals once a step: no GPU check of the plugin's
+     * (gpus_verified, gpus_usable), the cgroup namespace added. */
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/4\njob=7\ncgroupns=4026531835\n"),
+                     GOV_EPARSE);   /* gpus_verified, and no runtimes= */
+    assert_int_equal(parse_edit("gpus_verified=0\nprofile=batch\nimposed=0\nseal=optional\n"
+                                "threads=0\n", "profile=batch\nimposed=0\nseal=optional\n"
+                                "threads=0\nruntimes=0\n"), GOV_EPARSE);  /* version 1 */
+    {
+        char v4[512];
+        snprintf(v4, sizeof v4, "%s", good);
+        memcpy(strstr(v4, "/1"), "/4", 2);
+        *strstr(v4, "gpus_verified=0\n") = '\0';
+        snprintf(v4 + strlen(v4), sizeof v4 - strlen(v4),
+                 "profile=batch\nimposed=0\nseal=optional\nthreads=0\nruntimes=0\n");
+        assert_int_equal(gov__descriptor_parse(v4, strlen(v4), &d), 0);
+        assert_int_equal(d.version, 4);
+        assert_int_equal(d.cgroup_ns, GOV_UNKNOWN);
+    }
+    assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
+                                "governor-descriptor/3\njob=7\ncgroupns=4026531835\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/x"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1", "gov/1"), GOV_EPARSE);
     assert_int_equal(parse_edit("job=7\n", ""), GOV_EPARSE);              /* required */
@@ -236,6 +258,15 @@ static void test_boot_hash(void **state)
     gov__root_close(&none);
 }
 
+/* The binding check as the file hand-off makes it (nothing vouches for
+ * the uid but the process itself). */
+static int bind(const gov_descriptor *d, const gov_desc_claim *c)
+{
+    gov_desc_check chk;
+
+    return gov__descriptor_check_binding(d, c, false, &chk);
+}
+
 /* The environment of task 0 of step 0 on node 1 of job 1234. */
 static const char *const task_env[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=0",
                                         "SLURM_NODEID=1", NULL };
@@ -253,6 +284,7 @@ static void bound_to_self(gov_descriptor *d, gov_desc_claim *c)
     d->boot_hash = c->boot_hash;
     d->pid_ns = c->pid_ns;
     d->user_ns = c->user_ns;
+    d->cgroup_ns = c->cgroup_ns;
 }
 
 /* Slurm 26.05 prints SLURM_STEP_ID with %d: salloc's interactive step
@@ -269,7 +301,7 @@ static void test_claim_signed_step_id(void **state)
     assert_int_equal(c.step_id, 0xfffffffau);
     d.step_id = 0xfffffffa;
     d.node_index = 0;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
 }
 
 static void test_binding(void **state)
@@ -280,81 +312,144 @@ static void test_binding(void **state)
 
     bound_to_self(&d, &c);
     assert_int_equal(c.pid, (uint64_t)getpid());
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
 
     /* Sealed for our parent: its descendants, us included, verify. */
     d.pid = (uint64_t)getppid();
     assert_int_equal(gov__proc_start_read(NULL, d.pid, &grandparent, &d.pid_start), 0);
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
     /* Same pid, another start time: a recycled pid. */
     d.pid_start++;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
 
     bound_to_self(&d, &c);
     d.uid++;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     /* Another user's descriptor from another node: the user decides. */
     d.boot_hash ^= 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     /* Another node or an earlier boot: named as such, whatever the ids. */
     bound_to_self(&d, &c);
     d.boot_hash ^= 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     d.step_id = 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     bound_to_self(&d, &c);
     d.boot_hash = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     /* A process that cannot read its boot id names no other node. */
     bound_to_self(&d, &c);
     c.boot_hash = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     bound_to_self(&d, &c);
     d.step_id = 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     /* Emulated nodes share the boot: the same job and step on another
      * node index is another node. */
     bound_to_self(&d, &c);
     d.node_index = 0;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     d.node_index = 2;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     /* Another job's first: its node indexes are its own. */
     d.job_id++;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     /* No SLURM_NODEID outside the batch script: no node claimed. */
     bound_to_self(&d, &c);
     c.node_index = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
 
     /* Claims absent: only the batch script's environment lacks them. */
     bound_to_self(&d, &c);
     c.step_id = c.node_index = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     d.step_kind = GOV_STEP_BATCH;
     d.step_id = GOV_STEP_BATCH_ID;
     d.node_index = 0;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
     c.job_id = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
 
-    /* Another PID or user namespace than the sealed task's: named as such. */
+    /* A container: another user namespace (getuid() may be 0 there) is
+     * judged by the uid above it; nothing but a readable uid_map, or
+     * munged's word, tells it. */
     bound_to_self(&d, &c);
     assert_true(c.pid_ns != GOV_UNKNOWN && c.user_ns != GOV_UNKNOWN);
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
-    d.pid_ns++;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
-    d.pid_ns = c.pid_ns;
+    assert_int_equal(c.host_uid, (uint64_t)getuid());
     d.user_ns++;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENAMESPACE);
-    /* A version 2 descriptor names no namespace: the other checks decide. */
-    d.pid_ns = d.user_ns = GOV_UNKNOWN;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    c.uid = 0;
+    assert_int_equal(bind(&d, &c), 0);
+    c.host_uid = d.uid + 1;
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
+    c.host_uid = GOV_UNKNOWN;
+    assert_int_equal(bind(&d, &c), GOV_ENAMESPACE);
+    {
+        gov_desc_check chk;
+        assert_int_equal(gov__descriptor_check_binding(&d, &c, true, &chk), 0);
+        assert_int_equal(chk.namespaces, 1u << GOV_NAMESPACE_USER);
+        assert_int_equal(chk.unchecked, 0);
+        /* Another PID namespace: the ancestry is out of sight, the claims
+         * and the rest still hold. */
+        d.pid_ns++;
+        d.pid_start++;
+        assert_int_equal(gov__descriptor_check_binding(&d, &c, true, &chk), 0);
+        assert_int_equal(chk.namespaces,
+                         (1u << GOV_NAMESPACE_USER) | (1u << GOV_NAMESPACE_PID));
+        assert_int_equal(chk.unchecked, 1u << GOV_BINDING_ANCESTRY);
+        d.step_id = 1;
+        assert_int_equal(gov__descriptor_check_binding(&d, &c, true, &chk), GOV_EBINDING);
+    }
+    /* A version 2 descriptor names no namespace: the host's initial ones
+     * are the reference, and this process is in them. */
+    bound_to_self(&d, &c);
+    d.pid_ns = d.user_ns = d.cgroup_ns = GOV_UNKNOWN;
+    assert_int_equal(bind(&d, &c), 0);
+    assert_int_equal(gov__own_namespaces(&d, &c), 0);
+}
+
+/* uid_map lines as the kernel prints them: both ways, several ranges. */
+static void test_uid_map(void **state)
+{
+    const char map[] = "         0       1001          1\n         1     100000      65536\n";
+
+    (void)state;
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 0, true), 1001);
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 1, true), 100000);
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 65536, true), 165535);
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 65537, true), GOV_UNKNOWN);
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 1001, false), 0);
+    assert_int_equal(gov__uid_map_translate(map, strlen(map), 0, false), GOV_UNKNOWN);
+    assert_int_equal(gov__uid_map_translate("0 0 4294967295\n", 15, 42, true), 42);
+    assert_int_equal(gov__uid_map_translate("0 x 1\n", 6, 0, true), GOV_UNKNOWN);
+    assert_int_equal(gov__uid_map_translate("0 1 1 1\n", 8, 0, true), GOV_UNKNOWN);
+    assert_int_equal(gov__uid_map_translate("", 0, 0, true), GOV_UNKNOWN);
+}
+
+/* The namespaces a process has of its own: against the sealed ones, else
+ * the kernel's initial ones. */
+static void test_own_namespaces(void **state)
+{
+    gov_descriptor d;
+    gov_desc_claim c = { 0 };
+
+    (void)state;
+    gov__descriptor_init(&d);
+    c.user_ns = GOV_INIT_USER_NS;
+    c.pid_ns = GOV_INIT_PID_NS;
+    c.cgroup_ns = GOV_INIT_CGROUP_NS;
+    assert_int_equal(gov__own_namespaces(NULL, &c), 0);
+    assert_int_equal(gov__own_namespaces(&d, &c), 0);
+    c.cgroup_ns = 4026532500;
+    assert_int_equal(gov__own_namespaces(&d, &c), 1u << GOV_NAMESPACE_CGROUP);
+    d.cgroup_ns = 4026532500;   /* slurmstepd in it too: not the process's own */
+    assert_int_equal(gov__own_namespaces(&d, &c), 0);
+    c.pid_ns = GOV_UNKNOWN;     /* unreadable: nothing claimed */
+    assert_int_equal(gov__own_namespaces(NULL, &c), 1u << GOV_NAMESPACE_CGROUP);
 }
 
 /* A real PID namespace, as `unshare --pid --fork` or a container's --pid
- * makes one: a descriptor sealed outside is refused with the namespace as
- * the reason, not as someone else's. */
+ * makes one: a descriptor sealed outside verifies with its ancestry named
+ * as unchecked (the claims, uid and node still checked). */
 static void test_binding_pid_namespace(void **state)
 {
     gov_descriptor d;
@@ -376,8 +471,13 @@ static void test_binding_pid_namespace(void **state)
         inner = fork();
         if (inner == 0) {
             gov_desc_claim in;
+            gov_desc_check chk;
             gov__claim_collect(task_env, &in);
-            _exit(gov__descriptor_check_binding(&d, &in) == GOV_ENAMESPACE ? 0 : 1);
+            _exit(gov__descriptor_check_binding(&d, &in, false, &chk) == 0 &&
+                          chk.unchecked == (1u << GOV_BINDING_ANCESTRY) &&
+                          chk.namespaces == (1u << GOV_NAMESPACE_PID)
+                      ? 0
+                      : 1);
         }
         _exit(inner > 0 && waitpid(inner, &st, 0) == inner && WIFEXITED(st) ? WEXITSTATUS(st)
                                                                            : 3);
@@ -399,7 +499,7 @@ static int verifies_below(const gov_descriptor *d, int levels)
 
     if (levels == 0) {
         gov__claim_collect(task_env, &c);
-        return gov__descriptor_check_binding(d, &c) == 0 ? 0 : 1;
+        return bind(d, &c) == 0 ? 0 : 1;
     }
     child = fork();
     if (child < 0)
@@ -434,32 +534,32 @@ static void test_binding_het(void **state)
     gov__claim_collect(het_env, &c);
     assert_int_equal(c.het_count, 2);
     d.node_index = 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
     d.node_index = 0;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
     /* The claimed index counts earlier components' nodes too: never less. */
     d.node_index = 3;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     d.node_index = 1;
     d.step_id = 1;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     d.step_id = 0;
     /* A job outside the claimed components. */
     d.job_id = 1236;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_EBINDING);
+    assert_int_equal(bind(&d, &c), GOV_EBINDING);
     /* The newer names, three components. */
     gov__claim_collect(new_names, &c);
     assert_int_equal(c.het_count, 3);
     d.job_id = 1240;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
     /* Only a claim of the leader's job id makes the index relative; taken
      * as absolute, it names another node of that job. */
     gov__claim_collect(forged_leader, &c);
     d.job_id = 1235;
     d.node_index = 0;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), GOV_ENODE);
+    assert_int_equal(bind(&d, &c), GOV_ENODE);
     d.node_index = 2;
-    assert_int_equal(gov__descriptor_check_binding(&d, &c), 0);
+    assert_int_equal(bind(&d, &c), 0);
 }
 
 /* Parent links that loop (a fixture: 100 -> 101 -> 102 -> 100) end the
@@ -513,6 +613,7 @@ static void test_seal_verify(void **state)
     gov_descriptor d, out;
     gov_desc_claim c;
     gov_seal_info info;
+    gov_desc_check chk;
     char *cred;
 
     bound_to_self(&d, &c);
@@ -521,21 +622,21 @@ static void test_seal_verify(void **state)
         SKIP_BECAUSE(GOV_FACT_NO_MUNGED, "nothing to seal with");
     if (geteuid() != 0) {
         /* Sealed by a user: authentic, but not trusted. */
-        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk),
                          GOV_EUNTRUSTED);
-        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), (uint32_t)geteuid(), &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), (uint32_t)geteuid(), &c, &out, &info, &chk),
                          0);
     } else {
-        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk), 0);
         assert_false(info.replayed);
         assert_int_equal(out.cpus_per_task, 1);
         /* Decoded before on this host: REPLAYED, still accepted. */
-        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk), 0);
         assert_true(info.replayed);
     }
     /* One flipped character in the credential never verifies. */
     cred[strlen(cred) / 2] ^= 0x01;
-    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk),
                      GOV_ESEAL);
     assert_int_equal(out.job_id, GOV_UNKNOWN);
     free(cred);
@@ -545,7 +646,7 @@ static void test_seal_verify(void **state)
     cred = seal_or_skip(&d);
     assert_non_null(cred);
     if (geteuid() == 0)
-        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
+        assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk),
                          GOV_EBINDING);
     free(cred);
 }
@@ -557,6 +658,7 @@ static void test_expired_accepted(void **state)
     gov_descriptor d, out;
     gov_desc_claim c;
     gov_seal_info info;
+    gov_desc_check chk;
     char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "";
     char *cred = NULL;
     int n, rc;
@@ -570,7 +672,7 @@ static void test_expired_accepted(void **state)
     if (rc)
         TEST_MUNGE_SKIP_UNLESS_OWN(rc, why);
     sleep(2);
-    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__descriptor_verify(cred, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk), 0);
     assert_true(info.expired);
     assert_int_equal(out.cpus_per_task, 1);
     free(cred);
@@ -583,6 +685,7 @@ static void test_uid_restriction(void **state)
     gov_descriptor d, out;
     gov_desc_claim c;
     gov_seal_info info;
+    gov_desc_check chk;
     char text[GOV_DESC_MAX_BYTES + 1], why[GOV_SEAL_WHY_MAX] = "";
     char *mine = NULL, *theirs = NULL;
     int n, rc;
@@ -595,9 +698,12 @@ static void test_uid_restriction(void **state)
     rc = gov__seal_encode(test_munge_socket(), 0, 0, text, (size_t)n, &mine, why);
     if (rc)
         TEST_MUNGE_SKIP_UNLESS_OWN(rc, why);
-    assert_int_equal(gov__descriptor_verify(mine, test_munge_socket(), GOV_UID_NONE, &c, &out, &info), 0);
+    assert_int_equal(gov__descriptor_verify(mine, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk), 0);
+    /* munged vouches for the uid of a process that decodes a restricted
+     * credential: the restriction comes back with it. */
+    assert_int_equal(info.uid_restriction, 0);
     assert_int_equal(gov__seal_encode(test_munge_socket(), 0, 65534, text, (size_t)n, &theirs, NULL), 0);
-    assert_int_equal(gov__descriptor_verify(theirs, test_munge_socket(), GOV_UID_NONE, &c, &out, &info),
+    assert_int_equal(gov__descriptor_verify(theirs, test_munge_socket(), GOV_UID_NONE, &c, &out, &info, &chk),
                      GOV_ESEAL);
     free(mine);
     free(theirs);
@@ -608,6 +714,7 @@ static void test_munge_unreachable(void **state)
     gov_descriptor d, out;
     gov_desc_claim c;
     gov_seal_info info;
+    gov_desc_check chk;
     char *cred = NULL, why[GOV_SEAL_WHY_MAX] = "";
 
     bound_to_self(&d, &c);
@@ -618,7 +725,7 @@ static void test_munge_unreachable(void **state)
     /* MUNGE's own words say why, for the plugin's log. */
     assert_non_null(strstr(why, "/nonexistent/munge.socket"));
     assert_int_equal(gov__descriptor_verify("MUNGE:AAAA:", "/nonexistent/munge.socket",
-                                            GOV_UID_NONE, &c, &out, &info), GOV_EMUNGE);
+                                            GOV_UID_NONE, &c, &out, &info, &chk), GOV_EMUNGE);
     assert_int_equal(gov__seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred, NULL), GOV_EINVAL);
 }
 
@@ -664,9 +771,15 @@ static void test_collect(void **state)
     assert_int_equal(sched.tasks_on_node, 1);
     assert_int_equal(sched.mem_per_node_bytes, UINT64_C(200) << 20);
     assert_int_equal(sched.mem_per_cpu_bytes, GOV_UNKNOWN);
-    /* Provenance: the GPU count is the kernel's (verified); nothing else
-     * the job's environment could give is known. */
-    assert_int_equal(sched.gpus_on_node_source, GOV_SCHED_DESCRIPTOR);
+    /* Provenance: the grant of 2 GPUs is the environment's, which this
+     * machine's devices (none) do not confirm; nothing else the job's
+     * environment could give is known. */
+    assert_int_equal(sched.gpus_on_node, 2);
+    assert_false(sched.gpus_verified);
+    assert_int_equal(sched.gpus_on_node_source, GOV_SCHED_ENVIRONMENT);
+    assert_int_equal(snap.descriptor.via, GOV_DESCRIPTOR_VIA_MUNGE);
+    assert_int_equal(snap.descriptor.unchecked, 0);
+    assert_int_equal(snap.descriptor.namespaces, 0);
     assert_int_equal(sched.gpus_per_task_source, GOV_SCHED_NONE);
     assert_int_equal(sched.mem_per_cpu_source, GOV_SCHED_NONE);
     assert_int_equal(snap.policy.present, 1);
@@ -683,6 +796,131 @@ static void test_collect(void **state)
     assert_int_equal(sched.source, GOV_SCHED_NONE);
 }
 
+/* The file hand-off (descriptor_file.c): root's file, 0444, read and bound
+ * like a credential; anyone else's, or one others may write, refused. */
+static void test_file(void **state)
+{
+    gov_descriptor d, out;
+    gov_desc_claim c;
+    gov_desc_check chk;
+    char dir[] = "/tmp/gov-test-file.XXXXXX", path[256], text[GOV_DESC_MAX_BYTES + 1];
+    FILE *f;
+    int n;
+
+    (void)state;
+    bound_to_self(&d, &c);
+    n = gov__descriptor_encode(&d, text, sizeof text);
+    assert_true(n > 0);
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/d", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, (size_t)n, f), (size_t)n);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0444), 0);
+    if (geteuid() == 0) {
+        assert_int_equal(gov__descriptor_verify_file(path, GOV_UID_NONE, &c, &out, &chk), 0);
+        assert_int_equal(out.cpus_per_task, 1);
+        /* Writable by its group: anyone in it could have written it. */
+        assert_int_equal(chmod(path, 0464), 0);
+        assert_int_equal(gov__descriptor_verify_file(path, GOV_UID_NONE, &c, &out, &chk),
+                         GOV_EUNTRUSTED);
+        assert_int_equal(out.job_id, GOV_UNKNOWN);
+        assert_int_equal(chmod(path, 0444), 0);
+        /* Bound elsewhere: the binding refuses it as for a credential. */
+        c.job_id++;
+        assert_int_equal(gov__descriptor_verify_file(path, GOV_UID_NONE, &c, &out, &chk),
+                         GOV_EBINDING);
+        c.job_id--;
+        /* Another owner than root: the user's own, say. */
+        assert_int_equal(chown(path, 65534, 65534), 0);
+    }
+    /* Not root's (here, or the owner just set): not trusted, unless it is
+     * the trusted uid (a SlurmUser that is not root). */
+    assert_int_equal(gov__descriptor_verify_file(path, GOV_UID_NONE, &c, &out, &chk),
+                     GOV_EUNTRUSTED);
+    assert_int_equal(gov__descriptor_verify_file(path, geteuid() == 0 ? 65534 : (uint32_t)geteuid(),
+                                                 &c, &out, &chk), 0);
+    /* A link is not followed at the last step; a missing file is gone. */
+    {
+        char link[300];
+        snprintf(link, sizeof link, "%s/l", dir);
+        assert_int_equal(symlink(path, link), 0);
+        assert_int_equal(gov__descriptor_verify_file(link, GOV_UID_NONE, &c, &out, &chk), -ELOOP);
+        unlink(link);
+    }
+    /* Gone from a directory that is there: its step ended, it was another
+     * step's.  No directory at all: not bound into this container. */
+    unlink(path);
+    assert_int_equal(gov__descriptor_verify_file(path, GOV_UID_NONE, &c, &out, &chk), GOV_EBINDING);
+    assert_int_equal(gov__descriptor_verify_file("/nonexistent/steps/d", GOV_UID_NONE, &c, &out,
+                                                 &chk), GOV_ENOENT);
+    assert_int_equal(gov__descriptor_verify_file("relative", GOV_UID_NONE, &c, &out, &chk),
+                     GOV_EINVAL);
+    rmdir(dir);
+}
+
+/* Who may own the file: root, the trusted uid, and where a user namespace
+ * leaves root unmapped, the overflow uid it then shows. */
+static void test_file_owner(void **state)
+{
+    (void)state;
+    assert_true(gov__file_owner_trusted(0, GOV_UID_NONE, true, 65534));
+    assert_false(gov__file_owner_trusted(65534, GOV_UID_NONE, true, 65534));
+    assert_true(gov__file_owner_trusted(65534, GOV_UID_NONE, false, 65534));
+    assert_false(gov__file_owner_trusted(1001, GOV_UID_NONE, false, 65534));
+    assert_true(gov__file_owner_trusted(64030, 64030, true, 65534));
+    assert_false(gov__file_owner_trusted(65534, GOV_UID_NONE, false, GOV_UNKNOWN));
+}
+
+/* The collector: the file where the credential's munged cannot be reached,
+ * and both out of reach named as such. */
+static void test_collect_file(void **state)
+{
+    gov_descriptor d;
+    gov_desc_claim c;
+    gov_snapshot snap;
+    gov_options opts = { .trusted_uid = GOV_UID_NONE, .munge_socket = "/nonexistent/munge.socket" };
+    char dir[] = "/tmp/gov-test-file.XXXXXX", text[GOV_DESC_MAX_BYTES + 1];
+    char env_file[512], env_cred[] = GOV_DESCRIPTOR_ENV "=MUNGE:AAAA:";
+    const char *envp[] = { "SLURM_JOB_ID=1234", "SLURM_STEP_ID=0", "SLURM_NODEID=1", env_cred,
+                           env_file, NULL };
+    FILE *f;
+    int n;
+
+    (void)state;
+    if (geteuid() != 0)
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "only root's file is trusted without a trusted uid");
+    bound_to_self(&d, &c);
+    n = gov__descriptor_encode(&d, text, sizeof text);
+    assert_true(n > 0);
+    assert_non_null(mkdtemp(dir));
+    snprintf(env_file, sizeof env_file, "%s=%s/d", GOV_DESCRIPTOR_FILE_ENV, dir);
+    f = fopen(strchr(env_file, '=') + 1, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, (size_t)n, f), (size_t)n);
+    assert_int_equal(fclose(f), 0);
+    gov_snapshot_init(&snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
+    assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
+    assert_int_equal(snap.descriptor.via, GOV_DESCRIPTOR_VIA_FILE);
+    assert_int_equal(snap.scheduler.cpus_per_task, 1);
+    unlink(strchr(env_file, '=') + 1);
+    gov_snapshot_init(&snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
+    assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
+    assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
+    rmdir(dir);
+    gov_snapshot_init(&snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
+    assert_int_equal(snap.descriptor.reason, GOV_EUNREACHABLE);
+    /* Without the file's variable, munged's failure is the reason. */
+    envp[4] = NULL;
+    gov_snapshot_init(&snap);
+    gov__descriptor_collect(&opts, NULL, envp, &snap);
+    assert_int_equal(snap.descriptor.reason, GOV_EMUNGE);
+}
+
 /* Every key set: the whole text, byte for byte, in the table's order (a
  * change of order or spelling is a format change), and read back. */
 static void test_every_key(void **state)
@@ -696,8 +934,8 @@ static void test_every_key(void **state)
     d.job_id = 1, d.step_id = 2, d.node_index = 0, d.uid = 1001, d.pid = 77;
     d.pid_start = 88, d.created = 99, d.nodes = 2, d.tasks_total = 4, d.tasks_on_node = 2;
     d.cpus_on_node = 4, d.cpus_per_task = 2, d.job_mem_mib = 100, d.step_mem_mib = 50;
-    d.gpus_on_node = 2, d.gpus_usable = 1, d.pid_ns = 5, d.user_ns = 6, d.boot_hash = 0xabcdef;
-    d.step_kind = GOV_STEP_BATCH, d.gpus_verified = true;
+    d.gpus_on_node = 2, d.pid_ns = 5, d.user_ns = 6, d.cgroup_ns = 7, d.boot_hash = 0xabcdef;
+    d.step_kind = GOV_STEP_BATCH, d.version = GOV_DESC_VERSION;
     d.topo.present = true, d.topo.packages = 2, d.topo.cores = 4, d.topo.pus = 8;
     d.topo.numa_nodes = 2, d.topo.numa_count = 2, d.topo.numa_mem_bytes[0] = 1;
     d.topo.numa_mem_bytes[1] = 2, d.topo.gpu_count = 2, d.topo.gpu_numa[0] = -1;
@@ -709,10 +947,10 @@ static void test_every_key(void **state)
     n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_string_equal(buf,
-        "governor-descriptor/3\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
+        "governor-descriptor/4\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
         "created=99\nnodes=2\ntasks=4\ntasks_node=2\nncpus=4\ncpt=2\njob_mem=100\n"
-        "step_mem=50\ngpus_node=2\ngpus_usable=1\npidns=5\nuserns=6\nboot=0000000000abcdef\n"
-        "kind=batch\ngpus_verified=1\ntopo=2,4,8,2\nnuma_mem=1,2\ngpus=-1/0,1/1\n"
+        "step_mem=50\ngpus_node=2\npidns=5\nuserns=6\ncgroupns=7\nboot=0000000000abcdef\n"
+        "kind=batch\ntopo=2,4,8,2\nnuma_mem=1,2\ngpus=-1/0,1/1\n"
         "profile=interactive\nimposed=1\nmem_reserve=10%\ncpu_reserve=2\nseal=required\n"
         "ttl=60\nthreads=1\nruntimes=1\n");
     assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &back), 0);
@@ -741,6 +979,11 @@ int main(void)
         cmocka_unit_test(test_uid_restriction),
         cmocka_unit_test(test_munge_unreachable),
         cmocka_unit_test(test_collect),
+        cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file_owner),
+        cmocka_unit_test(test_collect_file),
+        cmocka_unit_test(test_uid_map),
+        cmocka_unit_test(test_own_namespaces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,6 +200,51 @@ static void test_descriptor_invalid_reasons(void **state)
     }
 }
 
+/* In a container that binds neither hand-off in: named, with the lines
+ * that bind them. */
+static void test_descriptor_unreachable(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_ENVIRONMENT);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.descriptor.status = GOV_DESCRIPTOR_INVALID;
+    s.descriptor.reason = GOV_EUNREACHABLE;
+    r = examine(&s);
+    expect_fix(expect(&r, "descriptor.unreachable", GOV_DOCTOR_WARN, "descriptor"),
+               "/run/slurm-governor");
+    assert_null(find(&r, "descriptor.invalid"));
+}
+
+/* A cgroup namespace of its own hides the step's limits: enforcement is
+ * unknown, never an error, and the container setting that shows them is
+ * named; the sealed allocation still stands. */
+static void test_cgroup_hidden(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    s.descriptor.namespaces = (1u << GOV_NAMESPACE_CGROUP) | (1u << GOV_NAMESPACE_USER);
+    s.descriptor.namespaces_seen = 1;
+    s.cpu.affinity.count = 8;   /* the container's mask: all the host's */
+    r = examine(&s);
+    assert_int_equal(s.enforcement.memory, GOV_ENFORCEMENT_UNKNOWN);
+    assert_int_equal(s.enforcement.cpu, GOV_ENFORCEMENT_UNKNOWN);
+    assert_int_equal(s.memory.cgroup.status, GOV_LIMIT_UNKNOWN);
+    expect_fix(expect(&r, "cgroup.hidden", GOV_DOCTOR_INFO, "cgroup"), "--cgroupns=host");
+    expect(&r, "memory.hidden", GOV_DOCTOR_INFO, "memory");
+    expect(&r, "cpu.hidden", GOV_DOCTOR_INFO, "cpu");
+    assert_null(find(&r, "memory.not_enforced"));
+    assert_null(find(&r, "memory.allocation_unknown"));
+    assert_null(find(&r, "cgroup.unknown"));
+    assert_int_equal(r.exit_status, 0);
+    /* The effective budget is the sealed one, never the host's. */
+    assert_int_equal(s.memory.effective.limit_bytes, 200 * MiB);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
+}
+
 /* ---- scheduler --------------------------------------------------------- */
 
 static void test_scheduler_unverified(void **state)
@@ -732,6 +777,8 @@ int main(void)
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_descriptor_verified),
         cmocka_unit_test(test_descriptor_invalid_reasons),
+        cmocka_unit_test(test_descriptor_unreachable),
+        cmocka_unit_test(test_cgroup_hidden),
         cmocka_unit_test(test_scheduler_unverified),
         cmocka_unit_test(test_scheduler_outside_step),
         cmocka_unit_test(test_scheduler_missing_while_confined),

@@ -14,7 +14,7 @@ static void test_known_codes(void **state)
                           GOV_ERANGE, GOV_ENOSPC, GOV_ETIMEDOUT, GOV_EALREADY,
                           GOV_ENOTSUP, GOV_EOVERFLOW, GOV_EPARSE, GOV_ESEAL,
                           GOV_EUNTRUSTED, GOV_EBINDING, GOV_EVERSION, GOV_EMUNGE,
-                          GOV_ENAMESPACE, GOV_ENODE };
+                          GOV_ENAMESPACE, GOV_ENODE, GOV_EUNREACHABLE };
     size_t n = sizeof codes / sizeof codes[0];
 
     for (size_t i = 0; i < n; i++) {
@@ -32,9 +32,9 @@ static void test_code_list(void **state)
     size_t n = 0;
     const int *codes = gov_err_codes(&n);
 
-    assert_int_equal(n, 19);
+    assert_int_equal(n, 20);
     assert_int_equal(codes[0], GOV_EINVAL);
-    assert_int_equal(codes[n - 1], GOV_ENODE);
+    assert_int_equal(codes[n - 1], GOV_EUNREACHABLE);
     for (size_t i = 0; i < n; i++) {
         assert_true(codes[i] < 0);
         assert_string_not_equal(gov_err_name(codes[i]), "UNKNOWN");

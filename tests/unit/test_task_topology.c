@@ -12,6 +12,7 @@
 
 #include "collect/collect.h"
 #include "descriptor.h"
+#include "gpu.h"
 #include "runenv_var.h"
 
 static struct hwloc_topology *load_tree(const char *dir)
@@ -232,25 +233,44 @@ static void test_descriptor_step_part(void **state)
     d.gpus_verified = true;
     /* A task on NUMA node 1 holding both GPUs: one is local. */
     task_of(topo, "4-7,12-15", &s);
-    gov__descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, NULL, NULL, &s);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
     assert_int_equal(s.topology.step.pus, 8);
     assert_int_equal(s.topology.step.numa_nodes, 1);
     assert_int_equal(s.topology.task_gpus_local, 1);
     /* Across both nodes: both. */
     task_of(topo, "0-15", &s);
-    gov__descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, NULL, NULL, &s);
     assert_int_equal(s.topology.task_gpus_local, 2);
     /* One GPU of two, unverified: which one the task holds is unknown. */
     d.gpus_on_node = 1;
     d.gpus_verified = false;
     task_of(topo, "4-7,12-15", &s);
-    gov__descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, NULL, NULL, &s);
     assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
     /* No GPU on the node: none local. */
     d.topo.gpu_count = 0;
-    gov__descriptor_apply(&d, &s);
+    gov__descriptor_apply(&d, NULL, NULL, &s);
     assert_int_equal(s.topology.task_gpus_local, 0);
+    /* Version 4: the grant is confirmed by the devices the process may
+     * open (two of four, the others refused by a device cgroup), then the
+     * task holds both GPUs and one is local; with no such evidence, not. */
+    d.topo.gpu_count = 2;
+    d.gpus_on_node = 2;
+    d.version = 4;
+    {
+        gov_gpu_nodes nvidia = { 4, 2, 2 }, render = { 0, 0, 0 };
+        task_of(topo, "4-7,12-15", &s);
+        gov__descriptor_apply(&d, &nvidia, &render, &s);
+        assert_true(s.scheduler.gpus_verified);
+        assert_int_equal(s.scheduler.gpus_on_node_source, GOV_SCHED_DESCRIPTOR);
+        assert_int_equal(s.topology.task_gpus_local, 1);
+        nvidia.usable = 3, nvidia.denied = 1;   /* more than the grant */
+        gov__descriptor_apply(&d, &nvidia, &render, &s);
+        assert_false(s.scheduler.gpus_verified);
+        assert_int_equal(s.scheduler.gpus_on_node_source, GOV_SCHED_ENVIRONMENT);
+        assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
+    }
     hwloc_topology_destroy(topo);
 }
 

@@ -35,7 +35,8 @@ def test_error_codes_come_from_the_library() -> None:
     assert codes["EMUNGE"] == -4006
     assert codes["ENAMESPACE"] == -4007
     assert codes["ENODE"] == -4008
-    assert len(set(codes.values())) == len(codes) == 19
+    assert codes["EUNREACHABLE"] == -4009
+    assert len(set(codes.values())) == len(codes) == 20
     assert all(governor.strerror(c) != "unknown error" for c in codes.values())
 
 

@@ -1,38 +1,82 @@
 #!/usr/bin/env bash
-# covers: v1
-# v2: cgroup-independent (the task's own namespaces); left out of the TCG guest for time
-# A task that runs its program in namespaces of its own, as a container
-# runtime's --pid (or unshare --pid --mount-proc) does: pids are renumbered
-# and, in a user namespace, uids mapped, so the seal's binding to the task
-# cannot be checked.  The snapshot still exits 0 with the variables'
-# figures, and the reason names the namespace (not "another job"), as
-# docs/descriptor.md says.
+# covers: v1 v2
+# Containers (issue 34): a governed task runs the tool under bubblewrap in
+# the shapes container runtimes give a task (docs/admin-guide.md,
+# "Containers and sites without munged"): a user namespace keeping the uid
+# (enroot) or mapping it to 0 (pyxis --container-remap-root), a PID
+# namespace, a fresh tmpfs on /run (enroot's /var/run: munged's socket and
+# the plugin's run directory hidden) with and without the lines the admin
+# guide gives to bind them back, and a cgroup namespace (pyxis joins the
+# container's), which hides the step's limits above the task.  With the
+# site's setup in place (handoff=munge,file, the run directory bound in)
+# every shape verifies and reports the step's memory, read outside the
+# container; where both hand-offs are hidden the snapshot says so and never
+# falls back to the host's memory.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
 
-command -v unshare >/dev/null || die "unshare (util-linux) is missing"
-# An unprivileged user may make a user namespace (Debian's default); the
-# PID namespace needs one.  The kernel refuses it to a chrooted process,
-# which is how the other Slurm series run here (tests/slurm/chroot.sh).
-if ! as_user unshare --user --map-root-user true 2>/dev/null; then
+# The kernel refuses a user namespace to a chrooted process, which is how
+# the other Slurm series run here (tests/slurm/chroot.sh).
+if ! as_user unshare --user true 2>/dev/null; then
 	[[ $(stat -c %d:%i /) == "$(stat -c %d:%i /proc/1/root/)" ]] ||
 		skip "this Slurm runs in a chroot (chroot.sh), where the kernel refuses user namespaces (CLONE_NEWUSER: EPERM)"
 	die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
 fi
+command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh, the guest's image.sh install it)"
 
+gov_plugstack handoff=munge,file
+mem=300
+# The step's memory limit, read outside any container: the cgroup's, as
+# the task sees it before it enters one.
 # shellcheck disable=SC2016 # expanded in the task
-q='jq -c "[.descriptor.status, .descriptor.reason, .scheduler.source, .scheduler.cpus_per_task]"'
-out=$(as_user srun --governor -n1 -c2 bash -c "\"\$GOV_TOOL\" snapshot --json | $q")
-printf 'in the task: %s\n' "$out"
-assert_eq '["verified",null,"descriptor",2]' "$out" "the task itself"
+outside=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+	'"$GOV_TOOL" snapshot --json | jq -r "[.memory.cgroup.limit_bytes, .descriptor.via] | @tsv"')
+read -r limit via <<<"$outside"
+printf 'outside the container: cgroup limit %s, via %s\n' "$limit" "$via"
+assert_eq $((mem << 20)) "$limit" "the step's cgroup limit, outside"
+assert_eq munge "$via" "the hand-off outside a container"
 
-for ns in "--user --map-root-user --pid --fork --mount-proc" "--user --map-current-user"; do
-	rc=0
-	out=$(as_user srun --governor -n1 -c2 bash -c "unshare $ns \"\$GOV_TOOL\" snapshot --json | $q") || rc=$?
-	printf 'unshare %s: %s (exit %s)\n' "$ns" "$out" "$rc"
-	assert_eq 0 "$rc" "snapshot's exit status in the namespace"
-	assert_match '^\["invalid","the process runs in another PID or user namespace than its Slurm task' "$out" \
-		"reason ($ns)"
-	assert_match '"environment",2\]$' "$out" "the variables' figures ($ns)"
+user='--unshare-user --bind / / --dev-bind /dev /dev'
+hide_run='--tmpfs /run'
+bind_dir='--ro-bind /run/slurm-governor /run/slurm-governor'
+bind_munge='--ro-bind /run/munge /run/munge'
+# NAME|BWRAP ARGUMENTS|STATUS VIA REASON NAMESPACES UNCHECKED EFFECTIVE_MEMORY BINDING
+shapes=(
+	"user namespace, same uid (enroot)|$user|verified munge - user none $((mem << 20)) cgroup"
+	"user namespace, uid 0 (--container-remap-root)|$user --uid 0 --gid 0|verified munge - user none $((mem << 20)) cgroup"
+	"plus a PID namespace|$user --unshare-pid --proc /proc|verified munge - user,pid ancestry $((mem << 20)) cgroup"
+	"a fresh /run, nothing bound|$user --unshare-pid --proc /proc $hide_run|invalid - EUNREACHABLE user,pid - $((mem << 20)) cgroup"
+	"a fresh /run, the run directory bound|$user --unshare-pid --proc /proc $hide_run $bind_dir|verified file - user,pid ancestry $((mem << 20)) cgroup"
+	"a fresh /run, munged's socket bound|$user --unshare-pid --proc /proc $hide_run $bind_munge|verified munge - user,pid ancestry $((mem << 20)) cgroup"
+	"plus a cgroup namespace, the run directory bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run $bind_dir|verified file - user,pid,cgroup ancestry $((mem << 20)) scheduler"
+	"plus a cgroup namespace, nothing bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run|invalid - EUNREACHABLE user,pid,cgroup - - -"
+)
+# shellcheck disable=SC2016 # expanded in the task
+q='[.descriptor.status, (.descriptor.via // "-"), (.descriptor.reason_code // "-"), .container.namespaces,
+   (.descriptor.unchecked // "-"), (.memory.effective.limit_bytes // "-"), (.memory.effective.binding // "-")] | join(" ")'
+for shape in "${shapes[@]}"; do
+	IFS='|' read -r name args want <<<"$shape"
+	# shellcheck disable=SC2016 # expanded in the task
+	got=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+		"bwrap $args -- \"\$GOV_TOOL\" snapshot --json | jq -r '$q'")
+	printf '%-50s %s\n' "$name:" "$got"
+	assert_eq "$want" "$got" "$name"
 done
+
+# What a runtime is told there: governor run sizes Go's heap from the
+# sealed budget, not from the host (the cgroup namespace hides the limit).
+cg="$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run"
+# shellcheck disable=SC2016 # expanded in the task
+gomem=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+	"bwrap $cg $bind_dir -- \"\$GOV_TOOL\" run -- printenv GOMEMLIMIT")
+printf 'GOMEMLIMIT in the cgroup namespace: %s\n' "$gomem"
+[[ $gomem =~ ^([0-9]+)MiB$ ]] && ((BASH_REMATCH[1] > 0 && BASH_REMATCH[1] <= mem)) ||
+	die "GOMEMLIMIT '$gomem' is not within the step's ${mem} MiB"
+# Both hand-offs hidden: doctor names the hidden cgroups and what shows them.
+# shellcheck disable=SC2016 # expanded in the task
+doc=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+	"bwrap $cg -- \"\$GOV_TOOL\" doctor --json; true")
+assert_eq info "$(doctor_finding "$doc" cgroup.hidden severity)" "doctor's finding in a cgroup namespace"
+assert_eq warn "$(doctor_finding "$doc" descriptor.unreachable severity)" "doctor's finding with both hand-offs hidden"
+assert_no_drain

@@ -2,7 +2,8 @@
 # covers: v1
 # v2: cgroup-independent (the credential's facts in the seal); left out of the TCG guest for time
 # srun --governor in several shapes: every task gets a descriptor that
-# verifies, carrying the credential's facts for its own node.
+# verifies, carrying the credential's facts for its own node, sealed once
+# per step and node (format version 4).
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -33,8 +34,13 @@ assert_eq 2 "$(val "$line" tasks_node)" "-n2 tasks on node"
 assert_eq 1 "$(val "$line" cpt)" "-n2 cpus per task"
 assert_eq normal "$(val "$line" kind)" "-n2 step kind"
 assert_eq "$(id -u govtest)" "$(val "$line" uid)" "-n2 uid"
-# Two tasks, two credentials, each bound to its own process.
-assert_eq 2 "$(cut -d' ' -f3- <<<"$out" | tr ' ' '\n' | grep '^pid=' | sort -u | wc -l)" "distinct task pids"
+# One descriptor for the step on this node, sealed once, bound to the
+# step's slurmstepd (each task's parent): both tasks carry the same one.
+assert_eq 1 "$(cut -d' ' -f3- <<<"$out" | sort -u | wc -l)" "distinct descriptors on one node"
+# shellcheck disable=SC2016 # expanded in the task
+parents=$(as_user srun --governor -n2 bash -c 'echo "$PPID $(eval "$GOV_PAYLOAD" | sed -n "s/^pid=//p")"')
+printf 'parent, sealed pid: %s\n' "$(tr '\n' ' ' <<<"$parents")"
+assert_eq 0 "$(awk '$1 != $2' <<<"$parents" | wc -l)" "the sealed pid is each task's parent, slurmstepd"
 assert_idle
 
 line=$(run -n1 -c2)
