@@ -37,7 +37,7 @@ esac
 mirror="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
 packages=(
 	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
-	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev
+	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev bzip2
 	python3 python3-pytest jq iproute2 procps passwd hostname bsdutils
 	# The real runtimes that tests/slurm/cases/gov_runtimes.sh runs in steps.
 	golang-go nodejs default-jdk-headless cargo librust-rayon-dev
