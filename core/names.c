@@ -101,6 +101,30 @@ int gov__step_kind_from_name(const char *text, size_t len, gov_step_kind *out)
     return 0;
 }
 
+const char *gov__bits_format(uint32_t bits, const char *(*name)(unsigned), unsigned count,
+                             char *buf, size_t cap)
+{
+    gov_text_buf o = gov__text_fixed(buf, cap);
+
+    gov__text_append(&o, "", 0);
+    for (unsigned i = 0; i < count && i < 32; i++)
+        if (bits & (1u << i))
+            gov__text_put(&o, "%s%s", o.used ? "," : "", name(i));
+    if (!o.used)
+        gov__text_put(&o, "none");
+    return buf;
+}
+
+const char *gov__namespace_bits_name(unsigned v)
+{
+    return gov_namespace_name((gov_namespace)v);
+}
+
+const char *gov__binding_bits_name(unsigned v)
+{
+    return gov_binding_name((gov_binding)v);
+}
+
 void gov__layers_format(unsigned bits, char *buf, size_t cap)
 {
     static const gov_layer order[] = { GOV_LAYER_AFFINITY, GOV_LAYER_CPUSET, GOV_LAYER_QUOTA,

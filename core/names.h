@@ -41,4 +41,12 @@ int gov__step_kind_from_name(const char *text, size_t len, gov_step_kind *out);
  * "none" for 0. */
 void gov__layers_format(unsigned bits, char *buf, size_t cap);
 
+/* Comma list of the names of an enum's members in BITS (1u << member), in
+ * value order ("user,pid"), "none" for 0; returns buf. */
+const char *gov__bits_format(uint32_t bits, const char *(*name)(unsigned), unsigned count,
+                             char *buf, size_t cap);
+/* The same for the public enums the snapshot keeps as bits. */
+const char *gov__namespace_bits_name(unsigned v);
+const char *gov__binding_bits_name(unsigned v);
+
 #endif /* GOV_NAMES_H */

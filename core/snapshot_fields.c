@@ -28,35 +28,20 @@ static const char *descriptor_reason(const gov_snapshot *s, char *buf, size_t ca
                                                           : NULL;
 }
 
-/* Bits of an enum as a comma list of its names in value order, "none"
- * without any. */
-static const char *bit_names(uint32_t bits, const char *(*name)(unsigned), unsigned count,
-                             char *buf, size_t cap)
-{
-    gov_text_buf o = gov__text_fixed(buf, cap);
-
-    gov__text_append(&o, "", 0);
-    for (unsigned i = 0; i < count; i++)
-        if (bits & (1u << i))
-            gov__text_put(&o, "%s%s", o.used ? "," : "", name(i));
-    return o.used ? buf : "none";
-}
-
-static const char *binding_name(unsigned v) { return gov_binding_name(v); }
-static const char *namespace_name(unsigned v) { return gov_namespace_name(v); }
-
 static const char *descriptor_unchecked(const gov_snapshot *s, char *buf, size_t cap)
 {
     if (s->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
         return NULL;
-    return bit_names(s->descriptor.unchecked, binding_name, GOV_BINDING_COUNT, buf, cap);
+    return gov__bits_format(s->descriptor.unchecked, gov__binding_bits_name, GOV_BINDING_COUNT, buf,
+                            cap);
 }
 
 static const char *container_namespaces(const gov_snapshot *s, char *buf, size_t cap)
 {
     if (!s->descriptor.namespaces_seen)
         return NULL;
-    return bit_names(s->descriptor.namespaces, namespace_name, GOV_NAMESPACE_COUNT, buf, cap);
+    return gov__bits_format(s->descriptor.namespaces, gov__namespace_bits_name, GOV_NAMESPACE_COUNT,
+                            buf, cap);
 }
 
 static const char *descriptor_reason_code(const gov_snapshot *s, char *buf, size_t cap)

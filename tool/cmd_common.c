@@ -1,6 +1,7 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
 #include "cmd.h"
+#include "names.h"
 #include "text.h"
 
 #include <errno.h>
@@ -246,4 +247,25 @@ void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
     gov__fmt_bytes(p->memory_limit_per_worker, limit, sizeof limit);
     gov__fmt_bytes(p->memory_remaining_per_worker, free_, sizeof free_);
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
+}
+
+void gov__cmd_print_container(const gov_snapshot_descriptor *d)
+{
+    char buf[64];
+
+    if (d->status == GOV_DESCRIPTOR_VERIFIED)
+        printf("via: %s\n", d->via == GOV_DESCRIPTOR_VIA_FILE
+                                ? "the step's file (GOVERNOR_DESCRIPTOR_FILE)"
+                                : "MUNGE (GOVERNOR_DESCRIPTOR)");
+    if (d->namespaces_seen && d->namespaces)
+        printf("container: namespaces of its own: %s%s\n",
+               gov__bits_format(d->namespaces, gov__namespace_bits_name, GOV_NAMESPACE_COUNT, buf,
+                                sizeof buf),
+               d->namespaces & (1u << GOV_NAMESPACE_CGROUP)
+                   ? " (the step's cgroup limits are hidden above its root)"
+                   : "");
+    if (d->status == GOV_DESCRIPTOR_VERIFIED && d->unchecked)
+        printf("not checked in this container: %s\n",
+               gov__bits_format(d->unchecked, gov__binding_bits_name, GOV_BINDING_COUNT, buf,
+                                sizeof buf));
 }

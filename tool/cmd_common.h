@@ -68,6 +68,11 @@ int gov__cmd_shape_arg(int argc, char **argv, int *i, gov_cmd_shape *s);
  * GOV_PLAN_WORKERS_NUMA), on standard error. */
 void gov__cmd_shape_error(const char *verb, const gov_snapshot *snap);
 
+/* The lines verify and snapshot print about a container: how the verified
+ * descriptor came, what its binding could not check, the namespaces the
+ * process has of its own (nothing outside a container). */
+void gov__cmd_print_container(const gov_snapshot_descriptor *d);
+
 /* "1.5 GiB", "-" for GOV_UNKNOWN. */
 void gov__fmt_bytes(uint64_t v, char *buf, size_t cap);
 /* "12", "-" for GOV_UNKNOWN. */

@@ -301,9 +301,11 @@ int gov__cmd_snapshot(int argc, char **argv)
     printf("descriptor: %s", gov_descriptor_status_name(snap.descriptor.status));
     if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
         printf(" (%s)", gov_strerror(snap.descriptor.reason));
-    printf("; scheduler facts from: %s\n\n",
+    printf("; scheduler facts from: %s\n",
            snap.scheduler.source == GOV_SCHED_NONE ? "no scheduler"
                                                    : gov_sched_source_name(snap.scheduler.source));
+    gov__cmd_print_container(&snap.descriptor);
+    printf("\n");
     print_scheduler(&snap);
     print_cpu(&snap);
     print_topology(&snap);

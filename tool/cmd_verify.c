@@ -72,6 +72,7 @@ int gov__cmd_verify(int argc, char **argv)
             printf("age: %llu s%s%s\n", (unsigned long long)snap.descriptor.age_s,
                    snap.descriptor.expired ? ", past its MUNGE TTL" : "",
                    snap.descriptor.replayed ? ", decoded before" : "");
+        gov__cmd_print_container(&snap.descriptor);
     }
     switch (snap.descriptor.status) {
     case GOV_DESCRIPTOR_VERIFIED:

@@ -40,10 +40,12 @@ packages=(
 	linux-image-amd64 initramfs-tools systemd-sysv dbus kmod udev
 	# Slurm, MUNGE, and what the project builds and its cases run with.
 	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
-	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev
+	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev bzip2
 	python3 jq iproute2 procps passwd hostname bsdutils util-linux
-	# Containers in real steps (tests/slurm/cases/gov_container.sh).
-	bubblewrap
+	# Containers in real steps (tests/slurm/cases/gov_container.sh):
+	# bubblewrap's shapes, and rootless podman (newuidmap from uidmap) on
+	# an image made below.
+	bubblewrap podman uidmap
 )
 key=$(cat "$0" <(printf '%s\n' "$suite") | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key
@@ -101,6 +103,18 @@ if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends 
 	tail -n 30 "$log" >&2
 	die "mmdebstrap failed (log: $log); is deb.debian.org reachable?"
 fi
+# The container image rootless podman runs in the guest: a Debian root of
+# the same suite with what the governor tool links (no registry is
+# reachable; `podman import` takes the tarball), made readable by the
+# test user.
+if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
+	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+	--dpkgopt='path-exclude=/usr/share/locale/*' --include=libhwloc15,libmunge2 \
+	"$suite" "$tmp/root/var/lib/gov-container.tar" "$mirror" >>"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die "mmdebstrap failed on the container image (log: $log)"
+fi
+chmod 644 "$tmp/root/var/lib/gov-container.tar"
 version() { # PACKAGE: its version in the new root
 	# shellcheck disable=SC2016 # dpkg's own format
 	chroot "$tmp/root" dpkg-query -W -f='${Version}' "$1"

@@ -50,7 +50,7 @@ shapes=(
 	"a fresh /run, the run directory bound|$user --unshare-pid --proc /proc $hide_run $bind_dir|verified file - user,pid ancestry $((mem << 20)) cgroup"
 	"a fresh /run, munged's socket bound|$user --unshare-pid --proc /proc $hide_run $bind_munge|verified munge - user,pid ancestry $((mem << 20)) cgroup"
 	"plus a cgroup namespace, the run directory bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run $bind_dir|verified file - user,pid,cgroup ancestry $((mem << 20)) scheduler"
-	"plus a cgroup namespace, nothing bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run|invalid - EUNREACHABLE user,pid,cgroup - - -"
+	"plus a cgroup namespace, nothing bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run|invalid - EUNREACHABLE user,pid,cgroup - $(by_series 22.05="- -" 24.11="$((mem << 20)) scheduler" 26.05="$((mem << 20)) scheduler")"
 )
 # shellcheck disable=SC2016 # expanded in the task
 q='[.descriptor.status, (.descriptor.via // "-"), (.descriptor.reason_code // "-"), .container.namespaces,
@@ -63,6 +63,37 @@ for shape in "${shapes[@]}"; do
 	printf '%-50s %s\n' "$name:" "$got"
 	assert_eq "$want" "$got" "$name"
 done
+
+# Rootless podman, where its cgroup namespace is real (cgroup v2; on this
+# host's hybrid hierarchy crun refuses it): an image made from a Debian
+# root (tests/guest/image.sh), its own user, mount, PID and cgroup
+# namespaces, a fresh /run and a clean environment; the tool bound in; the
+# container left in the task's cgroup (--cgroups=disabled: the user owns
+# no cgroup to make one in) under a private cgroup namespace, which hides
+# the step's limits.  With the admin guide's lines (the run directory and
+# the variables passed) it verifies through the file.
+if [[ $(cgroup_mode) == v2 ]]; then
+	command -v podman >/dev/null || die "podman is missing (the guest's image.sh installs it)"
+	image=/var/lib/gov-container.tar
+	[[ -r $image ]] || die "no container image $image (the guest's image.sh makes it)"
+	u=${GOV_TEST_USER:-govtest}
+	grep -q "^$u:" /etc/subuid || usermod --add-subuids 200000-265535 --add-subgids 200000-265535 "$u"
+	pm='podman --storage-driver=vfs --cgroup-manager=cgroupfs --events-backend=file'
+	as_user $pm import --quiet "$image" localhost/gov-debian >/dev/null
+	run="$pm run --rm --network=none --cgroups=disabled --cgroupns=private -v $GOV_TOOL:/usr/local/bin/governor:ro --env 'GOVERNOR_*' --env 'SLURM_*'"
+	# On 24.11 and later srun exports the step's memory (SLURM_MEM_PER_NODE),
+	# which the variables then give when no descriptor verifies.
+	bare=$(by_series 22.05="- -" 24.11="$((mem << 20)) scheduler" 26.05="$((mem << 20)) scheduler")
+	for shape in "the run directory bound|-v /run/slurm-governor:/run/slurm-governor:ro|verified file - user,pid,cgroup ancestry $((mem << 20)) scheduler" \
+		"nothing bound||invalid - EUNREACHABLE user,pid,cgroup - $bare"; do
+		IFS='|' read -r name args want <<<"$shape"
+		got=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+			"$run $args localhost/gov-debian governor snapshot --json 2>/dev/null" | jq -r "$q")
+		printf '%-50s %s\n' "podman, $name:" "$got"
+		assert_eq "$want" "$got" "podman, $name"
+	done
+	as_user $pm rmi --force localhost/gov-debian >/dev/null 2>&1 || true
+fi
 
 # What a runtime is told there: governor run sizes Go's heap from the
 # sealed budget, not from the host (the cgroup namespace hides the limit).
