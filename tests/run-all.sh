@@ -266,10 +266,11 @@ prefetch() {
 ids=()
 declare -A title=() needs=() cmd=()
 def() { # ID NEEDS TITLE CMD...
-	ids+=("$1")
-	needs[$1]=$2 title[$1]=$3
+	local id=$1
+	ids+=("$id")
+	needs[$id]=$2 title[$id]=$3
 	shift 3
-	cmd[$1]="$*"
+	cmd[$id]="$*"
 }
 def unit - "unit and tool tests" unit
 def runtimes plain "real runtimes under governor run" runtimes
