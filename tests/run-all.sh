@@ -331,11 +331,18 @@ run_stage() { # ID: one stage in the foreground
 	stage "${title[$1]}" ${cmd[$1]}
 }
 
+# --list: the table, each stage's command checked to be a function here
+# (tests/consistency/test_run_all.sh holds the table to that).
 list() {
-	local id
+	local id rc=0
 	for id in "${ids[@]}"; do
 		printf '%-11s %s%s\n' "$id" "${title[$id]}" "$([[ ${needs[$id]} == - ]] || echo " (needs ${needs[$id]//,/, })")"
+		if ! declare -F "${cmd[$id]%% *}" >/dev/null; then
+			echo "run-all: stage $id runs '${cmd[$id]}', which is no function here" >&2
+			rc=1
+		fi
 	done
+	return $rc
 }
 
 # --only ID...: those stages in the foreground, in the table's order, after
@@ -401,7 +408,7 @@ usage() {
 # while it runs cannot derail the run.
 case ${1:-} in
 '') main ;;
---list) list ;;
+--list) list; exit ;;
 --only)
 	shift
 	(($#)) || { usage >&2; exit 2; }
