@@ -109,7 +109,6 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
                         const void *arg, gov_snapshot *out)
 {
     gov_cgroup_evidence cg;
-    gov_gpu_nodes nvidia, render;
 
     gov_snapshot_init(out);
     if (gov__affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
@@ -118,8 +117,9 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
      * the task's NUMA nodes. */
     if (topology)
         topology(arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
-    gov__gpu_devices_count(NULL, &nvidia, &render);
-    gov__descriptor_apply(d, &nvidia, &render, out);
+    /* The task's environment is planned from CPUs and memory; GPUs play no
+     * part, so /dev is not scanned at every task's start. */
+    gov__descriptor_apply(d, NULL, NULL, out);
     gov__cgroup_collect(NULL, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;
