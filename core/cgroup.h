@@ -55,6 +55,19 @@ typedef struct gov_cgroup_evidence {
 
 void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
 
+/* The same without any level's usage (memory.current, usage_in_bytes,
+ * memory.stat up the chain): the limits alone, which is all a task's
+ * environment is planned from, at every task's start; the remaining and
+ * working-set figures stay unknown.  mountinfo (len bytes): the process's
+ * mount table where the caller has it already (a task's cgroup mounts are
+ * its slurmstepd's, which reads them once for all of them); NULL: read it. */
+void gov__cgroup_collect_limits(const gov_root *root, const char *mountinfo, size_t len,
+                                gov_cgroup_evidence *out);
+
+/* The whole of ROOT/proc/self/mountinfo, malloc'd into *text (the caller
+ * frees it).  Returns 0, GOV_ENOMEM, or the read's error. */
+int gov__mountinfo_read(const gov_root *root, char **text, size_t *len);
+
 /* Only devices_confined, for slurmstepd (reads no limit files). */
 int gov__cgroup_devices_confined(const gov_root *root);
 

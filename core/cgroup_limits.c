@@ -246,6 +246,7 @@ typedef struct mem_level {
 } mem_level;
 
 typedef struct mem_acc {
+    bool usage;             /* read each level's usage (else limits alone) */
     bool unknown;           /* some level's limit could not be read */
     bool rem_unknown;       /* a hard-limited level's usage could not be read */
     bool plan_unknown;      /* the same for a level bounded by max or high */
@@ -337,7 +338,7 @@ static void v2_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
     if (gov__read_file_in(root, dir, "memory.high", buf, sizeof buf, &n) ||
         gov__parse_memory_value(buf, n, &high, &unl))
         acc->unknown = true;
-    lv = read_level(root, dir, 2);
+    lv = acc->usage ? read_level(root, dir, 2) : (mem_level){ GOV_UNKNOWN, GOV_UNKNOWN };
     if (own)
         *own = lv;
     acc->limit = min_u64(acc->limit, max);
@@ -362,7 +363,7 @@ static void v1_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
     if (gov__read_file_in(root, dir, "memory.limit_in_bytes", buf, sizeof buf, &n) ||
         gov__parse_v1_limit(buf, n, &limit, &unl))
         acc->unknown = true;
-    lv = read_level(root, dir, 1);
+    lv = acc->usage ? read_level(root, dir, 1) : (mem_level){ GOV_UNKNOWN, GOV_UNKNOWN };
     if (own)
         *own = lv;
     acc->limit = min_u64(acc->limit, limit);
@@ -398,10 +399,10 @@ static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
     add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, hl, own);
 }
 
-static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
+static void collect_memory(const gov_root *root, const gov_cg_loc *loc, bool usage,
                            gov_cgroup_evidence *out)
 {
-    mem_acc acc = { .limit = GOV_UNKNOWN, .high = GOV_UNKNOWN,
+    mem_acc acc = { .usage = usage, .limit = GOV_UNKNOWN, .high = GOV_UNKNOWN,
                     .remaining = GOV_UNKNOWN, .planning = GOV_UNKNOWN };
     mem_level own = { GOV_UNKNOWN, GOV_UNKNOWN }, shown;
     size_t len = strlen(loc->rel);
@@ -441,10 +442,12 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc,
 /* ---- the collector ------------------------------------------------------- */
 
 
-void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
+static void collect(const gov_root *root, bool usage, const char *mountinfo, size_t len,
+                    gov_cgroup_evidence *out)
 {
     gov_cg_text *t;
     gov_cg_loc cpu, cpuset, mem;
+    bool read;
 
     if (!out)
         return;
@@ -456,7 +459,19 @@ void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     t = calloc(1, sizeof *t);
     if (!t)
         return;
-    if (gov__cg_read_texts(root, t)) {
+    if (mountinfo) {
+        t->mountinfo = malloc(len + 1);
+        read = t->mountinfo &&
+               !gov__read_file(root, "/proc/self/cgroup", t->proc, sizeof t->proc, &t->proc_len);
+        if (t->mountinfo) {
+            memcpy(t->mountinfo, mountinfo, len);
+            t->mountinfo[len] = '\0';
+            t->mountinfo_len = len;
+        }
+    } else {
+        read = gov__cg_read_texts(root, t);
+    }
+    if (read) {
         gov__cg_locate(root, t, "cpu", "cpu.max", &cpu);
         gov__cg_locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
         gov__cg_locate(root, t, "memory", "memory.max", &mem);
@@ -465,7 +480,7 @@ void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
         if (cpuset.mapped)
             collect_cpuset(root, &cpuset, out);
         if (mem.mapped)
-            collect_memory(root, &mem, out);
+            collect_memory(root, &mem, usage, out);
         out->cpu.version = cpu.version ? cpu.version : cpuset.version;
         out->memory.version = mem.version;
         gov__cg_pressure_dir(root, t, out);
@@ -475,3 +490,14 @@ void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
     free(t);
 }
 
+
+void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
+{
+    collect(root, true, NULL, 0, out);
+}
+
+void gov__cgroup_collect_limits(const gov_root *root, const char *mountinfo, size_t len,
+                                gov_cgroup_evidence *out)
+{
+    collect(root, false, mountinfo, len, out);
+}

@@ -161,25 +161,39 @@ bool gov__cg_up(const gov_cg_loc *loc, size_t *len)
 }
 
 /* mountinfo grows with every mount (containers, job tmpfs): read it whole. */
-bool gov__cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t)
+int gov__mountinfo_read(const gov_root *root, char **text, size_t *len)
 {
     size_t cap = 65536;
+    char *b = NULL;
 
-    if (gov__read_file(root, proc_cgroup, t->proc, sizeof t->proc, &t->proc_len))
-        return false;
     for (;;) {
         int rc;
-        char *b = realloc(t->mountinfo, cap);
-        if (!b)
-            return false;
-        t->mountinfo = b;
-        rc = gov__read_file(root, "/proc/self/mountinfo", b, cap, &t->mountinfo_len);
-        if (rc == 0)
-            return true;
-        if (rc != GOV_ENOSPC || cap >= MOUNTINFO_MAX)
-            return false;
+        char *bigger = realloc(b, cap);
+        if (!bigger) {
+            free(b);
+            return GOV_ENOMEM;
+        }
+        b = bigger;
+        rc = gov__read_file(root, "/proc/self/mountinfo", b, cap, len);
+        if (rc == 0) {
+            *text = b;
+            return 0;
+        }
+        if (rc != GOV_ENOSPC || cap >= MOUNTINFO_MAX) {
+            free(b);
+            return rc;
+        }
         cap *= 2;
     }
+}
+
+bool gov__cg_read_texts_of(const gov_root *root, const char *proc_cgroup, gov_cg_text *t)
+{
+    if (gov__read_file(root, proc_cgroup, t->proc, sizeof t->proc, &t->proc_len))
+        return false;
+    free(t->mountinfo);
+    t->mountinfo = NULL;
+    return gov__mountinfo_read(root, &t->mountinfo, &t->mountinfo_len) == 0;
 }
 
 bool gov__cg_read_texts(const gov_root *root, gov_cg_text *t)

@@ -78,6 +78,6 @@ size_t gov__runenv_inputs(const char **names, size_t cap)
     n++;
     /* Where a narrowed mask starts (runenv.c). */
     if (n < cap)
-        names[n] = "SLURM_LOCALID";
+        names[n] = GOV_LOCALID_ENV;
     return n + 1;
 }

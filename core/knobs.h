@@ -30,6 +30,9 @@ typedef struct gov_knob {
  * script's, say) from the user's. */
 #define GOV_THREADS_ENV "GOVERNOR_THREADS"
 #define GOV_MEMORY_ENV "GOVERNOR_MEMORY_SHARE"
+/* Where a narrowed mask starts: the one input that differs between the
+ * tasks of a step. */
+#define GOV_LOCALID_ENV "SLURM_LOCALID"
 
 extern const gov_knob gov__knobs[];
 extern const size_t gov__knob_count;

@@ -567,7 +567,7 @@ static int decide(builder *b)
  * see. */
 static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov_snapshot *view)
 {
-    const char *lid = gov__env_get(envp, "SLURM_LOCALID");
+    const char *lid = gov__env_get(envp, GOV_LOCALID_ENV);
     double q = view->cpu.cgroup.quota_cores;
     uint64_t n, have = view->cpu.affinity.count, kept = 0, local = 0, skip;
 

@@ -36,13 +36,15 @@ typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint6
                                   gov_snapshot_topology *out);
 
 /* What the live process (a task about to exec) may use, from the sealed
- * descriptor d and its own affinity, cgroups and /proc/meminfo, resolved:
- * the library's snapshot without host inventory, pressure, accelerators
- * and disk.  topology (NULL: none, the task part stays unknown) counts the
+ * descriptor d and its own affinity, cgroup limits and /proc/meminfo,
+ * resolved: the library's snapshot without host inventory, cgroup usage
+ * (remaining figures unknown), pressure, accelerators and disk.  topology (NULL: none, the task part stays unknown) counts the
  * affinity mask with arg, before the descriptor applies, in the library's
- * order.  No hwloc, no MUNGE. */
+ * order.  mountinfo: the mount table when the caller read it already (see
+ * gov__cgroup_collect_limits), else NULL.  No hwloc, no MUNGE. */
 void gov__task_snapshot(const struct gov_descriptor *d, gov_task_topology_fn *topology,
-                        const void *arg, gov_snapshot *out);
+                        const void *arg, const char *mountinfo, size_t mountinfo_len,
+                        gov_snapshot *out);
 
 /* ---- affinity (affinity.c) ----------------------------------------------- */
 

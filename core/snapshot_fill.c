@@ -106,7 +106,8 @@ void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
 }
 
 void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
-                        const void *arg, gov_snapshot *out)
+                        const void *arg, const char *mountinfo, size_t mountinfo_len,
+                        gov_snapshot *out)
 {
     gov_cgroup_evidence cg;
 
@@ -120,7 +121,7 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
     /* The task's environment is planned from CPUs and memory; GPUs play no
      * part, so /dev is not scanned at every task's start. */
     gov__descriptor_apply(d, NULL, NULL, out);
-    gov__cgroup_collect(NULL, &cg);
+    gov__cgroup_collect_limits(NULL, mountinfo, mountinfo_len, &cg);
     out->cpu.cgroup = cg.cpu;
     out->memory.cgroup = cg.memory;
     gov__meminfo_collect(NULL, &out->memory.host.total_bytes, &out->memory.host.available_bytes);

@@ -2,9 +2,17 @@
  * cgroups and affinity in place, just before exec): the environment the
  * step's mode asks for, decided by core/runenv.c exactly as `governor run`
  * decides it in that task, from the sealed step facts and what the task's
- * own kernel view shows (affinity, cgroups, /proc/meminfo), its affinity
- * counted on the node's table (the step's capture kept it) where the
- * library would count it with hwloc.
+ * own kernel view shows (affinity, cgroup limits, /proc/meminfo), its
+ * affinity counted on the node's table (the step's capture kept it) where
+ * the library would count it with hwloc.
+ *
+ * Setting a variable costs slurmstepd a 256 KiB buffer each time, about
+ * 10 us: two dozen of them in each of 256 tasks on a node showed in the
+ * step's launch.  So once per step and node, in user_init (before the tasks
+ * fork), the variables the sealed facts give a task of the step are set
+ * for all of them; each task then sets only what differs for it (its own
+ * mask, cgroups, a user's value), and reads the user's values as they were
+ * before that (the step's, kept in the plugin's state).
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
  *   either, with the site's per_core=yes: a thread per physical core;
@@ -14,6 +22,7 @@
  * and both it and the admin can tell. */
 #include "environment.h"
 
+#include "cgroup.h"
 #include "knobs.h"
 #include "snapshot_base.h"
 
@@ -23,12 +32,13 @@
 
 /* An environment string never exceeds the kernel's MAX_ARG_STRLEN. */
 #define GOV_ENV_VALUE_MAX (128 * 1024)
-#define GOV_INPUTS_MAX 32
+#define GOV_INPUTS_MAX GOV_PLUGIN_INPUTS_MAX
 #define GOV_ENV_REFUSED "GOVERNOR_ENV_REFUSED"
 
-/* The task's values of the variables runenv reads, as "NAME=value"; NULL
- * ends the array.  Returns 0 or GOV_ENOMEM. */
-static int read_inputs(spank_t sp, char **envp)
+/* The values of the variables runenv reads, as "NAME=value"; NULL ends
+ * the array.  A task's own SLURM_LOCALID (only) with task_only.  Returns 0
+ * or GOV_ENOMEM. */
+static int read_inputs(spank_t sp, bool task_only, char **envp)
 {
     const char *names[GOV_INPUTS_MAX];
     size_t n = gov__runenv_inputs(names, GOV_INPUTS_MAX), k = 0;
@@ -41,6 +51,8 @@ static int read_inputs(spank_t sp, char **envp)
     }
     for (size_t i = 0; i < n; i++) {
         size_t len;
+        if (task_only != !strcmp(names[i], GOV_LOCALID_ENV))
+            continue;
         if (spank_getenv(sp, names[i], buf, GOV_ENV_VALUE_MAX + 1) != ESPANK_SUCCESS)
             continue;
         len = strlen(names[i]) + 1 + strlen(buf) + 1;
@@ -58,8 +70,20 @@ static int read_inputs(spank_t sp, char **envp)
 
 static void free_inputs(char **envp)
 {
-    for (size_t i = 0; envp[i]; i++)
+    for (size_t i = 0; envp[i]; i++) {
         free(envp[i]);
+        envp[i] = NULL;
+    }
+}
+
+/* Whether the task's variable already holds value (the step's preset); buf
+ * is scratch of GOV_ENV_VALUE_MAX + 1 bytes. */
+static bool holds(spank_t sp, const char *name, const char *value, char *buf)
+{
+    if (!value)
+        return spank_getenv(sp, name, buf, 2) == ESPANK_ENV_NOEXIST;
+    return spank_getenv(sp, name, buf, GOV_ENV_VALUE_MAX + 1) == ESPANK_SUCCESS &&
+           !strcmp(buf, value);
 }
 
 /* Sets NAME=VALUE in the task; false when slurmstepd did not take it.
@@ -100,32 +124,125 @@ static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t m
     gov__topo_task(table, mask, mask_count, out);
 }
 
-void gov__environment_task(spank_t sp, const gov_plugin *pl)
+static unsigned mode_flags(const gov_plugin *pl)
 {
-    char *envp[GOV_INPUTS_MAX + 1] = { NULL };
-    gov_snapshot snap;
-    gov_runenv *env = NULL;
-    char refused[512] = "";
     unsigned flags = GOV_RUNENV_CLEAR;
-    int rc;
 
     if (pl->active && pl->step.policy.runtimes)
         flags = 0;
     else if (pl->active && pl->step.policy.threads)
         flags = GOV_RUNENV_CPU_ONLY;
-    if (flags == GOV_RUNENV_CLEAR) {
-        gov_snapshot_init(&snap);
-    } else {
-        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, &snap);
-        /* Without the table the plan counts PUs, as governor run
-         * --per-core does without a topology. */
-        if (pl->site.per_core)
-            flags |= GOV_RUNENV_PER_CORE;
+    /* Without the table the plan counts PUs, as governor run --per-core
+     * does without a topology. */
+    if (flags != GOV_RUNENV_CLEAR && pl->site.per_core)
+        flags |= GOV_RUNENV_PER_CORE;
+    return flags;
+}
+
+void gov__environment_step(spank_t sp, gov_plugin *pl)
+{
+    unsigned flags = mode_flags(pl);
+    gov_snapshot snap;
+    gov_runenv *env = NULL;
+
+    if (flags == GOV_RUNENV_CLEAR)
+        return;
+    if (read_inputs(sp, false, pl->inputs)) {
+        free_inputs(pl->inputs);
+        return;
     }
-    rc = read_inputs(sp, envp);
+    pl->inputs_read = true;
+    if (gov__mountinfo_read(NULL, &pl->mountinfo, &pl->mountinfo_len))
+        pl->mountinfo = NULL;
+    /* What a task of the step is given when Slurm binds it to its CPUs
+     * and its cgroups hold the step's allocation, as they do: each task
+     * corrects what differs for it. */
+    gov_snapshot_init(&snap);
+    gov__descriptor_apply(&pl->step, NULL, NULL, &snap);
+    snap.cpu.affinity.count = pl->step.cpus_per_task;
+    gov__meminfo_collect(NULL, &snap.memory.host.total_bytes, &snap.memory.host.available_bytes);
+    gov_snapshot_resolve(&snap);
+    if (gov_runenv_compute(&snap, 0, (const char *const *)pl->inputs, flags, &env))
+        return;
+    for (size_t i = 0, k = 0; i < env->nvars && k < GOV_INPUTS_MAX; i++) {
+        const gov_runenv_var *v = &env->vars[i];
+        if (!(pl->preset[k] = strdup(v->name)))
+            break;
+        k++;
+        if (v->value)
+            spank_setenv(sp, v->name, v->value, 1);
+        else
+            spank_unsetenv(sp, v->name);
+    }
+    gov_runenv_free(env);
+}
+
+/* The user's value of name before the step's preset, or NULL. */
+static const char *user_value(const gov_plugin *pl, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (size_t i = 0; pl->inputs[i]; i++)
+        if (!strncmp(pl->inputs[i], name, n) && pl->inputs[i][n] == '=')
+            return pl->inputs[i] + n + 1;
+    return NULL;
+}
+
+/* Put back the user's value of each preset variable this task's own plan
+ * leaves alone. */
+static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv *env, char *buf)
+{
+    for (size_t i = 0; pl->preset[i]; i++) {
+        const char *name = pl->preset[i], *value;
+        size_t j;
+        for (j = 0; j < env->nvars && strcmp(env->vars[j].name, name); j++)
+            ;
+        if (j < env->nvars)
+            continue;
+        value = user_value(pl, name);
+        if (holds(sp, name, value, buf))
+            continue;
+        if (value)
+            spank_setenv(sp, name, value, 1);
+        else
+            spank_unsetenv(sp, name);
+    }
+}
+
+void gov__environment_task(spank_t sp, const gov_plugin *pl)
+{
+    char *envp[GOV_INPUTS_MAX + 1] = { NULL }, *own[2] = { NULL };
+    gov_snapshot snap;
+    gov_runenv *env = NULL;
+    char refused[512] = "", *buf;
+    unsigned flags = mode_flags(pl);
+    size_t k = 0;
+    int rc;
+
+    if (flags == GOV_RUNENV_CLEAR)
+        gov_snapshot_init(&snap);
+    else
+        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, pl->mountinfo,
+                           pl->mountinfo_len, &snap);
+    /* The user's values as the step had them before its preset, and this
+     * task's own SLURM_LOCALID. */
+    rc = pl->inputs_read ? read_inputs(sp, true, own) : read_inputs(sp, false, envp);
+    if (pl->inputs_read) {
+        for (; pl->inputs[k]; k++)
+            envp[k] = pl->inputs[k];
+        envp[k] = own[0];
+    }
     if (!rc)
         rc = gov_runenv_compute(&snap, 0, (const char *const *)envp, flags, &env);
-    free_inputs(envp);
+    if (pl->inputs_read)
+        free_inputs(own);
+    else
+        free_inputs(envp);
+    buf = rc ? NULL : malloc(GOV_ENV_VALUE_MAX + 1);
+    if (!rc && !buf) {
+        gov_runenv_free(env);
+        rc = GOV_ENOMEM;
+    }
     if (rc) {
         slurm_error("governor: cannot plan the task's environment (%s); it starts as it is",
                     gov_strerror(rc));
@@ -134,6 +251,8 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
     for (size_t i = 0; i < env->nvars; i++) {
         const gov_runenv_var *v = &env->vars[i];
 
+        if (holds(sp, v->name, v->value, buf))
+            continue;
         if (!v->value) {
             spank_unsetenv(sp, v->name);
             continue;
@@ -148,6 +267,8 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
             strcat(refused, v->name);
         }
     }
+    restore_unplanned(sp, pl, env, buf);
+    free(buf);
     report_refused(sp, refused);
     if (flags != GOV_RUNENV_CLEAR)
         gov__report_told(&pl->report, sp, env->plan.threads_per_worker,
@@ -157,4 +278,13 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
         slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
                     (unsigned long long)env->affinity_count, gov_strerror(rc));
     gov_runenv_free(env);
+}
+
+void gov__environment_end(gov_plugin *pl)
+{
+    free_inputs(pl->inputs);
+    free_inputs(pl->preset);
+    free(pl->mountinfo);
+    pl->mountinfo = NULL;
+    pl->inputs_read = false;
 }

@@ -4,10 +4,13 @@
  *   local (srun), allocator (sbatch, salloc): validate the site arguments
  *     and --governor, fail fast with a message, otherwise stay silent.
  *   remote (slurmstepd): capture and hand off once per step and node
- *     (init_post_opt, euid 0: a MUNGE seal, a file, or both), put the
- *     descriptor into each task's environment (task_init_privileged), then
- *     set the runtimes' variables (task_init, as the user, affinity in place,
- *     counted on the node's table that the capture kept); with report=DIR,
+ *     (init_post_opt, euid 0: a MUNGE seal, a file, or both), set the
+ *     runtimes' variables a task of the step gets, once for all of them
+ *     (user_init, before the tasks fork), put the descriptor into each
+ *     task's environment (task_init_privileged), then correct the runtimes'
+ *     variables where the task's own view differs (task_init, as the user,
+ *     affinity in place, counted on the node's table that the capture
+ *     kept); with report=DIR,
  *     find the step's cgroups at the first task's fork (task_post_fork)
  *     and write its record when the last task exits (task_exit); free the
  *     table at the step's end (exit).
@@ -155,6 +158,15 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     return 0;
 }
 
+int slurm_spank_user_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    if (spank_remote(sp))
+        gov__environment_step(sp, &gov_state);
+    return 0;
+}
+
 int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
     (void)ac;
@@ -215,6 +227,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     if (spank_remote(sp)) {
         gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
         gov__handoff_end(&gov_state);
+        gov__environment_end(&gov_state);
     }
     free(gov_state.node);
     gov_state.node = NULL;

@@ -15,6 +15,9 @@
 #include "seal.h"
 #include "topology.h"
 
+/* The variables the plan reads (knobs.h: gov__runenv_inputs), at most. */
+#define GOV_PLUGIN_INPUTS_MAX 32
+
 /* Everything the plugin knows about the current step on this node.  SPANK
  * callbacks take no user pointer, so plugin.c keeps the one instance. */
 typedef struct gov_plugin {
@@ -33,6 +36,19 @@ typedef struct gov_plugin {
     char file[GOV_SPANK_POLICY_PATH_MAX + 64];
     char failure[GOV_SEAL_WHY_MAX + 200];
     uint64_t gpus;         /* the GPU grant sealed, for the step report */
+    /* The user's values of the variables the plan reads, as the step had
+     * them before user_init set its own ("NAME=value", malloc'd, NULL
+     * ended; environment.c). */
+    bool inputs_read;
+    char *inputs[GOV_PLUGIN_INPUTS_MAX + 1];
+    /* The variables user_init set or removed for every task (names,
+     * malloc'd, NULL ended): a task whose own plan leaves one alone gets
+     * the user's value back. */
+    char *preset[GOV_PLUGIN_INPUTS_MAX + 1];
+    /* slurmstepd's mount table, read once (user_init) for every task's
+     * cgroup limits: a task's cgroup mounts are its slurmstepd's. */
+    char *mountinfo;
+    size_t mountinfo_len;
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

@@ -208,6 +208,35 @@ static void test_slurm_v2(void **state)
     check("slurm-v2", &x);
 }
 
+/* The limits alone (what a task's environment is planned from at its
+ * start): the same limits and statuses as the whole collection on the
+ * real v1 and v2 steps, no usage read, so no remaining figure. */
+static void test_limits_only(void **state)
+{
+    static const char *const layouts[] = { "slurm-v1", "slurm-v2" };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+        char tree[1024];
+        gov_root root;
+        gov_cgroup_evidence all, limits;
+
+        snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, layouts[i]);
+        root = fixture_root(tree);
+        gov__cgroup_collect(&root, &all);
+        gov__cgroup_collect_limits(&root, NULL, 0, &limits);
+        gov__root_close(&root);
+        assert_int_equal(limits.memory.status, all.memory.status);
+        assert_int_equal(limits.memory.limit_bytes, all.memory.limit_bytes);
+        assert_int_equal(limits.memory.high_bytes, all.memory.high_bytes);
+        assert_int_equal(limits.cpu.cpuset_count, all.cpu.cpuset_count);
+        assert_int_equal(limits.cpu.quota_status, all.cpu.quota_status);
+        assert_int_equal(limits.memory.current_bytes, GOV_UNKNOWN);
+        assert_int_equal(limits.memory.remaining_bytes, GOV_UNKNOWN);
+        assert_int_equal(limits.memory.planning_remaining_bytes, GOV_UNKNOWN);
+    }
+}
+
 /* This machine: v1 controllers, a cgroup2 at /sys/fs/cgroup/unified with
  * only hugetlb (falls back to v1 for cpu, cpuset, memory), the memory
  * cgroup /process_api/<id> at the 4 KiB sentinel.  The process sits in the
@@ -502,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_slurm_v1),
         cmocka_unit_test(test_slurm_v1_step_cpuset),
         cmocka_unit_test(test_slurm_v2),
+        cmocka_unit_test(test_limits_only),
         cmocka_unit_test(test_hybrid_host),
         cmocka_unit_test(test_v2_systemd),
         cmocka_unit_test(test_docker_v2),

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "cgroup.h"
 #include "descriptor.h"
 #include "snapshot_base.h"
 #include "topology.h"
@@ -323,14 +324,28 @@ static void test_task_snapshot(void **state)
     gov__descriptor_init(&d);
     d.topo.present = true;
     d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = 1;
-    gov__task_snapshot(&d, on_table, t, &s);
+    gov__task_snapshot(&d, on_table, t, NULL, 0, &s);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
     assert_int_equal(s.topology.task.pus, s.cpu.affinity.count);
     assert_true(s.topology.task.cores >= 1 && s.topology.task.cores != GOV_UNKNOWN);
     assert_int_equal(s.topology.numa_count, s.topology.task.numa_nodes);
     assert_int_equal(s.topology.task_gpus_local, 0);
+    /* The mount table read once by slurmstepd gives the same cgroups as
+     * the task's own read. */
+    {
+        static gov_snapshot again;
+        char *mi = NULL;
+        size_t len = 0;
+        assert_int_equal(gov__mountinfo_read(NULL, &mi, &len), 0);
+        gov__task_snapshot(&d, on_table, t, mi, len, &again);
+        free(mi);
+        assert_int_equal(again.memory.cgroup.status, s.memory.cgroup.status);
+        assert_int_equal(again.memory.cgroup.limit_bytes, s.memory.cgroup.limit_bytes);
+        assert_int_equal(again.cpu.cgroup.cpuset_count, s.cpu.cgroup.cpuset_count);
+        assert_int_equal(again.cpu.cgroup.version, s.cpu.cgroup.version);
+    }
     /* Without a table the task part is unknown, and so are its GPUs. */
-    gov__task_snapshot(&d, NULL, NULL, &s);
+    gov__task_snapshot(&d, NULL, NULL, NULL, 0, &s);
     assert_true(s.topology.task.cores == GOV_UNKNOWN);
     assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
     free(t);
