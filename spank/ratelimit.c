@@ -71,7 +71,7 @@ static void write_count(int fd, uint64_t v)
  * together (every task of a step when munged is down) wait their turn and
  * are all counted; a holder stuck past wait_ms costs that message its
  * count, never the task its start. */
-static bool lock_briefly(int fd, unsigned wait_ms)
+bool gov__lock_briefly(int fd, unsigned wait_ms)
 {
     const struct timespec pause = { 0, 1000000L };
 
@@ -107,7 +107,7 @@ bool gov__note_due_wait(int dirfd, const char *name, unsigned period_s, unsigned
         return true;
     /* Check and stamp under the lock: tasks that fail together must not
      * all log. */
-    if (!lock_briefly(fd, wait_ms)) {
+    if (!gov__lock_briefly(fd, wait_ms)) {
         close(fd);
         return false;
     }

@@ -1,7 +1,13 @@
 /* report_file.c - one locked append per record.  Readers (`governor
  * report`, logrotate's copy) never see half a line: O_APPEND puts each
  * write at the end, the lock orders writers on filesystems where appends
- * are not atomic (NFS), and a write the disk cut short is taken back. */
+ * are not atomic (NFS), and a write the disk cut short is taken back.
+ *
+ * The append runs on slurmstepd's reaping path, as root: nothing a user
+ * could hold may make it wait.  The file must be root's alone (no group or
+ * other bits, one link), so no user can open it to take its lock, and the
+ * lock is tried for REPORT_LOCK_WAIT_MS at most: past that the record is
+ * dropped, with a line in slurmd's log (issue 35). */
 #include "report_file.h"
 
 #include "governor.h"
@@ -13,6 +19,10 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Appends take microseconds: this is many writers at once, or a holder
+ * that is not one. */
+#define REPORT_LOCK_WAIT_MS 50
 
 static int append_locked(int fd, const char *line, size_t len, const char **why)
 {
@@ -61,9 +71,18 @@ int gov__report_append(const char *dir, const char *line, size_t len, const char
         close(fd);
         return GOV_EACCES;
     }
-    if (flock(fd, LOCK_EX)) {
-        *why = "the report file cannot be locked";
-        rc = -errno;
+    /* Readable by others, anyone could hold its lock; a second link could
+     * be a user's way to it, or to somewhere else. */
+    if ((st.st_mode & 077) || st.st_nlink != 1) {
+        *why = "the report file may be read by others or has another link (it must be root's "
+               "alone: chmod 600, one link; logrotate's create 0600 root root)";
+        close(fd);
+        return GOV_EACCES;
+    }
+    if (!gov__lock_briefly(fd, REPORT_LOCK_WAIT_MS)) {
+        *why = "the report file stayed locked by another process, and the record was dropped "
+               "(only root should open it)";
+        rc = GOV_ETIMEDOUT;
     } else {
         rc = append_locked(fd, line, len, why);
     }

@@ -36,6 +36,11 @@ int gov__run_dir_open(const char *dir, bool create, const char **why);
  * (dirfd < 0): a lost limit beats a lost message. */
 bool gov__note_due(int dirfd, const char *name, unsigned period_s, uint64_t *folded);
 
+/* An exclusive flock on fd, tried every millisecond for wait_ms: false
+ * when another process holds it that long (or it cannot be taken).  Root
+ * never waits on a lock a user may hold. */
+bool gov__lock_briefly(int fd, unsigned wait_ms);
+
 /* gov__note_due() with the lock tried for wait_ms (1 ms polls) instead of
  * its 50: for tests, where tasks descheduled while holding the lock (a
  * loaded machine) must not be taken for a stuck holder. */
