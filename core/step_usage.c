@@ -3,7 +3,8 @@
  * own ("task_N"): v2 `step_S/user` under Slurm's cgroup/v2, where the
  * step's limits sit and slurmstepd does not; v1 `step_S` in each
  * hierarchy.  v1 counts an OOM kill in the victim's own cgroup only, so
- * its task cgroups are summed; v2's memory.events counts the subtree. */
+ * the step's whole subtree is summed (the tasks', and any a user nested
+ * below them); v2's memory.events counts the subtree. */
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include "step_report.h"
 
@@ -87,26 +88,45 @@ static double seconds(uint64_t v, double per_second)
     return v == GOV_UNKNOWN ? NAN : (double)v / per_second;
 }
 
-/* v1: the step's own count and its task cgroups'. */
-static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
+/* How far and how wide the v1 OOM count walks below the step: a user may
+ * nest cgroups below a task's, and its kills count too, but a step's end
+ * must not wait on thousands of them. */
+#define V1_OOM_DEPTH 16
+#define V1_OOM_DIRS 4096
+
+/* v1: the kills counted in every cgroup below dir (v1 counts a kill only
+ * in the victim's own cgroup); *budget bounds the directories read. */
+static uint64_t v1_oom_below(const gov_root *root, const char *dir, unsigned depth,
+                             unsigned *budget)
 {
-    uint64_t sum = keyed(root, dir, "memory.oom_control", "oom_kill");
-    char path[1024 + 300];
+    char path[GOV_CG_DIR_CAP + 300];
+    uint64_t sum = 0, k;
     struct dirent *e;
     DIR *d;
 
-    if (sum == GOV_UNKNOWN || !(d = gov__root_opendir(root, dir)))
-        return sum;
-    while ((e = readdir(d))) {
-        uint64_t n, k;
-        if (e->d_type != DT_DIR || !gov__name_number(e->d_name, "task_", &n))
+    if (depth == 0 || !(d = gov__root_opendir(root, dir)))
+        return 0;
+    while (*budget && (e = readdir(d))) {
+        if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        (*budget)--;
         if ((k = keyed(root, path, "memory.oom_control", "oom_kill")) != GOV_UNKNOWN)
             sum += k;
+        sum += v1_oom_below(root, path, depth - 1, budget);
     }
     closedir(d);
     return sum;
+}
+
+/* The step's own count and its whole subtree's: the tasks', and any cgroup
+ * a user nested below them. */
+static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
+{
+    uint64_t sum = keyed(root, dir, "memory.oom_control", "oom_kill");
+    unsigned budget = V1_OOM_DIRS;
+
+    return sum == GOV_UNKNOWN ? sum : sum + v1_oom_below(root, dir, V1_OOM_DEPTH, &budget);
 }
 
 int gov__psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us)

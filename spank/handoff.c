@@ -14,6 +14,7 @@
  * the task when the site requires a descriptor and none was made. */
 #include "handoff.h"
 #include "capture.h"
+#include "gpu.h"
 #include "run_dir.h"
 #include "seal_log.h"
 
@@ -140,6 +141,21 @@ void gov__handoff_step(spank_t sp, gov_plugin *pl)
     }
 }
 
+/* The step report's GPU budget: the sealed grant only where the kernel
+ * confirms it, counted as root here, in the task's device cgroup (a grant
+ * a user exported on a node without gres/gpu is no budget of root's
+ * record); GOV_UNKNOWN otherwise. */
+static uint64_t report_gpus(uint64_t grant)
+{
+    gov_gpu_nodes nvidia, render;
+    uint64_t n;
+    bool verified;
+
+    gov__gpu_devices_count(NULL, &nvidia, &render);
+    gov__gpu_seal(grant, gov__gpu_kind(&nvidia, &render), &n, &verified);
+    return verified ? n : GOV_UNKNOWN;
+}
+
 int gov__handoff_task(spank_t sp, const gov_plugin *pl)
 {
     if (!pl->cred && !pl->file[0]) {
@@ -164,7 +180,7 @@ int gov__handoff_task(spank_t sp, const gov_plugin *pl)
         }
         return 0;
     }
-    gov__report_sealed(&pl->report, sp, pl->gpus);
+    gov__report_sealed(&pl->report, sp, pl->report.on ? report_gpus(pl->gpus) : GOV_UNKNOWN);
     return 0;
 }
 

@@ -274,6 +274,37 @@ static void test_v1_step(void **state)
     assert_true(isnan(r.cpu_some_s));
 }
 
+/* A kill in a cgroup a user nested below her task counts too: the step's
+ * whole subtree is summed (the fixture's tree, with the victim's own file
+ * copied one level down under a cgroup of the user's making). */
+static void test_v1_nested_oom(void **state)
+{
+    char tmp[] = "/tmp/gov-step-report.XXXXXX", cmd[2048], task[512];
+    gov_root root;
+    gov_cg_text t = { 0 };
+    gov_step_cgroups cg;
+    gov_step_record r;
+
+    (void)state;
+    assert_non_null(mkdtemp(tmp));
+    snprintf(task, sizeof task, "%s/sys/fs/cgroup/memory/slurm_node1/uid_1001/job_1/step_0/task_1",
+             tmp);
+    snprintf(cmd, sizeof cmd, "cp -a '%s/cgroup/slurm-v1-report/.' '%s' && mkdir -p '%s/mine/deeper' && "
+             "cp '%s/memory.oom_control' '%s/mine/deeper/memory.oom_control'",
+             GOV_FIXTURES, tmp, task, task, task);
+    assert_int_equal(system(cmd), 0);
+    root = fixture_root(tmp);
+    assert_true(gov__cg_read_texts_of(&root, "/proc/self/cgroup", &t));
+    assert_int_equal(gov__step_cgroups_find(&root, &t, &cg), 0);
+    free(t.mountinfo);
+    gov__step_record_init(&r);
+    gov__step_usage_read(&root, &cg, &r);
+    gov__root_close(&root);
+    assert_int_equal(r.oom_kills, 2);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A step of the cgroup/v2 guest, captured from its task after a second of
  * CPU (tests/guest/capture.sh, slurm-v2-report): the step's cgroup is
  * step_0/user, where its limits sit and slurmstepd does not. */
@@ -321,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_json_leaves),
         cmocka_unit_test(test_psi_totals),
         cmocka_unit_test(test_v1_step),
+        cmocka_unit_test(test_v1_nested_oom),
         cmocka_unit_test(test_v2_step),
         cmocka_unit_test(test_not_a_task),
     };
