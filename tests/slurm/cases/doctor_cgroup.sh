@@ -50,7 +50,10 @@ if [[ -n $GOV_PLUGIN ]]; then
 	# Two tasks of one step: each task's cpuset is the step's (every series
 	# and mode, see cpuset), so only its affinity holds it to its one CPU,
 	# and the doctor says that the task could widen it.
-	out=$(as_user srun -N1 -n2 -c1 --mem=200M --governor "$gov" doctor --json | head -n1)
+	# The whole output first: a pipe into head would close early and kill
+	# srun with SIGPIPE when the second task's line comes late.
+	out=$(as_user srun -N1 -n2 -c1 --mem=200M --governor "$gov" doctor --json)
+	out=${out%%$'\n'*}
 	printf '%s\n' "$out"
 	assert_eq affinity "$(doctor_finding "$out" cpu.enforced enforced_by)" "cpu held by, two tasks"
 	assert_eq info "$(doctor_finding "$out" cpu.affinity_only severity)" "affinity-only finding"
