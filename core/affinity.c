@@ -48,9 +48,14 @@ static int live_affinity(gov_cpuset *set)
     if (sched_getaffinity(0, size, mask) != 0) {
         rc = -errno;
     } else {
-        for (unsigned cpu = 0; cpu < GOV_CPUSET_BITS; cpu++)
-            if (CPU_ISSET_S(cpu, size, mask))
+        /* Up to the mask's last CPU, not all 8192 bits: every task of a
+         * wide step reads its mask. */
+        int left = CPU_COUNT_S(size, mask);
+        for (unsigned cpu = 0; left > 0 && cpu < GOV_CPUSET_BITS; cpu++)
+            if (CPU_ISSET_S(cpu, size, mask)) {
                 gov__cpu_add(set, cpu);
+                left--;
+            }
     }
     CPU_FREE(mask);
     return rc;

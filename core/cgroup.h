@@ -56,9 +56,11 @@ typedef struct gov_cgroup_evidence {
 void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
 
 /* The same without any level's usage (memory.current, usage_in_bytes,
- * memory.stat up the chain): the limits alone, which is all a task's
- * environment is planned from, at every task's start; the remaining and
- * working-set figures stay unknown.  mountinfo (len bytes): the process's
+ * memory.stat up the chain) and without the pressure files: the limits
+ * alone, which is all a task's environment is planned from, at every
+ * task's start; the remaining and working-set figures stay unknown.  On v1
+ * a finite hierarchical_memory_limit stands for the walk up the levels
+ * (docs/cgroups.md).  mountinfo (len bytes): the process's
  * mount table where the caller has it already (a task's cgroup mounts are
  * its slurmstepd's, which reads them once for all of them); NULL: read it. */
 void gov__cgroup_collect_limits(const gov_root *root, const char *mountinfo, size_t len,

@@ -373,22 +373,31 @@ static void v1_memory_level(const gov_root *root, const char *dir, mem_acc *acc,
     }
 }
 
-/* v1 memory.stat's hierarchical_memory_limit includes ancestors hidden from
- * view (a mount root below the hierarchy's root).  When it is stricter than
- * every visible level, its owner's usage is unreadable; the process's own
- * working set (a part of it) gives the closest bound on what remains there. */
-static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
-                            const mem_level *own)
+/* v1 memory.stat's hierarchical_memory_limit of dir: the limit in force
+ * once every ancestor is counted, visible or not.  False when unreadable;
+ * *limit is GOV_UNKNOWN for the "no limit" sentinel. */
+static bool read_hierarchical(const gov_root *root, const char *dir, uint64_t *limit)
 {
     char buf[16384];
     const char *v;
     size_t n, vl;
-    uint64_t hl;
     bool unl;
 
-    if (!read_stat(root, dir, buf, sizeof buf, &n) ||
-        gov__memory_stat_find(buf, n, "hierarchical_memory_limit", &v, &vl) ||
-        gov__parse_v1_limit(v, vl, &hl, &unl)) {
+    return read_stat(root, dir, buf, sizeof buf, &n) &&
+           !gov__memory_stat_find(buf, n, "hierarchical_memory_limit", &v, &vl) &&
+           !gov__parse_v1_limit(v, vl, limit, &unl);
+}
+
+/* When hierarchical_memory_limit is stricter than every visible level (it
+ * includes ancestors above the mount root), its owner's usage is
+ * unreadable; the process's own working set (a part of it) gives the
+ * closest bound on what remains there. */
+static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
+                            const mem_level *own)
+{
+    uint64_t hl;
+
+    if (!read_hierarchical(root, dir, &hl)) {
         acc->unknown = true;
         return;
     }
@@ -397,6 +406,24 @@ static void v1_hierarchical(const gov_root *root, const char *dir, mem_acc *acc,
     acc->limit = hl;
     add_bound(&acc->remaining, &acc->rem_level, &acc->rem_unknown, hl, own);
     add_bound(&acc->planning, &acc->plan_level, &acc->plan_unknown, hl, own);
+}
+
+/* Limits alone on v1: a finite hierarchical_memory_limit is already the
+ * smallest limit of the chain (the kernel's own minimum), so the walk up
+ * the levels is skipped: one file instead of one a level, in every task of
+ * a wide step.  False (walk the levels) when it says no limit or cannot be
+ * read, so that a level's unreadable limit still makes the status unknown. */
+static bool v1_limit_only(const gov_root *root, const gov_cg_loc *loc, gov_cgroup_evidence *out)
+{
+    char dir[GOV_CG_DIR_CAP];
+    uint64_t hl;
+
+    gov__cg_level_dir(loc, strlen(loc->rel), dir);
+    if (!read_hierarchical(root, dir, &hl) || hl == GOV_UNKNOWN)
+        return false;
+    out->memory.limit_bytes = hl;
+    out->memory.status = GOV_LIMIT_LIMITED;
+    return true;
 }
 
 static void collect_memory(const gov_root *root, const gov_cg_loc *loc, bool usage,
@@ -409,6 +436,8 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc, bool usa
     char dir[GOV_CG_DIR_CAP];
     bool is_own = true;
 
+    if (!usage && loc->version == 1 && v1_limit_only(root, loc, out))
+        return;
     do {
         gov__cg_level_dir(loc, len, dir);
         if (loc->version == 1)
@@ -483,7 +512,9 @@ static void collect(const gov_root *root, bool usage, const char *mountinfo, siz
             collect_memory(root, &mem, usage, out);
         out->cpu.version = cpu.version ? cpu.version : cpuset.version;
         out->memory.version = mem.version;
-        gov__cg_pressure_dir(root, t, out);
+        /* The pressure files are for readers of usage, not for a plan. */
+        if (usage)
+            gov__cg_pressure_dir(root, t, out);
         out->devices_confined = gov__cg_devices_confined(t);
     }
     free(t->mountinfo);

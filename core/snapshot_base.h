@@ -35,16 +35,24 @@ void gov__descriptor_apply(const struct gov_descriptor *d, const struct gov_gpu_
 typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint64_t mask_count,
                                   gov_snapshot_topology *out);
 
+/* Node facts read once for every task of a step (the plugin, in
+ * user_init): the same in each task, so a task does not read them again. */
+typedef struct gov_step_reads {
+    char *mountinfo;            /* the mount table (the caller's), or NULL */
+    size_t mountinfo_len;
+    uint64_t host_total_bytes;  /* /proc/meminfo's, GOV_UNKNOWN: not read */
+    uint64_t host_available_bytes;
+} gov_step_reads;
+
 /* What the live process (a task about to exec) may use, from the sealed
  * descriptor d and its own affinity, cgroup limits and /proc/meminfo,
  * resolved: the library's snapshot without host inventory, cgroup usage
- * (remaining figures unknown), pressure, accelerators and disk.  topology (NULL: none, the task part stays unknown) counts the
- * affinity mask with arg, before the descriptor applies, in the library's
- * order.  mountinfo: the mount table when the caller read it already (see
- * gov__cgroup_collect_limits), else NULL.  No hwloc, no MUNGE. */
+ * (remaining figures unknown), pressure, accelerators and disk.  topology
+ * (NULL: none, the task part stays unknown) counts the affinity mask with
+ * arg, before the descriptor applies, in the library's order.  step (NULL,
+ * or a part not read): what is read now instead.  No hwloc, no MUNGE. */
 void gov__task_snapshot(const struct gov_descriptor *d, gov_task_topology_fn *topology,
-                        const void *arg, const char *mountinfo, size_t mountinfo_len,
-                        gov_snapshot *out);
+                        const void *arg, const gov_step_reads *step, gov_snapshot *out);
 
 /* ---- affinity (affinity.c) ----------------------------------------------- */
 

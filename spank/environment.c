@@ -152,15 +152,17 @@ void gov__environment_step(spank_t sp, gov_plugin *pl)
         return;
     }
     pl->inputs_read = true;
-    if (gov__mountinfo_read(NULL, &pl->mountinfo, &pl->mountinfo_len))
-        pl->mountinfo = NULL;
+    if (gov__mountinfo_read(NULL, &pl->reads.mountinfo, &pl->reads.mountinfo_len))
+        pl->reads.mountinfo = NULL;
     /* What a task of the step is given when Slurm binds it to its CPUs
      * and its cgroups hold the step's allocation, as they do: each task
      * corrects what differs for it. */
     gov_snapshot_init(&snap);
     gov__descriptor_apply(&pl->step, NULL, NULL, &snap);
     snap.cpu.affinity.count = pl->step.cpus_per_task;
-    gov__meminfo_collect(NULL, &snap.memory.host.total_bytes, &snap.memory.host.available_bytes);
+    gov__meminfo_collect(NULL, &pl->reads.host_total_bytes, &pl->reads.host_available_bytes);
+    snap.memory.host.total_bytes = pl->reads.host_total_bytes;
+    snap.memory.host.available_bytes = pl->reads.host_available_bytes;
     gov_snapshot_resolve(&snap);
     if (gov_runenv_compute(&snap, 0, (const char *const *)pl->inputs, flags, &env))
         return;
@@ -222,8 +224,8 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
     if (flags == GOV_RUNENV_CLEAR)
         gov_snapshot_init(&snap);
     else
-        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node, pl->mountinfo,
-                           pl->mountinfo_len, &snap);
+        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node,
+                           pl->inputs_read ? &pl->reads : NULL, &snap);
     /* The user's values as the step had them before its preset, and this
      * task's own SLURM_LOCALID. */
     rc = pl->inputs_read ? read_inputs(sp, true, own) : read_inputs(sp, false, envp);
@@ -284,7 +286,7 @@ void gov__environment_end(gov_plugin *pl)
 {
     free_inputs(pl->inputs);
     free_inputs(pl->preset);
-    free(pl->mountinfo);
-    pl->mountinfo = NULL;
+    free(pl->reads.mountinfo);
+    pl->reads = (gov_step_reads){ NULL, 0, GOV_UNKNOWN, GOV_UNKNOWN };
     pl->inputs_read = false;
 }

@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "report.h"
 #include "seal.h"
+#include "snapshot_base.h"
 #include "topology.h"
 
 /* The variables the plan reads (knobs.h: gov__runenv_inputs), at most. */
@@ -45,10 +46,10 @@ typedef struct gov_plugin {
      * malloc'd, NULL ended): a task whose own plan leaves one alone gets
      * the user's value back. */
     char *preset[GOV_PLUGIN_INPUTS_MAX + 1];
-    /* slurmstepd's mount table, read once (user_init) for every task's
-     * cgroup limits: a task's cgroup mounts are its slurmstepd's. */
-    char *mountinfo;
-    size_t mountinfo_len;
+    /* slurmstepd's mount table (malloc'd) and the host's memory, read
+     * once (user_init) for every task: a task's cgroup mounts are its
+     * slurmstepd's, and the host is the same. */
+    gov_step_reads reads;
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

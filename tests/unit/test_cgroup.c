@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -209,23 +210,34 @@ static void test_slurm_v2(void **state)
 }
 
 /* The limits alone (what a task's environment is planned from at its
- * start): the same limits and statuses as the whole collection on the
- * real v1 and v2 steps, no usage read, so no remaining figure. */
+ * start): the same limits and statuses as the whole collection on every
+ * fixture tree (v1's hierarchical_memory_limit standing for the walk, a
+ * hidden limit, unreadable levels, v2), no usage read, so no remaining
+ * figure, and no pressure files. */
 static void test_limits_only(void **state)
 {
-    static const char *const layouts[] = { "slurm-v1", "slurm-v2" };
+    char dir[1024];
+    DIR *d;
+    struct dirent *e;
+    size_t trees = 0;
 
     (void)state;
-    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
-        char tree[1024];
+    snprintf(dir, sizeof dir, "%s/cgroup", GOV_FIXTURES);
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        char tree[2048];
         gov_root root;
         gov_cgroup_evidence all, limits;
 
-        snprintf(tree, sizeof tree, "%s/cgroup/%s", GOV_FIXTURES, layouts[i]);
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(tree, sizeof tree, "%s/%s", dir, e->d_name);
         root = fixture_root(tree);
         gov__cgroup_collect(&root, &all);
         gov__cgroup_collect_limits(&root, NULL, 0, &limits);
         gov__root_close(&root);
+        print_message("%s\n", e->d_name);
         assert_int_equal(limits.memory.status, all.memory.status);
         assert_int_equal(limits.memory.limit_bytes, all.memory.limit_bytes);
         assert_int_equal(limits.memory.high_bytes, all.memory.high_bytes);
@@ -234,7 +246,11 @@ static void test_limits_only(void **state)
         assert_int_equal(limits.memory.current_bytes, GOV_UNKNOWN);
         assert_int_equal(limits.memory.remaining_bytes, GOV_UNKNOWN);
         assert_int_equal(limits.memory.planning_remaining_bytes, GOV_UNKNOWN);
+        assert_false(limits.has_pressure_dir);
+        trees++;
     }
+    closedir(d);
+    assert_true(trees >= 20);
 }
 
 /* This machine: v1 controllers, a cgroup2 at /sys/fs/cgroup/unified with

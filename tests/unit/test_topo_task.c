@@ -324,28 +324,32 @@ static void test_task_snapshot(void **state)
     gov__descriptor_init(&d);
     d.topo.present = true;
     d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = 1;
-    gov__task_snapshot(&d, on_table, t, NULL, 0, &s);
+    gov__task_snapshot(&d, on_table, t, NULL, &s);
     assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
     assert_int_equal(s.topology.task.pus, s.cpu.affinity.count);
     assert_true(s.topology.task.cores >= 1 && s.topology.task.cores != GOV_UNKNOWN);
     assert_int_equal(s.topology.numa_count, s.topology.task.numa_nodes);
     assert_int_equal(s.topology.task_gpus_local, 0);
+    /* Without the step's reads the task reads the host's memory itself. */
+    assert_true(s.memory.host.total_bytes != GOV_UNKNOWN);
     /* The mount table read once by slurmstepd gives the same cgroups as
-     * the task's own read. */
+     * the task's own read; the host's memory read with it is taken as it
+     * is. */
     {
         static gov_snapshot again;
-        char *mi = NULL;
-        size_t len = 0;
-        assert_int_equal(gov__mountinfo_read(NULL, &mi, &len), 0);
-        gov__task_snapshot(&d, on_table, t, mi, len, &again);
-        free(mi);
+        gov_step_reads step = { NULL, 0, 3ULL << 30, 1ULL << 30 };
+        assert_int_equal(gov__mountinfo_read(NULL, &step.mountinfo, &step.mountinfo_len), 0);
+        gov__task_snapshot(&d, on_table, t, &step, &again);
+        free(step.mountinfo);
+        assert_int_equal(again.memory.host.total_bytes, 3ULL << 30);
+        assert_int_equal(again.memory.host.available_bytes, 1ULL << 30);
         assert_int_equal(again.memory.cgroup.status, s.memory.cgroup.status);
         assert_int_equal(again.memory.cgroup.limit_bytes, s.memory.cgroup.limit_bytes);
         assert_int_equal(again.cpu.cgroup.cpuset_count, s.cpu.cgroup.cpuset_count);
         assert_int_equal(again.cpu.cgroup.version, s.cpu.cgroup.version);
     }
     /* Without a table the task part is unknown, and so are its GPUs. */
-    gov__task_snapshot(&d, NULL, NULL, NULL, 0, &s);
+    gov__task_snapshot(&d, NULL, NULL, NULL, &s);
     assert_true(s.topology.task.cores == GOV_UNKNOWN);
     assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
     free(t);
