@@ -208,34 +208,6 @@ void gov__cmd_shape_error(const char *verb, const gov_snapshot *snap)
                 GOV_TOPOLOGY_NUMA_MAX);
 }
 
-void gov__fmt_bytes(uint64_t v, char *buf, size_t cap)
-{
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    double d = (double)v;
-    int u = 0;
-
-    if (v == GOV_UNKNOWN) {
-        snprintf(buf, cap, "-");
-        return;
-    }
-    while (d >= 1024.0 && u < 6) {
-        d /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, cap, "%llu B", (unsigned long long)v);
-    else
-        snprintf(buf, cap, "%.1f %s", d, units[u]);
-}
-
-void gov__fmt_count(uint64_t v, char *buf, size_t cap)
-{
-    if (v == GOV_UNKNOWN)
-        snprintf(buf, cap, "-");
-    else
-        snprintf(buf, cap, "%llu", (unsigned long long)v);
-}
-
 void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
 {
     char limit[32], free_[32];

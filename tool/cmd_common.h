@@ -3,6 +3,7 @@
 #ifndef GOV_CMD_COMMON_H
 #define GOV_CMD_COMMON_H
 
+#include "fmt.h"
 #include "governor.h"
 
 #include <stdbool.h>
@@ -72,11 +73,6 @@ void gov__cmd_shape_error(const char *verb, const gov_snapshot *snap);
  * descriptor came, what its binding could not check, the namespaces the
  * process has of its own (nothing outside a container). */
 void gov__cmd_print_container(const gov_snapshot_descriptor *d);
-
-/* "1.5 GiB", "-" for GOV_UNKNOWN. */
-void gov__fmt_bytes(uint64_t v, char *buf, size_t cap);
-/* "12", "-" for GOV_UNKNOWN. */
-void gov__fmt_count(uint64_t v, char *buf, size_t cap);
 
 /* A plan's memory per worker: "512.0 MiB, 480.3 MiB of it free", or
  * "unknown". */

@@ -10,7 +10,6 @@
 #include "text.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,100 +170,6 @@ static int read_file(FILE *in, const filters *fl, records *rs)
     return rc;
 }
 
-static int by_step_node(const void *a, const void *b)
-{
-    const gov_step_record *x = a, *y = b;
-    int c;
-
-    if (x->job != y->job)
-        return x->job < y->job ? -1 : 1;
-    if ((c = strcmp(x->step, y->step)))
-        return c;
-    if ((c = strcmp(x->node, y->node)))
-        return c;
-    return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static uint64_t sum_u64(uint64_t a, uint64_t b)
-{
-    return a == GOV_UNKNOWN || b == GOV_UNKNOWN ? GOV_UNKNOWN : a + b;
-}
-
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    if (a == GOV_UNKNOWN)
-        return b;
-    return b == GOV_UNKNOWN || a > b ? a : b;
-}
-
-/* The step's total over its nodes (report.h). */
-static void total(gov_report_step *s)
-{
-    gov_step_record *t = &s->total;
-    double cpu_time = 0;   /* the sum of elapsed x CPUs */
-
-    *t = s->nodes[0];
-    strcpy(t->node, "all");
-    t->findings = 0;
-    for (size_t k = 0; k < s->n; k++) {
-        const gov_step_record *r = &s->nodes[k];
-        t->findings |= r->findings;
-        cpu_time += r->budget_cpus == GOV_UNKNOWN ? NAN : r->elapsed_s * (double)r->budget_cpus;
-        if (!k)
-            continue;
-        t->start = r->start < t->start ? r->start : t->start;
-        t->elapsed_s = fmax(t->elapsed_s, r->elapsed_s);
-        t->tasks = sum_u64(t->tasks, r->tasks);
-        t->budget_cpus = sum_u64(t->budget_cpus, r->budget_cpus);
-        t->budget_memory_bytes = sum_u64(t->budget_memory_bytes, r->budget_memory_bytes);
-        t->budget_gpus = sum_u64(t->budget_gpus, r->budget_gpus);
-        t->told_tasks += r->told_tasks;
-        t->told_threads = max_u64(t->told_threads, r->told_threads);
-        t->told_memory_bytes = max_u64(t->told_memory_bytes, r->told_memory_bytes);
-        t->cpu_s += r->cpu_s;
-        t->cpu_from_cgroup = t->cpu_from_cgroup && r->cpu_from_cgroup;
-        t->memory_peak_bytes = sum_u64(t->memory_peak_bytes, r->memory_peak_bytes);
-        t->oom_kills = sum_u64(t->oom_kills, r->oom_kills);
-        t->cpu_throttled_s += r->cpu_throttled_s;
-        t->cpu_some_s += r->cpu_some_s;
-        t->memory_some_s += r->memory_some_s;
-        t->memory_full_s += r->memory_full_s;
-    }
-    t->cpu_efficiency = cpu_time > 0 ? t->cpu_s / cpu_time : NAN;
-}
-
-/* Sort, drop exact repeats (a file given twice, a rotated copy beside its
- * original), and cut into steps. */
-static size_t group(records *rs, gov_report_step *steps)
-{
-    size_t n = 0, w = 0;
-
-    if (rs->n)   /* qsort's array must not be NULL, even empty */
-        qsort(rs->v, rs->n, sizeof *rs->v, by_step_node);
-    for (size_t i = 0; i < rs->n; i++) {
-        if (w && !by_step_node(&rs->v[w - 1], &rs->v[i])) {
-            rs->duplicate++;
-            continue;
-        }
-        rs->v[w++] = rs->v[i];
-    }
-    rs->n = w;
-    for (size_t i = 0; i < rs->n; i++) {
-        if (n && steps[n - 1].total.job == rs->v[i].job &&
-            !strcmp(steps[n - 1].nodes[0].step, rs->v[i].step)) {
-            steps[n - 1].n++;
-            continue;
-        }
-        steps[n].nodes = &rs->v[i];
-        steps[n].n = 1;
-        steps[n].total.job = rs->v[i].job;
-        n++;
-    }
-    for (size_t i = 0; i < n; i++)
-        total(&steps[i]);
-    return n;
-}
-
 static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
 {
     for (size_t i = 0; i < nfiles; i++) {
@@ -329,7 +234,7 @@ int gov__cmd_report(int argc, char **argv)
     if (rc == GOV_EXIT_OK && rs.n && !(steps = calloc(rs.n, sizeof *steps)))
         rc = GOV_EXIT_FAILED;
     if (rc == GOV_EXIT_OK) {
-        nsteps = group(&rs, steps);
+        nsteps = gov__report_group(rs.v, &rs.n, steps, &rs.duplicate);
         if (rs.bad || rs.other_schema || rs.duplicate)
             fprintf(stderr, "governor: report: skipped %zu lines that are not step records, "
                             "%zu of another schema, %zu repeated\n",

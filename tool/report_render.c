@@ -2,7 +2,7 @@
  * (docs/admin-guide.md, "The step report").  The table shows a step's
  * total row only when it ran on more than one node. */
 #include "report.h"
-#include "cmd_common.h"
+#include "fmt.h"
 #include "text.h"
 
 #include <math.h>
