@@ -13,24 +13,28 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: governor report [--json | --prometheus] [--job N] [--user NAME|UID]\n"
-            "                       [--since TIME] [--finding NAME] FILE...\n"
+            "                       [--since TIME] [--until TIME] [--finding NAME] FILE...\n"
             "\n"
             "Show what governed steps used against what they were sealed, from the step\n"
             "report's files (the plugstack key report=DIR writes DIR/steps.jsonl on each\n"
-            "node): per job and step, per node, and in total for a step on several nodes.\n"
-            "TIME is YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time) or @SECONDS.\n"
+            "node; a directory stands for its steps.jsonl): per job and step, per node,\n"
+            "and in total for a step on several nodes.  --since and --until keep the\n"
+            "steps that started at or after, and before, TIME: YYYY-MM-DD,\n"
+            "YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by s, m, h, d\n"
+            "or w (that long ago: -7d).\n"
             "Findings: oom_killed, memory_near_limit, cpu_underused, throttled, stalled.\n"
             "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
 }
 
 typedef struct filters {
-    uint64_t job, uid, since;
+    uint64_t job, uid, since, until;   /* until: 0 for none */
     gov_finding finding;
     bool has_finding;
 } filters;
@@ -41,7 +45,31 @@ typedef struct records {
     size_t bad, other_schema, duplicate;
 } records;
 
-static int parse_since(const char *s, uint64_t *out)
+/* Skipped lines named by file and line; the rest are only counted. */
+#define NAMED_SKIPS_MAX 10
+
+/* "-7d": that long before now. */
+static int parse_ago(const char *s, uint64_t *out)
+{
+    static const struct { char unit; uint64_t seconds; } units[] = {
+        { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 604800 },
+    };
+    size_t len = strlen(s);
+    uint64_t n, now = (uint64_t)time(NULL);
+
+    if (len < 2 || gov__parse_u64(s, len - 1, &n))
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (s[len - 1] == units[i].unit) {
+            if (n > now / units[i].seconds)
+                return -1;
+            *out = now - n * units[i].seconds;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_time(const char *s, uint64_t *out)
 {
     struct tm tm;
     const char *end;
@@ -49,6 +77,8 @@ static int parse_since(const char *s, uint64_t *out)
 
     if (s[0] == '@')
         return gov__parse_u64(s + 1, strlen(s + 1), out) ? -1 : 0;
+    if (s[0] == '-')
+        return parse_ago(s + 1, out);
     memset(&tm, 0, sizeof tm);
     if (!(end = strptime(s, "%Y-%m-%d", &tm)))
         return -1;
@@ -96,13 +126,16 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
         }
         return r;
     }
-    if ((r = gov__cmd_value_arg(argc, argv, i, "--since", "a time", &v)) != 0) {
-        if (r > 0 && parse_since(v, &fl->since)) {
-            fprintf(stderr, "governor: report: --since needs YYYY-MM-DD, "
-                            "YYYY-MM-DDTHH:MM[:SS] or @SECONDS\n");
-            return -1;
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "--until" : "--since";
+        if ((r = gov__cmd_value_arg(argc, argv, i, name, "a time", &v)) != 0) {
+            if (r > 0 && parse_time(v, k ? &fl->until : &fl->since)) {
+                fprintf(stderr, "governor: report: %s needs YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], "
+                                "@SECONDS or -N with s, m, h, d or w (-7d)\n", name);
+                return -1;
+            }
+            return r;
         }
-        return r;
     }
     if ((r = gov__cmd_value_arg(argc, argv, i, "--finding", "a finding's name", &v)) != 0) {
         if (r > 0) {
@@ -125,7 +158,9 @@ static bool selected(const filters *fl, const gov_step_record *r)
         return false;
     if (fl->uid != GOV_UNKNOWN && r->uid != fl->uid)
         return false;
-    if (fl->since && (r->start == GOV_UNKNOWN || r->start < fl->since))
+    if ((fl->since || fl->until) && r->start == GOV_UNKNOWN)
+        return false;
+    if (r->start < fl->since || (fl->until && r->start >= fl->until))
         return false;
     return !fl->has_finding || (r->findings & (1u << fl->finding));
 }
@@ -144,21 +179,25 @@ static int add(records *rs, const gov_step_record *r)
     return 0;
 }
 
-static int read_file(FILE *in, const filters *fl, records *rs)
+static int read_file(FILE *in, const char *name, const filters *fl, records *rs)
 {
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, lineno = 0;
     ssize_t n;
     int rc = 0;
 
     while (!rc && (n = getline(&line, &cap, in)) >= 0) {
         gov_step_record r;
         int d;
+        lineno++;
         if (n > 0 && line[n - 1] == '\n')
             n--;
         if (n == 0)
             continue;
         d = n < GOV_REPORT_LINE_MAX ? gov__step_record_decode(line, (size_t)n, &r) : GOV_EPARSE;
+        if (d && rs->bad + rs->other_schema < NAMED_SKIPS_MAX)
+            fprintf(stderr, "governor: report: %s:%zu: skipped: %s\n", name, lineno,
+                    d == GOV_EVERSION ? "a record of another schema" : "not a step record");
         if (d == GOV_EVERSION)
             rs->other_schema++;
         else if (d)
@@ -170,17 +209,34 @@ static int read_file(FILE *in, const filters *fl, records *rs)
     return rc;
 }
 
+/* FILE, or DIR/steps.jsonl for a directory; "-" is standard input. */
+static FILE *open_records(const char *arg, char *name, size_t cap)
+{
+    struct stat st;
+
+    if (!strcmp(arg, "-")) {
+        snprintf(name, cap, "(standard input)");
+        return stdin;
+    }
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(name, cap, "%s/%s", arg, GOV_REPORT_FILE);
+    else
+        snprintf(name, cap, "%s", arg);
+    return fopen(name, "re");
+}
+
 static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
 {
     for (size_t i = 0; i < nfiles; i++) {
-        FILE *in = strcmp(files[i], "-") ? fopen(files[i], "re") : stdin;
+        char name[4096];
+        FILE *in = open_records(files[i], name, sizeof name);
         int rc;
         if (!in) {
             /* The path is the admin's own argument: naming it is asked for. */
-            fprintf(stderr, "governor: report: cannot read %s: %s\n", files[i], strerror(errno));
+            fprintf(stderr, "governor: report: cannot read %s: %s\n", name, strerror(errno));
             return GOV_EXIT_FAILED;
         }
-        rc = read_file(in, fl, rs);
+        rc = read_file(in, name, fl, rs);
         if (in != stdin)
             fclose(in);
         if (rc) {
@@ -239,6 +295,8 @@ int gov__cmd_report(int argc, char **argv)
             fprintf(stderr, "governor: report: skipped %zu lines that are not step records, "
                             "%zu of another schema, %zu repeated\n",
                     rs.bad, rs.other_schema, rs.duplicate);
+        if (nsteps == 0)
+            fprintf(stderr, "governor: report: no steps matched\n");
         if (json && gov__report_json(stdout, steps, nsteps))
             rc = GOV_EXIT_FAILED;
         else if (prometheus)
