@@ -108,6 +108,16 @@ gpu_expect() {
 	assert_line "$rank: variables $5" "$out" "task $rank: recomputed from its variables"
 }
 
+# wait_for_line FILE LINE: until FILE holds the line LINE (a process the
+# case started says it is ready), at most 120 s; dies with FILE's text.
+wait_for_line() {
+	local deadline=$((SECONDS + 120))
+	until grep -qx "$2" "$1" 2>/dev/null || ((SECONDS >= deadline)); do
+		sleep 0.2
+	done
+	grep -qx "$2" "$1" 2>/dev/null || die "no '$2' in $1: $(cat "$1" 2>/dev/null)"
+}
+
 # The fault cases (gov_fault_*.sh) end with the same three checks.
 
 # log_mark: where each slurmd log ends now (slurmd's logs hold slurmstepd's

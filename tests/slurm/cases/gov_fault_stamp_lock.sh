@@ -37,11 +37,7 @@ held=$GOV_CLUSTER_DIR/stamp-holder.out
 rm -f "$held"
 GOV_STAMP=$stamp as_user srun -n1 -w node1 --job-name=stamp-holder \
 	bash -c 'exec 9<"$GOV_STAMP" && flock -s 9 && echo held && exec sleep 300' >"$held" 2>&1 &
-deadline=$((SECONDS + 120))
-until grep -qx held "$held" 2>/dev/null || ((SECONDS >= deadline)); do
-	sleep 0.2
-done
-grep -qx held "$held" || die "the user's job could not take the lock: $(cat "$held")"
+wait_for_line "$held" held
 
 # Seals fail at once: nothing listens on this socket.
 gov_plugstack "run_dir=$run_dir" topology_cache=off seal=optional munge_timeout=1 \
