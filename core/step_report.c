@@ -48,8 +48,9 @@ void gov__step_record_init(gov_step_record *r)
     r->job = r->uid = r->start = r->tasks = GOV_UNKNOWN;
     r->budget_cpus = r->budget_memory_bytes = r->budget_gpus = GOV_UNKNOWN;
     r->told_threads = r->told_memory_bytes = GOV_UNKNOWN;
-    r->memory_peak_bytes = r->oom_kills = GOV_UNKNOWN;
-    r->elapsed_s = r->cpu_s = r->cpu_efficiency = NAN;
+    r->memory_peak_bytes = r->memory_cache_bytes = r->memory_working_set_bytes = GOV_UNKNOWN;
+    r->oom_kills = GOV_UNKNOWN;
+    r->elapsed_s = r->cpu_s = r->cpu_efficiency = r->memory_efficiency = NAN;
     r->cpu_throttled_s = r->cpu_some_s = r->memory_some_s = r->memory_full_s = NAN;
 }
 
@@ -58,24 +59,62 @@ void gov__step_record_init(gov_step_record *r)
 #define UNDERUSED 0.25
 #define HELD_BACK 0.10
 
+/* The working set: the peak less the reclaimable page cache the step
+ * still holds at its end.  The kernel keeps no peak of memory it cannot
+ * reclaim; a step's cache (files it wrote or read) counts against its limit
+ * but never forced it there.  An estimate: cache freed before the end
+ * (a file deleted, pages reclaimed) is not subtracted, which only raises
+ * it; cache charged after the peak is subtracted, which can lower it below
+ * what the step held at its peak.  So it judges memory_near_limit (raised,
+ * it errs towards "ask more"), never memory_underused, which the peak
+ * itself judges (docs/admin-guide.md, "Findings"). */
+static void judge_memory(gov_step_record *r)
+{
+    uint64_t budget = r->budget_memory_bytes;
+
+    r->memory_working_set_bytes = GOV_UNKNOWN;
+    r->memory_efficiency = NAN;
+    if (r->memory_peak_bytes != GOV_UNKNOWN && r->memory_cache_bytes != GOV_UNKNOWN)
+        r->memory_working_set_bytes =
+            r->memory_peak_bytes -
+            (r->memory_cache_bytes < r->memory_peak_bytes ? r->memory_cache_bytes
+                                                          : r->memory_peak_bytes);
+    if (r->memory_working_set_bytes != GOV_UNKNOWN && budget != GOV_UNKNOWN && budget)
+        r->memory_efficiency = (double)r->memory_working_set_bytes / (double)budget;
+}
+
+static bool below(uint64_t v, double fraction, uint64_t of)
+{
+    return v != GOV_UNKNOWN && of != GOV_UNKNOWN && of && (double)v < fraction * (double)of;
+}
+
 void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
 {
     bool long_enough = r->elapsed_s >= (double)min_s;
+    uint64_t near;
 
     r->cpu_efficiency = NAN;
     if (!isnan(r->cpu_s) && r->elapsed_s > 0 && r->budget_cpus != GOV_UNKNOWN && r->budget_cpus)
         r->cpu_efficiency = r->cpu_s / (r->elapsed_s * (double)r->budget_cpus);
+    judge_memory(r);
+    /* Without the cache's figure the peak stands for the working set. */
+    near = r->memory_working_set_bytes != GOV_UNKNOWN ? r->memory_working_set_bytes
+                                                      : r->memory_peak_bytes;
     r->findings = 0;
     if (r->oom_kills != GOV_UNKNOWN && r->oom_kills > 0)
         r->findings |= 1u << GOV_FINDING_OOM_KILLED;
-    if (r->memory_peak_bytes != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN &&
-        r->budget_memory_bytes &&
-        (double)r->memory_peak_bytes >= NEAR_LIMIT * (double)r->budget_memory_bytes)
+    if (near != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN && r->budget_memory_bytes &&
+        !below(near, NEAR_LIMIT, r->budget_memory_bytes))
         r->findings |= 1u << GOV_FINDING_MEMORY_NEAR_LIMIT;
     if (!long_enough)
         return;
     if (!isnan(r->cpu_efficiency) && r->cpu_efficiency < UNDERUSED)
         r->findings |= 1u << GOV_FINDING_CPU_UNDERUSED;
+    /* Even the peak, page cache and all, under a quarter; a step the
+     * kernel killed for memory did not ask too much. */
+    if (below(r->memory_peak_bytes, UNDERUSED, r->budget_memory_bytes) &&
+        !(r->findings & (1u << GOV_FINDING_OOM_KILLED)))
+        r->findings |= 1u << GOV_FINDING_MEMORY_UNDERUSED;
     if (!isnan(r->cpu_throttled_s) && r->cpu_throttled_s >= HELD_BACK * r->elapsed_s)
         r->findings |= 1u << GOV_FINDING_THROTTLED;
     if (!isnan(r->memory_some_s) && r->memory_some_s >= HELD_BACK * r->elapsed_s)
@@ -110,6 +149,9 @@ static const struct field {
     { "used.cpu_efficiency", K_RATIO, offsetof(gov_step_record, cpu_efficiency) },
     { "used.cpu_source", K_SOURCE, offsetof(gov_step_record, cpu_from_cgroup) },
     U("used.memory_peak_bytes", memory_peak_bytes),
+    U("used.memory_cache_bytes", memory_cache_bytes),
+    U("used.memory_working_set_bytes", memory_working_set_bytes),
+    { "used.memory_efficiency", K_RATIO, offsetof(gov_step_record, memory_efficiency) },
     U("used.oom_kills", oom_kills),
     S("used.cpu_throttled_s", cpu_throttled_s),
     S("used.pressure.cpu_some_s", cpu_some_s),

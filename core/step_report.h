@@ -28,7 +28,9 @@
 #define GOV_FINDINGS(X)                                                                    \
     X(OOM_KILLED, "oom_killed", "the kernel killed a process of the step for memory")       \
     X(MEMORY_NEAR_LIMIT, "memory_near_limit",                                               \
-      "memory peaked at 90 % or more of the step's sealed memory")                          \
+      "the working set peaked at 90 % or more of the step's sealed memory")                 \
+    X(MEMORY_UNDERUSED, "memory_underused",                                                 \
+      "memory, page cache included, peaked below a quarter of the step's sealed memory")    \
     X(CPU_UNDERUSED, "cpu_underused",                                                       \
       "the step used less than a quarter of its sealed CPUs over its run")                  \
     X(THROTTLED, "throttled", "a CPU quota held the step back for 10 % or more of its run") \
@@ -62,7 +64,13 @@ typedef struct gov_step_record {
     uint64_t told_tasks, told_threads, told_memory_bytes;
     double cpu_s, cpu_efficiency;
     bool cpu_from_cgroup;    /* else from the tasks' rusage */
-    uint64_t memory_peak_bytes, oom_kills;
+    /* The kernel's peak (page cache included, as the limit counts it), the
+     * reclaimable page cache the step still held at its end, and what the
+     * judge derives: the working set, the peak less that cache (docs/
+     * admin-guide.md, "Memory: peak and working set"), over the budget. */
+    uint64_t memory_peak_bytes, memory_cache_bytes, memory_working_set_bytes;
+    double memory_efficiency;
+    uint64_t oom_kills;
     double cpu_throttled_s, cpu_some_s, memory_some_s, memory_full_s;
     uint32_t findings;       /* bit (1u << gov_finding) */
 } gov_step_record;
@@ -70,8 +78,9 @@ typedef struct gov_step_record {
 /* Every figure unknown, no finding. */
 void gov__step_record_init(gov_step_record *r);
 
-/* Set cpu_efficiency and findings from the figures, by the rules of
- * docs/admin-guide.md; min_s is report_min_s. */
+/* Set cpu_efficiency, the memory working set and efficiency, and findings
+ * from the figures, by the rules of docs/admin-guide.md; min_s is
+ * report_min_s. */
 void gov__step_record_judge(gov_step_record *r, uint64_t min_s);
 
 /* One line (newline included, NUL-terminated) into buf.  Returns its
@@ -101,8 +110,8 @@ struct gov_cg_text;
 int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
                            gov_step_cgroups *out);
 
-/* Read the step's CPU time, memory peak, OOM kills, throttling and PSI
- * totals into r (unknown where a file is missing); the tasks must have
+/* Read the step's CPU time, memory peak and the page cache it still holds,
+ * OOM kills, throttling and PSI totals into r (unknown where a file is missing); the tasks must have
  * exited for the figures to be final. */
 void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r);
 

@@ -68,10 +68,11 @@ static uint64_t read_u64(const gov_root *root, const char *dir, const char *name
     return v;
 }
 
-/* "KEY N" in a flat keyed file (cpu.stat, memory.events, oom_control). */
+/* "KEY N" in a flat keyed file (cpu.stat, memory.events, oom_control,
+ * memory.stat: about 3 KiB on 6.x kernels, v2). */
 static uint64_t keyed(const gov_root *root, const char *dir, const char *name, const char *key)
 {
-    char buf[4096];
+    char buf[16384];
     const char *v;
     size_t n, vl;
     uint64_t x;
@@ -86,6 +87,19 @@ static uint64_t keyed(const gov_root *root, const char *dir, const char *name, c
 static double seconds(uint64_t v, double per_second)
 {
     return v == GOV_UNKNOWN ? NAN : (double)v / per_second;
+}
+
+/* The reclaimable page cache charged to the step (its subtree's: v2's
+ * memory.stat is hierarchical, v1's total_ keys are): the file LRU lists,
+ * which hold no shmem (tmpfs pages are swap-backed, on the anon lists, and
+ * never reclaimable without swap). */
+static uint64_t file_cache(const gov_root *root, const char *dir, const char *active,
+                           const char *inactive)
+{
+    uint64_t a = keyed(root, dir, "memory.stat", active);
+    uint64_t i = keyed(root, dir, "memory.stat", inactive);
+
+    return a == GOV_UNKNOWN || i == GOV_UNKNOWN ? GOV_UNKNOWN : a + i;
 }
 
 /* How far and how wide the v1 OOM count walks below the step: a user may
@@ -180,6 +194,7 @@ void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_
         r->cpu_s = seconds(keyed(root, cg->dir, "cpu.stat", "usage_usec"), 1e6);
         r->cpu_throttled_s = seconds(keyed(root, cg->dir, "cpu.stat", "throttled_usec"), 1e6);
         r->memory_peak_bytes = read_u64(root, cg->dir, "memory.peak");
+        r->memory_cache_bytes = file_cache(root, cg->dir, "active_file", "inactive_file");
         r->oom_kills = keyed(root, cg->dir, "memory.events", "oom_kill");
         psi(root, cg->dir, "cpu.pressure", &r->cpu_some_s, NULL);
         psi(root, cg->dir, "memory.pressure", &r->memory_some_s, &r->memory_full_s);
@@ -189,6 +204,8 @@ void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_
             r->cpu_throttled_s = seconds(keyed(root, cg->cpuacct, "cpu.stat", "throttled_time"), 1e9);
         }
         r->memory_peak_bytes = read_u64(root, cg->dir, "memory.max_usage_in_bytes");
+        r->memory_cache_bytes =
+            file_cache(root, cg->dir, "total_active_file", "total_inactive_file");
         r->oom_kills = v1_oom_kills(root, cg->dir);
     }
     r->cpu_from_cgroup = !isnan(r->cpu_s);

@@ -19,17 +19,22 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: governor report [--json | --prometheus] [--job N] [--user NAME|UID]\n"
-            "                       [--since TIME] [--until TIME] [--finding NAME] FILE...\n"
+            "usage: governor report [--json | --prometheus] [--by user] [--sort KEY]\n"
+            "                       [--job N] [--user NAME|UID] [--since TIME] [--until TIME]\n"
+            "                       [--finding NAME] [FILE...]\n"
             "\n"
             "Show what governed steps used against what they were sealed, from the step\n"
             "report's files (the plugstack key report=DIR writes DIR/steps.jsonl on each\n"
-            "node; a directory stands for its steps.jsonl): per job and step, per node,\n"
-            "and in total for a step on several nodes.  --since and --until keep the\n"
-            "steps that started at or after, and before, TIME: YYYY-MM-DD,\n"
+            "node; a directory stands for its steps.jsonl; no FILE: the directory this\n"
+            "machine's plugstack.conf names): per job and step, per node, and in total\n"
+            "for a step on several nodes, with a suggestion for each finding.  --by user\n"
+            "sums the steps per user.  --sort: job, start, elapsed (longest first),\n"
+            "cpu_eff, mem_eff (least efficient first) or user.  --since and --until keep\n"
+            "the steps that started at or after, and before, TIME: YYYY-MM-DD,\n"
             "YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by s, m, h, d\n"
             "or w (that long ago: -7d).\n"
-            "Findings: oom_killed, memory_near_limit, cpu_underused, throttled, stalled.\n"
+            "Findings: oom_killed, memory_near_limit, memory_underused, cpu_underused,\n"
+            "throttled, stalled.\n"
             "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
 }
 
@@ -37,6 +42,8 @@ typedef struct filters {
     uint64_t job, uid, since, until;   /* until: 0 for none */
     gov_finding finding;
     bool has_finding;
+    bool by_user;
+    gov_report_sort sort;
 } filters;
 
 typedef struct records {
@@ -136,6 +143,22 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
             }
             return r;
         }
+    }
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--by", "user", &v)) != 0) {
+        if (r > 0 && strcmp(v, "user")) {
+            fprintf(stderr, "governor: report: --by: only 'user' (the steps summed per user)\n");
+            return -1;
+        }
+        fl->by_user = r > 0;
+        return r;
+    }
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--sort", "a key", &v)) != 0) {
+        if (r > 0 && (fl->sort = gov__report_sort_from_name(v)) == GOV_REPORT_SORT_COUNT) {
+            fprintf(stderr, "governor: report: --sort: job, start, elapsed, cpu_eff, mem_eff "
+                            "or user\n");
+            return -1;
+        }
+        return r;
     }
     if ((r = gov__cmd_value_arg(argc, argv, i, "--finding", "a finding's name", &v)) != 0) {
         if (r > 0) {
@@ -247,13 +270,45 @@ static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
     return GOV_EXIT_OK;
 }
 
+/* No file named: the configured report directory, or a usage error that
+ * says where it was looked for. */
+static int configured(char *dir, size_t cap)
+{
+    char plugstack[4096];
+    int rc = gov__report_configured_dir(dir, cap, plugstack, sizeof plugstack);
+
+    if (rc)
+        fprintf(stderr, "governor: report: no report=DIR for governor.so in %s (or its "
+                        "includes; $SLURM_CONF names slurm.conf): name the record files "
+                        "(DIR/steps.jsonl)\n", plugstack);
+    return rc;
+}
+
+static int show(const filters *fl, bool json, bool prometheus, gov_report_step *steps, size_t n)
+{
+    gov__report_sort(steps, n, fl->sort);
+    if (fl->by_user)
+        return gov__report_users(stdout, steps, n, true, fl->sort, json) ? GOV_EXIT_FAILED
+                                                                          : GOV_EXIT_OK;
+    if (json)
+        return gov__report_json(stdout, steps, n) ? GOV_EXIT_FAILED : GOV_EXIT_OK;
+    if (prometheus) {
+        gov__report_prometheus(stdout, steps, n);
+        return GOV_EXIT_OK;
+    }
+    gov__report_table(stdout, steps, n, true);
+    gov__report_advice(stdout, steps, n);
+    return GOV_EXIT_OK;
+}
+
 int gov__cmd_report(int argc, char **argv)
 {
     filters fl = { .job = GOV_UNKNOWN, .uid = GOV_UNKNOWN };
+    char dir[4096];
     records rs = { 0 };
     gov_report_step *steps = NULL;
     bool json = false, prometheus = false;
-    char **files = calloc((size_t)argc, sizeof *files);
+    char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0, nsteps;
     int rc = GOV_EXIT_OK;
 
@@ -280,10 +335,19 @@ int gov__cmd_report(int argc, char **argv)
             files[nfiles++] = argv[i];
         }
     }
-    if (rc == GOV_EXIT_OK && (nfiles == 0 || (json && prometheus))) {
-        fprintf(stderr, nfiles ? "governor: report: --json or --prometheus, not both\n"
-                               : "governor: report: name the record files (DIR/steps.jsonl)\n");
+    if (rc == GOV_EXIT_OK && (json && prometheus)) {
+        fprintf(stderr, "governor: report: --json or --prometheus, not both\n");
         rc = GOV_EXIT_USAGE;
+    }
+    if (rc == GOV_EXIT_OK && fl.by_user && prometheus) {
+        fprintf(stderr, "governor: report: --by user shows a table or --json\n");
+        rc = GOV_EXIT_USAGE;
+    }
+    if (rc == GOV_EXIT_OK && nfiles == 0) {
+        if (configured(dir, sizeof dir))
+            rc = GOV_EXIT_USAGE;
+        else
+            files[nfiles++] = dir;
     }
     if (rc == GOV_EXIT_OK)
         rc = read_all(files, nfiles, &fl, &rs);
@@ -297,12 +361,7 @@ int gov__cmd_report(int argc, char **argv)
                     rs.bad, rs.other_schema, rs.duplicate);
         if (nsteps == 0)
             fprintf(stderr, "governor: report: no steps matched\n");
-        if (json && gov__report_json(stdout, steps, nsteps))
-            rc = GOV_EXIT_FAILED;
-        else if (prometheus)
-            gov__report_prometheus(stdout, steps, nsteps);
-        else if (!json)
-            gov__report_table(stdout, steps, nsteps);
+        rc = show(&fl, json, prometheus, steps, nsteps);
         if (fflush(stdout))
             rc = GOV_EXIT_FAILED;
     }

@@ -11,13 +11,21 @@
 /* One step of one job: a record per node, and their total (node "all"):
  * elapsed the longest, start the earliest, counts and CPU time summed (a
  * sum with an unknown part is unknown), memory peak the sum of the nodes'
- * peaks, told the largest, findings the union, efficiency over the sum of
- * each node's elapsed time its CPUs. */
+ * peaks, told the largest, findings the union, CPU efficiency over the sum
+ * of each node's elapsed time its CPUs, memory efficiency the working sets'
+ * sum over the budgets' sum (unknown when a node's is). */
 typedef struct gov_report_step {
     gov_step_record total;
     gov_step_record *nodes;
     size_t n;
 } gov_report_step;
+
+/* The report directory of this machine's Slurm setup (report_config.c):
+ * report=DIR on the plugstack line that loads governor.so, the plugstack
+ * file named by slurm.conf ($SLURM_CONF, else /etc/slurm/slurm.conf), its
+ * includes followed.  The plugstack file read goes into plugstack.
+ * Returns 0, GOV_ENOENT (no such key, or no file) or GOV_ENOSPC. */
+int gov__report_configured_dir(char *dir, size_t cap, char *plugstack, size_t pcap);
 
 /* Sort the *nv records v by job, step, node and start, drop exact repeats
  * (a file given twice, a rotated copy beside its original; counted into
@@ -26,7 +34,34 @@ typedef struct gov_report_step {
 size_t gov__report_group(gov_step_record *v, size_t *nv, gov_report_step *steps,
                          size_t *duplicates);
 
-void gov__report_table(FILE *f, const gov_report_step *steps, size_t n);
+/* The order of the steps (--sort): job (and step), start, elapsed (the
+ * longest first), cpu_eff and mem_eff (the least efficient first, unknown
+ * last), user (by uid, then job). */
+typedef enum gov_report_sort {
+    GOV_REPORT_SORT_JOB,
+    GOV_REPORT_SORT_START,
+    GOV_REPORT_SORT_ELAPSED,
+    GOV_REPORT_SORT_CPU_EFF,
+    GOV_REPORT_SORT_MEM_EFF,
+    GOV_REPORT_SORT_USER,
+    GOV_REPORT_SORT_COUNT
+} gov_report_sort;
+
+/* The key named name; GOV_REPORT_SORT_COUNT when none is. */
+gov_report_sort gov__report_sort_from_name(const char *name);
+/* Sort steps[0..n) by key, each step by its total. */
+void gov__report_sort(gov_report_step *steps, size_t n, gov_report_sort key);
+
+/* user_names: the user's name where this machine knows the uid (false:
+ * the uid, as the fuzz target renders). */
+void gov__report_table(FILE *f, const gov_report_step *steps, size_t n, bool user_names);
+/* The findings' suggestions, under the table (report_advice.c). */
+void gov__report_advice(FILE *f, const gov_report_step *steps, size_t n);
+/* --by user (report_users.c): the table or JSON of the steps summed per
+ * user, sorted by key (cpu_eff and mem_eff; any other key by name).
+ * Returns 0 or GOV_ENOMEM. */
+int gov__report_users(FILE *f, const gov_report_step *steps, size_t n, bool user_names,
+                      gov_report_sort key, bool json);
 /* Returns 0 or GOV_ENOSPC (a record does not encode). */
 int gov__report_json(FILE *f, const gov_report_step *steps, size_t n);
 void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n);

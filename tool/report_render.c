@@ -6,6 +6,7 @@
 #include "text.h"
 
 #include <math.h>
+#include <pwd.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -38,10 +39,24 @@ static void fmt_findings(uint32_t set, char *buf, size_t cap)
         gov__text_put(&o, "-");
 }
 
-static void row(FILE *f, const gov_step_record *r, const char *node)
+/* The user's name where this machine knows the uid (the record is root's,
+ * for admins), else the uid. */
+static void fmt_user(uint64_t uid, bool names, char *buf, size_t cap)
 {
-    char el[32], cpus[32], cpu[32], eff[16], peak[32], budget[32], oom[32], fin[160];
+    struct passwd *pw = names && uid <= (uint64_t)(uid_t)-1 ? getpwuid((uid_t)uid) : NULL;
 
+    if (pw)
+        snprintf(buf, cap, "%s", pw->pw_name);
+    else
+        gov__fmt_count(uid, buf, cap);
+}
+
+static void row(FILE *f, const gov_step_record *r, const char *node, bool names)
+{
+    char el[32], cpus[32], cpu[32], eff[16], wset[32], peak[32], budget[32], meff[16], oom[32],
+        fin[160], user[64];
+
+    fmt_user(r->uid, names, user, sizeof user);
     fmt_seconds(r->elapsed_s, el, sizeof el);
     gov__fmt_count(r->budget_cpus, cpus, sizeof cpus);
     if (isnan(r->cpu_s))
@@ -49,25 +64,27 @@ static void row(FILE *f, const gov_step_record *r, const char *node)
     else
         snprintf(cpu, sizeof cpu, "%.2f", r->cpu_s);
     fmt_ratio(r->cpu_efficiency, eff, sizeof eff);
+    gov__fmt_bytes(r->memory_working_set_bytes, wset, sizeof wset);
     gov__fmt_bytes(r->memory_peak_bytes, peak, sizeof peak);
     gov__fmt_bytes(r->budget_memory_bytes, budget, sizeof budget);
+    fmt_ratio(r->memory_efficiency, meff, sizeof meff);
     gov__fmt_count(r->oom_kills, oom, sizeof oom);
     fmt_findings(r->findings, fin, sizeof fin);
-    fprintf(f, "%-10llu %-12s %-6llu %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n",
-            (unsigned long long)r->job, r->step, (unsigned long long)r->uid, node, el, cpus,
-            cpu, eff, peak, budget, oom, fin);
+    fprintf(f, "%-10llu %-12s %-10s %-12s %9s %5s %9s %7s %10s %10s / %-10s %7s %4s  %s\n",
+            (unsigned long long)r->job, r->step, user, node, el, cpus, cpu, eff, wset, peak,
+            budget, meff, oom, fin);
 }
 
-void gov__report_table(FILE *f, const gov_report_step *steps, size_t n)
+void gov__report_table(FILE *f, const gov_report_step *steps, size_t n, bool user_names)
 {
-    fprintf(f, "%-10s %-12s %-6s %-12s %9s %5s %9s %5s %10s / %-10s %4s  %s\n", "JOB", "STEP",
-            "UID", "NODE", "ELAPSED", "CPUS", "CPU_S", "EFF", "MEM_PEAK", "BUDGET", "OOM",
-            "FINDINGS");
+    fprintf(f, "%-10s %-12s %-10s %-12s %9s %5s %9s %7s %10s %10s / %-10s %7s %4s  %s\n", "JOB",
+            "STEP", "USER", "NODE", "ELAPSED", "CPUS", "CPU_S", "CPU_EFF", "MEM_WSET", "MEM_PEAK",
+            "BUDGET", "MEM_EFF", "OOM", "FINDINGS");
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < steps[i].n; k++)
-            row(f, &steps[i].nodes[k], steps[i].nodes[k].node);
+            row(f, &steps[i].nodes[k], steps[i].nodes[k].node, user_names);
         if (steps[i].n > 1)
-            row(f, &steps[i].total, "(total)");
+            row(f, &steps[i].total, "(total)", user_names);
     }
 }
 
@@ -125,7 +142,10 @@ static const struct metric {
     U("governor_step_budget_gpus", budget_gpus, "GPUs sealed for the step on the node."),
     D("governor_step_cpu_seconds", cpu_s, "CPU time the step used on the node."),
     D("governor_step_cpu_efficiency_ratio", cpu_efficiency, "CPU time over elapsed time times sealed CPUs."),
-    U("governor_step_memory_peak_bytes", memory_peak_bytes, "The step's memory peak on the node."),
+    U("governor_step_memory_peak_bytes", memory_peak_bytes, "The step's memory peak on the node, page cache included."),
+    U("governor_step_memory_cache_bytes", memory_cache_bytes, "Reclaimable page cache the step held at its end."),
+    U("governor_step_memory_working_set_bytes", memory_working_set_bytes, "The peak less the page cache held at the end."),
+    D("governor_step_memory_efficiency_ratio", memory_efficiency, "Working set over sealed memory."),
     U("governor_step_oom_kills", oom_kills, "Processes of the step the kernel killed for memory."),
     D("governor_step_cpu_throttled_seconds", cpu_throttled_s, "Time a CPU quota held the step back."),
     D("governor_step_pressure_cpu_some_seconds", cpu_some_s, "PSI cpu some total."),

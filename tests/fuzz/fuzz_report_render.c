@@ -1,7 +1,8 @@
 /* Fuzz `governor report`'s path from records to output: the lines of the
- * input that the reader accepts are grouped into steps with their totals
- * and rendered; never crash, and the --json output is always one valid
- * JSON document (parsed back by the project's strict RFC 8259 reader,
+ * input that the reader accepts are grouped into steps with their totals,
+ * sorted (by the key the input's length picks) and rendered; never crash,
+ * and the --json outputs, of the steps and --by user, are always one valid
+ * JSON document each (parsed back by the project's strict RFC 8259 reader,
  * json_read.c), whatever figures the accepted records hold. */
 #define _GNU_SOURCE /* open_memstream */
 #include "json_read.h"
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_RECORDS 64
 /* Every record and total is about 25 leaves. */
-#define MAX_LEAVES (2 * MAX_RECORDS * 32)
+#define MAX_LEAVES (2 * MAX_RECORDS * 40)
 
 static gov_json_leaf leaves[MAX_LEAVES];
 
@@ -26,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gov_report_step steps[MAX_RECORDS];
     const char *p = (const char *)data, *end = p + size;
     size_t n = 0, nsteps, duplicates = 0, len = 0;
+    gov_report_sort key = (gov_report_sort)(size % GOV_REPORT_SORT_COUNT);
     char *out = NULL;
     FILE *f;
     int rc;
@@ -38,19 +40,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p += l + (nl != NULL);
     }
     nsteps = gov__report_group(v, &n, steps, &duplicates);
-    f = open_memstream(&out, &len);
-    if (!f)
-        return 0;
-    rc = gov__report_json(f, steps, nsteps);
-    fclose(f);
-    if (rc || gov__json_leaves(out, len, leaves, MAX_LEAVES) < 0)
-        abort();
-    free(out);
+    gov__report_sort(steps, nsteps, key);
+    for (int users = 0; users < 2; users++) {
+        f = open_memstream(&out, &len);
+        if (!f)
+            return 0;
+        rc = users ? gov__report_users(f, steps, nsteps, false, key, true)
+                   : gov__report_json(f, steps, nsteps);
+        fclose(f);
+        if (rc || gov__json_leaves(out, len, leaves, MAX_LEAVES) < 0)
+            abort();
+        free(out);
+    }
     f = open_memstream(&out, &len);
     if (!f)
         return 0;
     gov__report_prometheus(f, steps, nsteps);
-    gov__report_table(f, steps, nsteps);
+    gov__report_table(f, steps, nsteps, false);
+    gov__report_advice(f, steps, nsteps);
+    gov__report_users(f, steps, nsteps, false, GOV_REPORT_SORT_JOB, false);
     fclose(f);
     free(out);
     return 0;

@@ -13,7 +13,9 @@ emulation, whose guest charges a stalled vCPU to the task it ran); it
 lasted at least as long as its longest task; its memory peak is at least
 the largest task's resident peak less 16 MiB (the task's shared libraries
 may be charged to another cgroup) and at most the tasks' peaks summed plus
-96 MiB.  Its findings are exactly those that the rules of
+96 MiB and the page cache the step held at its end; its working set is
+the peak less that cache, its memory efficiency the working set over the
+budget.  Its findings are exactly those that the rules of
 docs/admin-guide.md ("Findings") give for its figures, with report_min_s
 S (default 1, as report_lib.sh sets it): how busy a step looks depends on
 how loaded the machine is, so the case asks for a finding by name
@@ -63,13 +65,20 @@ def judged(rec, min_s):
 
     out = {"oom_killed": used["oom_kills"] not in (None, 0)}
     mem = budget["memory_bytes"]
-    out["memory_near_limit"] = at_least(used["memory_peak_bytes"], NEAR_LIMIT * mem if mem else None, 1)
+    # Near the limit on the working set (the peak less the page cache held
+    # at the end) where the record has it, else on the peak.
+    wset = used.get("memory_working_set_bytes")
+    near = wset if wset is not None else used["memory_peak_bytes"]
+    out["memory_near_limit"] = at_least(near, NEAR_LIMIT * mem if mem else None, 1)
     long_enough = at_least(elapsed, min_s, 0.0005)
     rates = {
         "cpu_underused": (lambda: None if used["cpu_efficiency"] is None else
                           (lambda v: v if v is None else not v)(at_least(used["cpu_efficiency"], UNDERUSED, 0.0001))),
         "throttled": lambda: at_least(used["cpu_throttled_s"], HELD_BACK * elapsed, 0.0006),
         "stalled": lambda: at_least((used["pressure"] or {}).get("memory_some_s"), HELD_BACK * elapsed, 0.0006),
+        # On the peak itself, page cache included, and never beside a kill.
+        "memory_underused": lambda: False if out["oom_killed"] or not mem or used["memory_peak_bytes"] is None
+        else (lambda v: v if v is None else not v)(at_least(used["memory_peak_bytes"], UNDERUSED * mem, 1)),
     }
     for name, rule in rates.items():
         v = rule() if long_enough else False
@@ -92,10 +101,11 @@ for rec in step["nodes"]:
     used = rec["used"]
     own_cpu = sum(t["cpu_s"] for t in mine)
     print("%s: tasks %s (%d lines), cpu_s %s (tasks' own %.3f, from %s), peak %s (tasks' %s), "
-          "oom %s, told %s, findings %s" % (
+          "cache %s, working set %s, oom %s, told %s, findings %s" % (
               rec["node"], rec["tasks"], len(mine), used["cpu_s"], own_cpu, used["cpu_source"],
-              used["memory_peak_bytes"], [t["maxrss_bytes"] for t in mine], used["oom_kills"],
-              rec["told"], rec["findings"]))
+              used["memory_peak_bytes"], [t["maxrss_bytes"] for t in mine],
+              used.get("memory_cache_bytes"), used.get("memory_working_set_bytes"),
+              used["oom_kills"], rec["told"], rec["findings"]))
     if rec["schema"] != "governor.step-report/1" or rec["uid"] is None:
         fail("not a step record: %s" % rec)
     if not a.oom and rec["tasks"] != len(mine):
@@ -118,8 +128,18 @@ for rec in step["nodes"]:
     if mine and not a.oom:
         peak, top, total = used["memory_peak_bytes"], max(t["maxrss_bytes"] for t in mine), \
             sum(t["maxrss_bytes"] for t in mine)
-        if peak is None or not (top - 16 * MIB <= peak <= total + 96 * MIB):
+        # Page cache the tasks made (a file written) counts in the peak, not
+        # in their resident sets: what the step still held of it is allowed.
+        cache = used.get("memory_cache_bytes") or 0
+        if peak is None or not (top - 16 * MIB <= peak <= total + 96 * MIB + cache):
             fail("%s: memory peak %s against the tasks' own %s" % (rec["node"], peak, [t["maxrss_bytes"] for t in mine]))
+    cache, wset = used.get("memory_cache_bytes"), used.get("memory_working_set_bytes")
+    if used["memory_peak_bytes"] is not None and cache is not None:
+        if wset != used["memory_peak_bytes"] - min(cache, used["memory_peak_bytes"]):
+            fail("%s: working set %s, not the peak %s less the cache %s" % (
+                rec["node"], wset, used["memory_peak_bytes"], cache))
+        if abs(used["memory_efficiency"] - wset / rec["budget"]["memory_bytes"]) > 0.00006:
+            fail("%s: memory_efficiency %s, not working set / budget" % (rec["node"], used["memory_efficiency"]))
     if a.oom != (used["oom_kills"] not in (None, 0)):
         fail("%s: oom_kills %s" % (rec["node"], used["oom_kills"]))
     if a.told:

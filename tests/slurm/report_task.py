@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A task of the step-report cases (tests/slurm/cases/gov_report*.sh).
 
-usage: report_task.py BUSY_S HOLD_MIB [SLEEP_S]
+usage: report_task.py BUSY_S HOLD_MIB [SLEEP_S [FILE_MIB DIR]]
 
 Holds HOLD_MIB of written memory, burns BUSY_S of CPU time, sleeps SLEEP_S,
-then prints one JSON line of what it measured of itself (its own rusage
+writes a file of FILE_MIB in DIR (on a disk: its pages are the step's page
+cache, synced as they go so that they are clean and reclaimable) and reads
+it back, leaving it for the case to remove (deleting it would free its
+cache before the step's end), then prints one JSON line of what it measured of itself (its own rusage
 and wall time, never the plugin's reading) and what it was told (the variables the plugin
 set), for the case to hold the step's record to.
 """
@@ -22,6 +25,20 @@ start = time.process_time()
 while time.process_time() - start < busy:
     pass
 time.sleep(pause)
+if len(sys.argv) > 5:
+    chunk = b"\x02" * (1 << 20)
+    path = os.path.join(sys.argv[5], "file.%s.%s" % (os.environ.get("SLURM_JOB_ID"), os.getpid()))
+    with open(path, "wb") as f:
+        for i in range(int(sys.argv[4])):
+            f.write(chunk)
+            if i % 16 == 15:
+                f.flush()
+                os.fsync(f.fileno())
+        f.flush()
+        os.fsync(f.fileno())
+    with open(path, "rb") as f:
+        while f.read(1 << 20):
+            pass
 ru = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({
     "job": os.environ.get("SLURM_JOB_ID"),

@@ -15,13 +15,68 @@ source "$(dirname "$0")/../lib/tap.sh"
 
 py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
 
-table=$("$gov" report "$records")
+out=$("$gov" report "$records")
 check "table: exit 0" 0 $?
+table=$(sed '/^$/,$d' <<<"$out")
+advice=$(sed '1,/^$/d' <<<"$out")
 check "table: a header, 8 node rows, 2 total rows" 11 "$(wc -l <<<"$table")"
 check "table: the three-node step's total" "1 0 (total) 6 8.45 22%" \
   "$(awk '$4 == "(total)" && $1 == 1 { print $1, $2, $4, $7, $8, $9 }' <<<"$table")"
 check "table: the OOM-killed step's findings" "oom_killed,memory_near_limit" \
   "$(awk '$1 == 4 { print $NF }' <<<"$table")"
+check "table: records without the page cache's figure have no working set" "- -" \
+  "$(awk '$1 == 3 { print $10, $(NF - 2) }' <<<"$table")"
+# One suggestion per finding of each step, under the table: 1 + 1 + 1 + 2.
+check "suggestions: a header and one per finding" 6 "$(wc -l <<<"$advice")"
+check "suggestion: near the limit, from the peak (no working set in the record)" \
+  "peak 182.7 MiB of 200.0 MiB a node: ask --mem=220M" \
+  "$(awk '$1 == 3 && $3 == "memory_near_limit"' <<<"$advice" | cut -c44-)"
+check "suggestion: the idle step's CPUs" "0.0 of 2 CPUs a node busy: 1 would do" \
+  "$(awk '$1 == 2' <<<"$advice" | cut -c44-)"
+
+# Records with the page cache's figure (as the plugin writes them now): the
+# working set and memory efficiency, memory_underused, --sort, and the steps
+# summed per user.
+ws=$tmp/ws.jsonl
+cp "$src/tests/fixtures/report/working_set.jsonl" "$ws"
+out=$("$gov" report "$ws")
+check "working set and memory efficiency" "7.5 MiB 4%" \
+  "$(awk '$1 == 7 { print $10, $11, $(NF - 2) }' <<<"$out" | head -1)"
+check "a peak of page cache: a working set of 7.5 MiB, no finding" "7.5 MiB 4% -" \
+  "$(awk '$1 == 9 { print $10, $11, $(NF - 2), $NF }' <<<"$out" | head -1)"
+check "suggestion: the --mem that would have done, from the peak, at least 64M" \
+  "peak 30.0 MiB of 200.0 MiB a node: --mem=64M would do" \
+  "$(awk '$1 == 7 && $3 == "memory_underused"' <<<"$out" | cut -c44-)"
+check "suggestion: the --mem with room" "working set 95.0 MiB of 100.0 MiB a node: ask --mem=114M" \
+  "$(awk '$1 == 8 && $3 == "memory_near_limit"' <<<"$out" | cut -c44-)"
+order() { py 'print(" ".join(str(s["job"]) for s in d["steps"]))'; }
+check "--sort mem_eff: the least efficient first" "7 9 8" "$("$gov" report --json --sort mem_eff "$ws" | order)"
+check "--sort mem_eff, the input reversed: the same" "7 9 8" \
+  "$(tac "$ws" | "$gov" report --json --sort mem_eff - | order)"
+check "--sort user: by uid" "8 7 9" "$("$gov" report --json --sort user "$ws" | order)"
+users=$("$gov" report --by user --json --sort mem_eff "$ws")
+check "--by user --json: one entry per uid, the least memory-efficient first" \
+  "1001 0.0375 {'memory_underused': 1} | 0 0.95 {'memory_near_limit': 1}" \
+  "$(py 'print(" | ".join("%s %s %s" % (u["uid"], u["memory_efficiency"], u["findings"]) for u in d["users"]))' <<<"$users")"
+check "--by user: uid 0 by its name" "root" "$("$gov" report --by user "$ws" | awk '$5 == "95%" { print $1 }')"
+check "--by user --prometheus: a usage error" 2 "$("$gov" report --by user --prometheus "$ws" >/dev/null 2>&1; echo $?)"
+check "--sort size: a usage error" 2 "$("$gov" report --sort size "$ws" >/dev/null 2>&1; echo $?)"
+
+# No file: the directory the plugstack line that loads governor.so names,
+# found from slurm.conf ($SLURM_CONF) and through an include.
+mkdir -p "$tmp/etc/plugstack.d" "$tmp/reports"
+cp "$ws" "$tmp/reports/steps.jsonl"
+printf 'ClusterName=x\nPlugStackConfig=%s/etc/stack.conf\n' "$tmp" >"$tmp/etc/slurm.conf"
+printf 'optional /usr/lib/other.so report=/nowhere\ninclude %s/etc/plugstack.d/*.conf\n' "$tmp" \
+  >"$tmp/etc/stack.conf"
+printf '# the governor\nrequired /usr/lib/slurm/governor.so default=batch report=%s/reports # here\n' \
+  "$tmp" >"$tmp/etc/plugstack.d/governor.conf"
+check "no file: the configured directory" "7 8 9" "$(SLURM_CONF=$tmp/etc/slurm.conf "$gov" report --json | order)"
+rm "$tmp/etc/plugstack.d/governor.conf"
+err=$(SLURM_CONF=$tmp/etc/slurm.conf "$gov" report 2>&1 >/dev/null)
+check "no file and no report key: a usage error that says where it looked" \
+  "2 governor: report: no report=DIR for governor.so in $tmp/etc/stack.conf" \
+  "$(SLURM_CONF=$tmp/etc/slurm.conf "$gov" report >/dev/null 2>&1; echo "$?") ${err%% (or*}"
 
 json=$("$gov" report --json "$records")
 check "json: steps and their nodes" "governor.report/1 [3, 1, 1, 1, 2]" \

@@ -56,7 +56,9 @@ static void test_round_trip(void **state)
         "\"uid\":1001,\"start\":1796194264,\"elapsed_s\":10.000,\"tasks\":2,"
         "\"budget\":{\"cpus\":4,\"memory_bytes\":419430400,\"gpus\":null},"
         "\"used\":{\"cpu_s\":9.500,\"cpu_efficiency\":0.2375,\"cpu_source\":\"rusage\","
-        "\"memory_peak_bytes\":104857600,\"oom_kills\":0,\"cpu_throttled_s\":null,"
+        "\"memory_peak_bytes\":104857600,\"memory_cache_bytes\":null,"
+        "\"memory_working_set_bytes\":null,\"memory_efficiency\":null,"
+        "\"oom_kills\":0,\"cpu_throttled_s\":null,"
         "\"pressure\":{\"cpu_some_s\":1.250,\"memory_some_s\":null,\"memory_full_s\":null}},"
         "\"told\":{\"tasks\":2,\"threads\":2,\"memory_bytes\":null},"
         "\"findings\":[\"cpu_underused\"]}\n");
@@ -156,7 +158,10 @@ static void test_judge(void **state)
     r.cpu_s = 10.0;
     gov__step_record_judge(&r, 10);
     assert_int_equal(r.findings, 0);
-    /* Unknown figures judge nothing. */
+    /* Unknown figures judge nothing; without the cache's figure the peak
+     * is judged near the limit, and nothing is judged underused. */
+    assert_true(r.memory_working_set_bytes == GOV_UNKNOWN);
+    assert_true(isnan(r.memory_efficiency));
     r.cpu_s = NAN;
     r.memory_peak_bytes = GOV_UNKNOWN;
     r.oom_kills = 3;
@@ -168,6 +173,55 @@ static void test_judge(void **state)
     r.memory_some_s = 1.0;
     gov__step_record_judge(&r, 10);
     assert_true(r.findings & (1u << GOV_FINDING_STALLED));
+}
+
+/* The working set is the peak less the page cache held at the end: a step
+ * whose peak was its cache is not near its limit.  Underused is judged on
+ * the peak itself (cache charged after the peak would lower the working
+ * set below what the step held then), unless the step was killed for
+ * memory or is too short to judge. */
+static void test_judge_working_set(void **state)
+{
+    gov_step_record r = sample();
+
+    (void)state;
+    r.cpu_s = 40.0;     /* its 4 CPUs busy */
+    r.budget_memory_bytes = 200u << 20;
+    r.memory_peak_bytes = 198u << 20;
+    r.memory_cache_bytes = 190u << 20;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.memory_working_set_bytes, 8u << 20);
+    assert_true(fabs(r.memory_efficiency - 0.04) < 1e-9);
+    assert_int_equal(r.findings, 0);
+    /* 90 % exactly is near. */
+    r.memory_cache_bytes = r.memory_peak_bytes - (uint64_t)(0.9 * (double)(200u << 20));
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_MEMORY_NEAR_LIMIT);
+    /* More cache than peak (charged after the peak): a working set of 0. */
+    r.memory_cache_bytes = r.memory_peak_bytes + 1;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.memory_working_set_bytes, 0);
+    assert_int_equal(r.findings, 0);
+    /* The peak under a quarter is underused; a quarter exactly is not. */
+    r.memory_peak_bytes = (50u << 20) - 1;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_MEMORY_UNDERUSED);
+    /* Too short: underused is a judgement over a run. */
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);
+    /* Killed for memory: never underused. */
+    r.oom_kills = 1;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_OOM_KILLED);
+    r.oom_kills = 0;
+    r.memory_peak_bytes = 50u << 20;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.findings, 0);
+    /* Without the cache's figure: underused on the peak alike. */
+    r.memory_peak_bytes = 10u << 20;
+    r.memory_cache_bytes = GOV_UNKNOWN;
+    gov__step_record_judge(&r, 10);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_MEMORY_UNDERUSED);
 }
 
 static void test_finding_names(void **state)
@@ -267,6 +321,8 @@ static void test_v1_step(void **state)
     assert_string_equal(cg.dir, "/sys/fs/cgroup/memory/slurm_node1/uid_1001/job_1/step_0");
     assert_string_equal(cg.cpuacct, "");
     assert_int_equal(r.memory_peak_bytes, 209715200);
+    /* The file task 0 wrote: total_active_file + total_inactive_file. */
+    assert_int_equal(r.memory_cache_bytes, 192512 + 16846848);
     /* The kill counts in the victim's task cgroup, not the step's. */
     assert_int_equal(r.oom_kills, 1);
     assert_true(isnan(r.cpu_s));
@@ -321,6 +377,8 @@ static void test_v2_step(void **state)
     assert_true(fabs(r.cpu_s - 9.290747) < 1e-9);
     assert_true(r.cpu_throttled_s == 0);
     assert_int_equal(r.memory_peak_bytes, 76234752);
+    /* active_file + inactive_file of the step's memory.stat, not shmem. */
+    assert_int_equal(r.memory_cache_bytes, 5013504 + 405504);
     assert_int_equal(r.oom_kills, 0);
     assert_true(fabs(r.cpu_some_s - 0.606386) < 1e-9);
     assert_true(r.memory_some_s == 0 && r.memory_full_s == 0);
@@ -348,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_names_refused),
         cmocka_unit_test(test_decode_refuses),
         cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_judge_working_set),
         cmocka_unit_test(test_finding_names),
         cmocka_unit_test(test_json_leaves),
         cmocka_unit_test(test_psi_totals),
