@@ -39,6 +39,8 @@ packages=(
 	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
 	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev bzip2
 	python3 python3-pytest jq iproute2 procps passwd hostname bsdutils
+	# The step report's rotation, run for real (gov_report_rotate.sh).
+	logrotate
 	# The real runtimes that tests/slurm/cases/gov_runtimes.sh runs in steps.
 	golang-go nodejs default-jdk-headless cargo librust-rayon-dev
 	python3-numpy python3-threadpoolctl libopenblas0-pthread
