@@ -12,7 +12,8 @@ enum gov_exit {
     GOV_EXIT_FAILED = 3,      /* no answer: no snapshot (strict mode: no verified
                                  descriptor), no output, no environment for run */
     GOV_EXIT_ABSENT = 4,      /* verify: no descriptor at all */
-    GOV_EXIT_NOT_RUN = 127,   /* run: CMD could not be executed */
+    GOV_EXIT_NOT_EXEC = 126,  /* run: CMD was found but could not be executed */
+    GOV_EXIT_NOT_RUN = 127,   /* run: CMD was not found */
 };
 
 int gov__cmd_snapshot(int argc, char **argv);

@@ -87,8 +87,8 @@ int gov__cmd_parse(int argc, char **argv, const char *verb, void (*usage)(FILE *
             usage(stdout);
             return GOV_EXIT_OK;
         }
-        fprintf(stderr, "governor: %s: unknown option '%s'\n", verb, argv[i]);
-        usage(stderr);
+        fprintf(stderr, "governor: %s: unknown option '%s'; 'governor %s --help' lists them\n",
+                verb, argv[i], verb);
         return GOV_EXIT_USAGE;
     }
     /* The descriptor binds to the live process, which a sysroot is not. */

@@ -328,8 +328,8 @@ int gov__cmd_report(int argc, char **argv)
         else if ((r = report_arg(argc, argv, &i, &fl)) < 0)
             rc = GOV_EXIT_USAGE;
         else if (r == 0 && argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "governor: report: unknown option '%s'\n", argv[i]);
-            usage(stderr);
+            fprintf(stderr, "governor: report: unknown option '%s'; 'governor report --help' "
+                            "lists them\n", argv[i]);
             rc = GOV_EXIT_USAGE;
         } else if (r == 0) {
             files[nfiles++] = argv[i];

@@ -42,7 +42,8 @@ static void usage(FILE *f)
                "  nothing; --verbose prints the plan and warns when a value you set\n"
                "  exceeds it.\n"
                "  Exit status: CMD's once it runs; before, 2 for a usage error, 3 when\n"
-               "  there is no snapshot or environment for it, 127 when CMD cannot be run.\n");
+               "  there is no snapshot or environment for it, 127 when CMD is not found,\n"
+               "  126 when it cannot be executed.\n");
 }
 
 static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t cap)
@@ -228,8 +229,8 @@ int gov__cmd_run(int argc, char **argv)
         return GOV_EXIT_USAGE;
     }
     if (!a.cmd && !a.dry) {
-        fprintf(stderr, "governor: run: no command given\n");
-        usage(stderr);
+        fprintf(stderr, "governor: run: no command given: governor run [OPTIONS] -- COMMAND "
+                        "[ARGS...], or --dry-run\n");
         return GOV_EXIT_USAGE;
     }
     if ((rc = gov__cmd_capture(&o, &snap)))
@@ -270,6 +271,11 @@ int gov__cmd_run(int argc, char **argv)
     }
     gov__tool_restore_env();
     execvp(argv[a.cmd], argv + a.cmd);
-    fprintf(stderr, "governor: run: cannot run the command: %s\n", strerror(errno));
-    return GOV_EXIT_NOT_RUN;
+    /* The command is the user's own argument: naming it is asked for. */
+    if (errno == ENOENT && !strchr(argv[a.cmd], '/'))
+        fprintf(stderr, "governor: run: %s: command not found (not in PATH)\n", argv[a.cmd]);
+    else
+        fprintf(stderr, "governor: run: cannot run %s: %s\n", argv[a.cmd], strerror(errno));
+    /* As a shell's: 127 not found, 126 found but not executable. */
+    return errno == ENOENT ? GOV_EXIT_NOT_RUN : GOV_EXIT_NOT_EXEC;
 }
