@@ -2,6 +2,7 @@
  * workers times native threads (OpenMP, BLAS) stays within the effective
  * CPU capacity, and the workers share the memory. */
 #include "governor.h"
+#include "snapshot_base.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -13,10 +14,7 @@
 #define GOV_IO_EXTRA 4
 #define GOV_IO_MAX 32
 
-/* This process's share of a memory figure: a step's memory on a node (and
- * the cgroup Slurm puts around it) is shared by the step's local tasks,
- * unless it was allocated per task (per-CPU memory) and that figure binds. */
-static uint64_t task_share(const gov_snapshot *s, uint64_t v)
+uint64_t gov__memory_task_share(const gov_snapshot *s, uint64_t v)
 {
     uint64_t tasks = s->scheduler.tasks_on_node;
     int per_task = s->memory.effective.binding == GOV_LAYER_SCHEDULER &&
@@ -30,7 +28,7 @@ static uint64_t task_share(const gov_snapshot *s, uint64_t v)
 
 static uint64_t per_worker(const gov_snapshot *s, uint64_t v, uint64_t workers)
 {
-    v = task_share(s, v);
+    v = gov__memory_task_share(s, v);
     return v == GOV_UNKNOWN ? v : v / workers;
 }
 
@@ -61,7 +59,7 @@ static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan 
         return GOV_ENOENT;
     for (uint32_t i = 0; i < t->numa_count; i++)
         total += per_core ? t->numa[i].cores : t->numa[i].pus;
-    share = task_share(s, s->memory.effective.limit_bytes);
+    share = gov__memory_task_share(s, s->memory.effective.limit_bytes);
     for (uint32_t i = 0; i < t->numa_count; i++) {
         uint64_t n = per_core ? t->numa[i].cores : t->numa[i].pus;
         uint64_t mem = part_of(share, t->numa[i].pus, pus);

@@ -76,6 +76,14 @@ int gov__meminfo_parse(const char *text, size_t len, uint64_t *total_bytes,
 void gov__meminfo_collect(const gov_root *root, uint64_t *total_bytes,
                           uint64_t *available_bytes);
 
+/* ---- planning (plan.c; gov_plan is public) ------------------------------- */
+
+/* This process's share of a memory figure v: a step's memory on a node (and
+ * the cgroup Slurm puts around it) is shared by the step's local tasks,
+ * unless it was allocated per task (per-CPU memory) and that figure binds.
+ * v itself where it is not shared or not known to be. */
+uint64_t gov__memory_task_share(const gov_snapshot *s, uint64_t v);
+
 /* ---- combining (resolve.c; gov_snapshot_resolve is public) --------------- */
 
 /* The profile without a site policy (docs/governor.md "Profiles"): batch

@@ -2,6 +2,7 @@
  * with its source, then the effective value and what binds it. */
 #include "cmd.h"
 #include "cmd_common.h"
+#include "json_read.h"
 #include "snapshot_base.h"
 #include "names.h"
 
@@ -11,10 +12,13 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: governor snapshot [--json] [--require-descriptor] [--sysroot DIR]\n"
-               "  Show what this process may use: each layer of evidence, the effective\n"
-               "  budget and the layer that binds it.  --json prints the governor.snapshot/1\n"
-               "  object (docs/snapshot.md); --sysroot reads every file under DIR.\n"
+    fprintf(f, "usage: governor snapshot [--json | --get FIELD] [--require-descriptor]\n"
+               "                         [--sysroot DIR]\n"
+               "  Show what this process may use: first in one line, then each layer of\n"
+               "  evidence, the effective budget and the layer that binds it.  --json\n"
+               "  prints the governor.snapshot/1 object (docs/snapshot.md); --get prints\n"
+               "  one of its fields (cpu.effective.workers), nothing and exit 3 when it\n"
+               "  is unknown; --sysroot reads every file under DIR.\n"
                "  --require-descriptor: exit 3 instead of using the SLURM_* variables when\n"
                "  there is no verified descriptor.\n");
 }
@@ -283,21 +287,149 @@ static void print_rest(const gov_snapshot *s)
     row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only" : "-");
 }
 
+/* "not enforced" for people; the names are the JSON's. */
+static const char *enforcement_words(gov_enforcement e)
+{
+    return e == GOV_NOT_ENFORCED ? "not enforced" : gov_enforcement_name(e);
+}
+
+/* The answer first: what this task may use, its share where a limit is
+ * the step's and shared by its tasks, and whether the kernel holds it. */
+static void print_summary(const gov_snapshot *s)
+{
+    uint64_t limit = s->memory.effective.limit_bytes;
+    uint64_t share = gov__memory_task_share(s, limit);
+    char cpu[96], mem[192], a[32], b[32];
+
+    if (gov_known_f(s->cpu.effective.capacity_cores)) {
+        gov__fmt_count(s->cpu.effective.workers, a, sizeof a);
+        snprintf(cpu, sizeof cpu, "%.2f cores (%s worker%s)", s->cpu.effective.capacity_cores,
+                 a, s->cpu.effective.workers == 1 ? "" : "s");
+    } else {
+        snprintf(cpu, sizeof cpu, "an unknown number of CPUs");
+    }
+    gov__fmt_bytes(share, a, sizeof a);
+    gov__fmt_bytes(limit, b, sizeof b);
+    if (limit == GOV_UNKNOWN)
+        snprintf(mem, sizeof mem, "an unknown amount of memory");
+    else if (share != limit)
+        snprintf(mem, sizeof mem, "%s of memory (its share of the %s the step's %llu tasks on "
+                 "this node share)", a, b, (unsigned long long)s->scheduler.tasks_on_node);
+    else if (s->memory.effective.binding == GOV_LAYER_HOST)
+        snprintf(mem, sizeof mem, "%s of memory (the host's: no limit found)", b);
+    else
+        snprintf(mem, sizeof mem, "%s of memory", b);
+    printf("this %s may use %s and %s; CPU %s, memory %s\n",
+           s->scheduler.source == GOV_SCHED_NONE ? "process" : "task", cpu, mem,
+           enforcement_words(s->enforcement.cpu), enforcement_words(s->enforcement.memory));
+}
+
+/* The members of the object at path (leaves "PATH.member..."), each once,
+ * comma-separated, as many as fit in out. */
+static void object_members(const gov_json_leaf *l, int n, const char *path, char *out, size_t cap)
+{
+    size_t pl = strlen(path), used = 0, last_len = 0;
+    const char *last = NULL;
+
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *m = l[i].path + pl + 1;
+        size_t ml;
+        if (strncmp(l[i].path, path, pl) || l[i].path[pl] != '.')
+            continue;
+        ml = strcspn(m, ".[");
+        /* A member's leaves come together: one name per run of them. */
+        if (last && ml == last_len && !strncmp(m, last, ml))
+            continue;
+        last = m;
+        last_len = ml;
+        if (used + ml + 3 >= cap)
+            break;
+        used += (size_t)snprintf(out + used, cap - used, "%s%.*s", used ? ", " : "", (int)ml, m);
+    }
+}
+
+/* --get FIELD: the value of one member of the JSON snapshot, its path as
+ * docs/snapshot.md writes it (a leading '.' allowed); an array prints one
+ * element a line. */
+static int print_field(const gov_snapshot *s, const char *field)
+{
+    enum { LEAVES_MAX = 1024 };
+    gov_json_leaf *leaves = calloc(LEAVES_MAX, sizeof *leaves);
+    char *text = NULL, want[64];
+    size_t len = 0, found = 0, nulls = 0;
+    int n = -1, rc = GOV_EXIT_OK;
+
+    if (*field == '.')
+        field++;
+    if (leaves && !gov_snapshot_json(s, &text, &len))
+        n = gov__json_leaves(text, len, leaves, LEAVES_MAX);
+    if (n < 0) {
+        fprintf(stderr, "governor: snapshot: cannot render the snapshot\n");
+        free(leaves);
+        free(text);
+        return GOV_EXIT_FAILED;
+    }
+    snprintf(want, sizeof want, "%s", field);
+    for (int i = 0; i < n; i++) {
+        const gov_json_leaf *l = &leaves[i];
+        size_t fl = strlen(want);
+        if (strcmp(l->path, want) && !(strncmp(l->path, want, fl) == 0 &&
+                                       !strcmp(l->path + fl, "[]")))
+            continue;
+        found++;
+        if (l->type == GOV_JSON_NULL)
+            nulls++;
+        else
+            printf("%.*s\n", (int)l->len, l->text);
+    }
+    if (!found) {
+        char members[256];
+        object_members(leaves, n, want, members, sizeof members);
+        if (*members)
+            fprintf(stderr, "governor: snapshot: --get: '%s' is an object; name one of its "
+                            "members: %s\n", field, members);
+        else
+            fprintf(stderr, "governor: snapshot: --get: no field '%s'; 'governor snapshot "
+                            "--json' shows them (docs/snapshot.md)\n", field);
+        rc = GOV_EXIT_USAGE;
+    } else if (nulls == found) {
+        rc = GOV_EXIT_FAILED;   /* unknown: nothing printed, as scripts expect */
+    }
+    free(leaves);
+    free(text);
+    return rc;
+}
+
+static int snapshot_arg(int argc, char **argv, int *i, void *ctx)
+{
+    return gov__cmd_value_arg(argc, argv, i, "--get", "a field of the JSON snapshot",
+                              (const char **)ctx);
+}
+
 int gov__cmd_snapshot(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     gov_snapshot snap;
+    const char *field = NULL;
 
-    int rc = gov__cmd_parse(argc, argv, "snapshot", usage, &o, NULL, NULL);
+    int rc = gov__cmd_parse(argc, argv, "snapshot", usage, &o, snapshot_arg, &field);
 
     if (rc >= 0)
         return rc;
+    if (field && o.json) {
+        fprintf(stderr, "governor: snapshot: --get or --json, not both\n");
+        return GOV_EXIT_USAGE;
+    }
     if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
+    if (field)
+        return print_field(&snap, field);
     if (o.json) {
         char *text = NULL;
         return gov__cmd_put_json(gov_snapshot_json(&snap, &text, NULL), &text);
     }
+    print_summary(&snap);
     printf("descriptor: %s", gov_descriptor_status_name(snap.descriptor.status));
     if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
         printf(" (%s)", gov_strerror(snap.descriptor.reason));

@@ -48,3 +48,14 @@ assert_no_match "slurm_node|slurmstepd|uid_|job_|/tmp/|govtest" "$out" "nothing 
 plain=$(as_user env -u SLURM_JOB_ID "$gov" snapshot --json)
 assert_eq null "$(json_get .scheduler.source <<<"$plain")" "no scheduler outside a job"
 assert_eq unknown "$(json_get .enforcement.memory <<<"$plain")" "nothing to compare with"
+
+# The answer first: in each of two governed tasks on one node, the first
+# line gives the task's share of the step's memory and that the kernel
+# holds both; --get gives one figure for a script.
+lines=$(as_user srun --governor -N1 -n2 -c1 --mem=300M "$gov" snapshot | grep '^this ')
+printf '%s\n' "$lines"
+assert_eq "2 1" "$(wc -l <<<"$lines") $(sort -u <<<"$lines" | wc -l)" "one first line a task, the same"
+assert_eq "this task may use 1.00 cores (1 worker) and 150.0 MiB of memory (its share of the 300.0 MiB the step's 2 tasks on this node share); CPU enforced, memory enforced" \
+	"$(head -n1 <<<"$lines")" "the snapshot's first line"
+assert_eq 314572800 "$(as_user srun --governor -n1 --mem=300M "$gov" snapshot --get memory.effective.limit_bytes)" \
+	"--get the effective memory"

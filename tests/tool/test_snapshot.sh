@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `governor snapshot`'s answer first, on a tree captured from a real
+# cgroup/v1 node (tests/fixtures/snapshot/slurm-v1-node: a 200 MiB step):
+# its first line says what the process may use, with its share where the
+# step's tasks on the node share a limit, and whether the kernel holds it;
+# --get prints one field of the JSON snapshot for scripts, nothing and exit 3
+# when it is unknown, and names the members of an object it was given.
+# usage: test_snapshot.sh GOVERNOR FIXTURES
+set -uo pipefail
+gov=$1 root=$2/snapshot/slurm-v1-node
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
+
+first() { "$@" | head -n1; }
+check "outside a step: the process, its cgroup's memory" \
+  "this process may use 2.00 cores (2 workers) and 200.0 MiB of memory; CPU unknown, memory unknown" \
+  "$(first env -i "$gov" snapshot --sysroot "$root")"
+two=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_ON_NODE=2
+  SLURM_TASKS_PER_NODE=2 SLURM_MEM_PER_NODE=300)
+check "one of two tasks on the node: its share of the step's memory, enforced" \
+  "this task may use 2.00 cores (2 workers) and 100.0 MiB of memory (its share of the 200.0 MiB the step's 2 tasks on this node share); CPU enforced, memory enforced" \
+  "$(first "${two[@]}" "$gov" snapshot --sysroot "$root")"
+
+get() { env -i "$gov" snapshot --sysroot "$root" --get "$@"; }
+check "--get a number" "209715200 0" "$(get memory.effective.limit_bytes) $?"
+check "--get with a leading dot, as docs/snapshot.md writes paths" 209715200 "$(get .memory.effective.limit_bytes)"
+check "--get a string" "cgroup 0" "$(get memory.effective.binding) $?"
+out=$(get scheduler.cpus_per_task)
+check "--get an unknown figure: nothing, exit 3" "3 ''" "$? '$out'"
+err=$(get cpu.effective 2>&1 >/dev/null)
+check "--get an object: exit 2, its members named" \
+  "2 governor: snapshot: --get: 'cpu.effective' is an object; name one of its members: capacity_cores, workers, binding" \
+  "$? $err"
+err=$(get cpu.nothing 2>&1 >/dev/null)
+check "--get no such field: exit 2, where the fields are" \
+  "2 governor: snapshot: --get: no field 'cpu.nothing'; 'governor snapshot --json' shows them (docs/snapshot.md)" \
+  "$? $err"
+"$gov" snapshot --json --get cpu.effective.workers >/dev/null 2>&1
+check "--get and --json: a usage error" 2 $?
+finish
