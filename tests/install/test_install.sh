@@ -21,12 +21,12 @@ succeeds() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output ot
 }
 
 # The build's own install layout, from meson's introspection.
-libdir='' includedir='' bindir='' mandir='' slurm_plugindir='' have_plugin=0 man_built=0 version=''
+libdir='' includedir='' bindir='' mandir='' datadir='' slurm_plugindir='' have_plugin=0 man_built=0 version=''
 eval "$(meson introspect "$build" --buildoptions --targets --projectinfo | python3 -c '
 import json, shlex, sys
 info = json.load(sys.stdin)
 opts = {o["name"]: o["value"] for o in info["buildoptions"]}
-for k in ("libdir", "includedir", "bindir", "mandir", "slurm_plugindir"):
+for k in ("libdir", "includedir", "bindir", "mandir", "datadir", "slurm_plugindir"):
     v = opts[k]
     if v and not v.startswith("/"):
         v = opts["prefix"] + "/" + v
@@ -130,8 +130,10 @@ if ((have_plugin)); then
 fi
 
 # Nothing installed beyond the expected files.
+completion=$datadir/bash-completion/completions/governor
+if [[ -f $S$completion ]]; then pass "bash completion $completion"; else fail "bash completion $completion" "not installed"; fi
 expected=("$libdir/libgovernor.so.$version" "$libdir/libgovernor.so.1" "$libdir/libgovernor.so"
-	"$includedir/governor.h" "$libdir/pkgconfig/governor.pc" "$bindir/governor")
+	"$includedir/governor.h" "$libdir/pkgconfig/governor.pc" "$bindir/governor" "$completion")
 ((man_built)) && expected+=("${pages[@]}")
 ((have_plugin)) && expected+=("${so#"$S"}")
 extra=$(cd "$S" && find . \( -type f -o -type l \) | sed 's/^\.//' | sort | comm -23 - <(printf '%s\n' "${expected[@]}" | sort))
