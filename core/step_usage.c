@@ -68,20 +68,26 @@ static uint64_t read_u64(const gov_root *root, const char *dir, const char *name
     return v;
 }
 
-/* "KEY N" in a flat keyed file (cpu.stat, memory.events, oom_control,
- * memory.stat: about 3 KiB on 6.x kernels, v2). */
-static uint64_t keyed(const gov_root *root, const char *dir, const char *name, const char *key)
+/* "KEY N" in the text of a flat keyed file. */
+static uint64_t key_in(const char *text, size_t len, const char *key)
 {
-    char buf[16384];
     const char *v;
-    size_t n, vl;
+    size_t vl;
     uint64_t x;
 
-    if (read_text(root, dir, name, buf, sizeof buf, &n) ||
-        gov__memory_stat_find(buf, n, key, &v, &vl) ||
+    if (gov__memory_stat_find(text, len, key, &v, &vl) ||
         gov__parse_dec(v, vl, 0, GOV_UNKNOWN - 1, &x))
         return GOV_UNKNOWN;
     return x;
+}
+
+/* "KEY N" in a flat keyed file (cpu.stat, memory.events, oom_control). */
+static uint64_t keyed(const gov_root *root, const char *dir, const char *name, const char *key)
+{
+    char buf[4096];
+    size_t n;
+
+    return read_text(root, dir, name, buf, sizeof buf, &n) ? GOV_UNKNOWN : key_in(buf, n, key);
 }
 
 static double seconds(uint64_t v, double per_second)
@@ -96,9 +102,14 @@ static double seconds(uint64_t v, double per_second)
 static uint64_t file_cache(const gov_root *root, const char *dir, const char *active,
                            const char *inactive)
 {
-    uint64_t a = keyed(root, dir, "memory.stat", active);
-    uint64_t i = keyed(root, dir, "memory.stat", inactive);
+    char buf[16384];
+    size_t n;
+    uint64_t a, i;
 
+    if (read_text(root, dir, "memory.stat", buf, sizeof buf, &n))
+        return GOV_UNKNOWN;
+    a = key_in(buf, n, active);
+    i = key_in(buf, n, inactive);
     return a == GOV_UNKNOWN || i == GOV_UNKNOWN ? GOV_UNKNOWN : a + i;
 }
 

@@ -3,7 +3,10 @@
 
 #include "governor.h"
 
+#include <math.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <string.h>
 
 void gov__fmt_bytes(uint64_t v, char *buf, size_t cap)
 {
@@ -31,4 +34,23 @@ void gov__fmt_count(uint64_t v, char *buf, size_t cap)
         snprintf(buf, cap, "-");
     else
         snprintf(buf, cap, "%llu", (unsigned long long)v);
+}
+
+void gov__fmt_percent(double r, char *buf, size_t cap)
+{
+    if (!isfinite(r))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.0f%%", r * 100);
+}
+
+void gov__fmt_user(uint64_t uid, bool names, char *buf, size_t cap)
+{
+    static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+    struct passwd *pw = names && uid <= (uint64_t)(uid_t)-1 ? getpwuid((uid_t)uid) : NULL;
+
+    if (pw && *pw->pw_name && strspn(pw->pw_name, ok) == strlen(pw->pw_name))
+        snprintf(buf, cap, "%s", pw->pw_name);
+    else
+        gov__fmt_count(uid, buf, cap);
 }

@@ -3,6 +3,7 @@
 #ifndef GOV_TOOL_FMT_H
 #define GOV_TOOL_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,5 +11,11 @@
 void gov__fmt_bytes(uint64_t v, char *buf, size_t cap);
 /* "12", "-" for GOV_UNKNOWN. */
 void gov__fmt_count(uint64_t v, char *buf, size_t cap);
+/* A ratio as "42%"; "-" for NaN or a value past a double's range. */
+void gov__fmt_percent(double r, char *buf, size_t cap);
+/* The user's name where names is set, this machine knows the uid and the
+ * name is made of the characters POSIX allows in one (so that it needs no
+ * escaping in JSON or a table); else the uid, "-" for GOV_UNKNOWN. */
+void gov__fmt_user(uint64_t uid, bool names, char *buf, size_t cap);
 
 #endif

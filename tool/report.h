@@ -20,6 +20,9 @@ typedef struct gov_report_step {
     size_t n;
 } gov_report_step;
 
+/* The larger of two counts, either GOV_UNKNOWN (the other then). */
+uint64_t gov__report_larger(uint64_t a, uint64_t b);
+
 /* The report directory of this machine's Slurm setup (report_config.c):
  * report=DIR on the plugstack line that loads governor.so, the plugstack
  * file named by slurm.conf ($SLURM_CONF, else /etc/slurm/slurm.conf), its

@@ -23,26 +23,20 @@ typedef struct busiest {
     bool peak;      /* memory is a peak: a node's record has no working set */
 } busiest;
 
-static uint64_t larger(uint64_t a, uint64_t b)
-{
-    if (a == GOV_UNKNOWN)
-        return b;
-    return b == GOV_UNKNOWN || a > b ? a : b;
-}
-
 static busiest busiest_node(const gov_report_step *s)
 {
     busiest b = { GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN, GOV_UNKNOWN, NAN, false };
 
     for (size_t k = 0; k < s->n; k++) {
         const gov_step_record *r = &s->nodes[k];
+        uint64_t used;
         b.peak = b.peak || r->memory_working_set_bytes == GOV_UNKNOWN;
-        b.memory = larger(b.memory, r->memory_working_set_bytes != GOV_UNKNOWN
-                                        ? r->memory_working_set_bytes
-                                        : r->memory_peak_bytes);
-        b.peak_memory = larger(b.peak_memory, r->memory_peak_bytes);
-        b.budget_memory = larger(b.budget_memory, r->budget_memory_bytes);
-        b.budget_cpus = larger(b.budget_cpus, r->budget_cpus);
+        used = r->memory_working_set_bytes != GOV_UNKNOWN ? r->memory_working_set_bytes
+                                                                   : r->memory_peak_bytes;
+        b.memory = gov__report_larger(b.memory, used);
+        b.peak_memory = gov__report_larger(b.peak_memory, r->memory_peak_bytes);
+        b.budget_memory = gov__report_larger(b.budget_memory, r->budget_memory_bytes);
+        b.budget_cpus = gov__report_larger(b.budget_cpus, r->budget_cpus);
         if (!isnan(r->cpu_s) && r->elapsed_s > 0)
             b.cpus_busy = isnan(b.cpus_busy) ? r->cpu_s / r->elapsed_s
                                              : fmax(b.cpus_busy, r->cpu_s / r->elapsed_s);

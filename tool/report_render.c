@@ -6,7 +6,6 @@
 #include "text.h"
 
 #include <math.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -20,14 +19,6 @@ static void fmt_seconds(double s, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f min", s / 60);
 }
 
-static void fmt_ratio(double r, char *buf, size_t cap)
-{
-    if (isnan(r))
-        snprintf(buf, cap, "-");
-    else
-        snprintf(buf, cap, "%.0f%%", r * 100);
-}
-
 static void fmt_findings(uint32_t set, char *buf, size_t cap)
 {
     gov_text_buf o = gov__text_fixed(buf, cap);
@@ -39,35 +30,23 @@ static void fmt_findings(uint32_t set, char *buf, size_t cap)
         gov__text_put(&o, "-");
 }
 
-/* The user's name where this machine knows the uid (the record is root's,
- * for admins), else the uid. */
-static void fmt_user(uint64_t uid, bool names, char *buf, size_t cap)
-{
-    struct passwd *pw = names && uid <= (uint64_t)(uid_t)-1 ? getpwuid((uid_t)uid) : NULL;
-
-    if (pw)
-        snprintf(buf, cap, "%s", pw->pw_name);
-    else
-        gov__fmt_count(uid, buf, cap);
-}
-
 static void row(FILE *f, const gov_step_record *r, const char *node, bool names)
 {
     char el[32], cpus[32], cpu[32], eff[16], wset[32], peak[32], budget[32], meff[16], oom[32],
         fin[160], user[64];
 
-    fmt_user(r->uid, names, user, sizeof user);
+    gov__fmt_user(r->uid, names, user, sizeof user);
     fmt_seconds(r->elapsed_s, el, sizeof el);
     gov__fmt_count(r->budget_cpus, cpus, sizeof cpus);
     if (isnan(r->cpu_s))
         snprintf(cpu, sizeof cpu, "-");
     else
         snprintf(cpu, sizeof cpu, "%.2f", r->cpu_s);
-    fmt_ratio(r->cpu_efficiency, eff, sizeof eff);
+    gov__fmt_percent(r->cpu_efficiency, eff, sizeof eff);
     gov__fmt_bytes(r->memory_working_set_bytes, wset, sizeof wset);
     gov__fmt_bytes(r->memory_peak_bytes, peak, sizeof peak);
     gov__fmt_bytes(r->budget_memory_bytes, budget, sizeof budget);
-    fmt_ratio(r->memory_efficiency, meff, sizeof meff);
+    gov__fmt_percent(r->memory_efficiency, meff, sizeof meff);
     gov__fmt_count(r->oom_kills, oom, sizeof oom);
     fmt_findings(r->findings, fin, sizeof fin);
     fprintf(f, "%-10llu %-12s %-10s %-12s %9s %5s %9s %7s %10s %10s / %-10s %7s %4s  %s\n",

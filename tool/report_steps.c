@@ -26,7 +26,7 @@ static uint64_t sum_u64(uint64_t a, uint64_t b)
     return a == GOV_UNKNOWN || b == GOV_UNKNOWN ? GOV_UNKNOWN : a + b;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
+uint64_t gov__report_larger(uint64_t a, uint64_t b)
 {
     if (a == GOV_UNKNOWN)
         return b;
@@ -62,8 +62,8 @@ static void total(gov_report_step *s)
         t->budget_memory_bytes = sum_u64(t->budget_memory_bytes, r->budget_memory_bytes);
         t->budget_gpus = sum_u64(t->budget_gpus, r->budget_gpus);
         t->told_tasks += r->told_tasks;
-        t->told_threads = max_u64(t->told_threads, r->told_threads);
-        t->told_memory_bytes = max_u64(t->told_memory_bytes, r->told_memory_bytes);
+        t->told_threads = gov__report_larger(t->told_threads, r->told_threads);
+        t->told_memory_bytes = gov__report_larger(t->told_memory_bytes, r->told_memory_bytes);
         t->cpu_s += r->cpu_s;
         t->cpu_from_cgroup = t->cpu_from_cgroup && r->cpu_from_cgroup;
         t->memory_peak_bytes = sum_u64(t->memory_peak_bytes, r->memory_peak_bytes);

@@ -9,7 +9,6 @@
 #include "fmt.h"
 
 #include <math.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,20 +34,6 @@ static void add_record(user_sum *u, const gov_step_record *r)
     }
     if (r->oom_kills != GOV_UNKNOWN)
         u->oom_kills += r->oom_kills;
-}
-
-/* The user's name, where it is made of the characters POSIX allows in one
- * (a directory's names may hold others; they are printed as the uid, so
- * the JSON needs no escaping). */
-static void name_of(user_sum *u, bool names)
-{
-    struct passwd *pw = names && u->uid <= (uint64_t)(uid_t)-1 ? getpwuid((uid_t)u->uid) : NULL;
-    const char *ok = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
-
-    if (pw && *pw->pw_name && strspn(pw->pw_name, ok) == strlen(pw->pw_name))
-        snprintf(u->name, sizeof u->name, "%s", pw->pw_name);
-    else
-        gov__fmt_count(u->uid, u->name, sizeof u->name);
 }
 
 static int by_key(const void *a, const void *b, void *arg)
@@ -94,7 +79,7 @@ static user_sum *sum_users(const gov_report_step *steps, size_t n, bool names,
     for (size_t j = 0; j < m; j++) {
         v[j].cpu_eff = v[j].cpu_asked_s > 0 ? v[j].cpu_s / v[j].cpu_asked_s : NAN;
         v[j].mem_eff = v[j].mem_asked_s > 0 ? v[j].mem_used_s / v[j].mem_asked_s : NAN;
-        name_of(&v[j], names);
+        gov__fmt_user(v[j].uid, names, v[j].name, sizeof v[j].name);
     }
     qsort_r(v, m, sizeof *v, by_key, &key);
     *count = m;
@@ -110,14 +95,6 @@ static void put_number(FILE *f, const char *name, double v, int places)
         fprintf(f, "\"%s\":%.*f,", name, places, v);
     else
         fprintf(f, "\"%s\":null,", name);
-}
-
-static void fmt_eff(double r, char *buf, size_t cap)
-{
-    if (!isfinite(r))
-        snprintf(buf, cap, "-");
-    else
-        snprintf(buf, cap, "%.0f%%", r * 100);
 }
 
 int gov__report_users(FILE *f, const gov_report_step *steps, size_t n, bool names,
@@ -146,8 +123,8 @@ int gov__report_users(FILE *f, const gov_report_step *steps, size_t n, bool name
             put_number(f, "memory_efficiency", u->mem_eff, 4);
             fprintf(f, "\"oom_kills\":%llu,\"findings\":{", (unsigned long long)u->oom_kills);
         } else {
-            fmt_eff(u->cpu_eff, ce, sizeof ce);
-            fmt_eff(u->mem_eff, me, sizeof me);
+            gov__fmt_percent(u->cpu_eff, ce, sizeof ce);
+            gov__fmt_percent(u->mem_eff, me, sizeof me);
             fprintf(f, "%-12s %6llu %11.2f %8s %8s %5llu  ", u->name,
                     (unsigned long long)u->steps, u->cpu_asked_s / 3600, ce, me,
                     (unsigned long long)u->oom_kills);
