@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # covers: v1 v2
-# Memory truth under real I/O (issue 8): a --mem=300M task writes, fsyncs and
-# reads back 1.5 times its limit on a disk filesystem, so its cgroups fill
-# with clean page cache.  The kernel reclaims that cache before it would
+# Memory truth under real I/O (issue 8): a --mem=300M task reads 1.5 times
+# its limit from a disk filesystem, so its cgroups fill with clean page
+# cache.  The kernel reclaims that cache before it would
 # OOM-kill, so "remaining" is the limit minus the working set: the snapshot
 # agrees with what the task computes from its own cgroup files, the governor
 # stays green, and the Python governor admits a batch of that size.
@@ -33,15 +33,7 @@ script='
 set -eu
 fs=$(stat -f -c %T "$HOME")
 echo "fs $fs"
-f=$HOME/page-cache.$$
-# Zeros: ext4 stores every block all the same, and they cost an emulated
-# guest nothing to make.
-dd if=/dev/zero of="$f" bs=1M count=450 conv=fsync status=none
-# Drop what writing left cached before the one read: read back, pages the
-# write had evicted would be refaults, which the kernel may activate (seen
-# under a busy disk: 100 MiB active, counted as working set), while
-# dropped pages leave no trace and are read in as inactive cache.
-dd if="$f" iflag=nocache count=0 status=none
+f=$HOME/page-cache.data
 cat "$f" >/dev/null
 eval "$FILES"
 raw= ws=
@@ -76,8 +68,20 @@ with governor.Context() as ctx, governor.Governor(ctx) as g:
     print(\"python\", free, d.verdict.name, d.reason.name, d.ram_needed_bytes,
           d.ram_free_bytes, g.pressure(snap).level.name)
 "
-rm -f "$f" "$f.json"
+rm -f "$f.json"
 '
+# The file is written before the step, outside its limit, and its cache
+# dropped: the step reads every page once, and only once-read pages stay
+# inactive.  Written inside the step, the write's evictions leave shadow
+# entries, the read back is then refaults, and the kernel activates as
+# many of those as it judges hot (seen under a busy disk: 186 MiB active,
+# rightly counted as working set, and the case no longer shows cache).
+# Zeros: ext4 stores every block all the same, and they cost an emulated
+# guest nothing to make.
+data=$(user_home)/page-cache.data
+trap 'rm -f "$data"' EXIT
+as_user dd if=/dev/zero of="$data" bs=1M count=450 conv=fsync status=none
+as_user dd if="$data" iflag=nocache count=0 status=none
 out=$(as_user env MNT="$mnt" FILES="$files" PY="$py" srun --governor -n1 -c1 --mem=300M bash -c "$script")
 printf '%s\n' "$out"
 get() { sed -n "s/^$1 //p" <<<"$out"; }
