@@ -60,11 +60,8 @@ void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out);
  * alone, which is all a task's environment is planned from, at every
  * task's start; the remaining and working-set figures stay unknown.  On v1
  * a finite hierarchical_memory_limit stands for the walk up the levels
- * (docs/cgroups.md).  mountinfo (len bytes): the process's
- * mount table where the caller has it already (a task's cgroup mounts are
- * its slurmstepd's, which reads them once for all of them); NULL: read it. */
-void gov__cgroup_collect_limits(const gov_root *root, const char *mountinfo, size_t len,
-                                gov_cgroup_evidence *out);
+ * (docs/cgroups.md). */
+void gov__cgroup_collect_limits(const gov_root *root, gov_cgroup_evidence *out);
 
 /* The whole of ROOT/proc/self/mountinfo, malloc'd into *text (the caller
  * frees it).  Returns 0, GOV_ENOMEM, or the read's error. */

@@ -471,8 +471,7 @@ static void collect_memory(const gov_root *root, const gov_cg_loc *loc, bool usa
 /* ---- the collector ------------------------------------------------------- */
 
 
-static void collect(const gov_root *root, bool usage, const char *mountinfo, size_t len,
-                    gov_cgroup_evidence *out)
+static void collect(const gov_root *root, bool usage, gov_cgroup_evidence *out)
 {
     gov_cg_text *t;
     gov_cg_loc cpu, cpuset, mem;
@@ -485,21 +484,14 @@ static void collect(const gov_root *root, bool usage, const char *mountinfo, siz
     GOV_SET_UNKNOWN(&out->memory, memory.cgroup);
     out->devices_confined = -1;
 
-    t = calloc(1, sizeof *t);
+    /* Not calloc: a task may run this in a forked copy of slurmstepd,
+     * where each page written costs a fault; the texts are used only as
+     * far as they were read. */
+    t = malloc(sizeof *t);
     if (!t)
         return;
-    if (mountinfo) {
-        t->mountinfo = malloc(len + 1);
-        read = t->mountinfo &&
-               !gov__read_file(root, "/proc/self/cgroup", t->proc, sizeof t->proc, &t->proc_len);
-        if (t->mountinfo) {
-            memcpy(t->mountinfo, mountinfo, len);
-            t->mountinfo[len] = '\0';
-            t->mountinfo_len = len;
-        }
-    } else {
-        read = gov__cg_read_texts(root, t);
-    }
+    t->mountinfo = NULL;
+    read = gov__cg_read_texts(root, t);
     if (read) {
         gov__cg_locate(root, t, "cpu", "cpu.max", &cpu);
         gov__cg_locate(root, t, "cpuset", "cpuset.cpus.effective", &cpuset);
@@ -524,11 +516,10 @@ static void collect(const gov_root *root, bool usage, const char *mountinfo, siz
 
 void gov__cgroup_collect(const gov_root *root, gov_cgroup_evidence *out)
 {
-    collect(root, true, NULL, 0, out);
+    collect(root, true, out);
 }
 
-void gov__cgroup_collect_limits(const gov_root *root, const char *mountinfo, size_t len,
-                                gov_cgroup_evidence *out)
+void gov__cgroup_collect_limits(const gov_root *root, gov_cgroup_evidence *out)
 {
-    collect(root, false, mountinfo, len, out);
+    collect(root, false, out);
 }

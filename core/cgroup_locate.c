@@ -13,6 +13,16 @@
 #define MOUNTINFO_MAX (16u << 20)
 
 
+/* No location.  Fields, not memset: a gov_cg_loc is 3 KiB, and a task may
+ * locate its cgroups in a forked slurmstepd, where every page written is a
+ * fault. */
+static void loc_none(gov_cg_loc *loc)
+{
+    loc->version = 0;
+    loc->mapped = false;
+    loc->base[0] = loc->rel[0] = '\0';
+}
+
 static bool has_dotdot(const char *path)
 {
     for (const char *p = path; *p; ) {
@@ -78,7 +88,7 @@ static bool find_mount(const gov_cg_text *t, int version, const char *controller
         int rc = gov__mountinfo_find(line, n, version, controller, &m);
         if (rc == 0) {
             gov_cg_loc cand;
-            memset(&cand, 0, sizeof cand);
+            loc_none(&cand);
             cand.mapped = map_path(&m, path, &cand);
             if (cand.mapped || !found)
                 *loc = cand;
@@ -133,19 +143,19 @@ void gov__cg_locate(const gov_root *root, const gov_cg_text *t, const char *cont
 {
     char path[GOV_CG_DIR_CAP];
 
-    memset(loc, 0, sizeof *loc);
+    loc_none(loc);
     if (gov__proc_cgroup_find(t->proc, t->proc_len, controller, path, sizeof path) == 0 &&
         find_mount(t, 1, controller, path, loc)) {
         loc->version = 1;
         return;
     }
-    memset(loc, 0, sizeof *loc);
+    loc_none(loc);
     if (gov__proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) == 0 &&
         find_mount(t, 2, NULL, path, loc) && v2_carries(root, loc, controller, probe_v2)) {
         loc->version = 2;
         return;
     }
-    memset(loc, 0, sizeof *loc);
+    loc_none(loc);
 }
 
 /* Cut the last component of rel[0..*len); false past the mount root. */
@@ -208,7 +218,7 @@ void gov__cg_pressure_dir(const gov_root *root, const gov_cg_text *t,
     char path[GOV_CG_DIR_CAP];
     gov_cg_loc loc;
 
-    memset(&loc, 0, sizeof loc);
+    loc_none(&loc);
     if (gov__proc_cgroup_find(t->proc, t->proc_len, NULL, path, sizeof path) ||
         !find_mount(t, 2, NULL, path, &loc) || !loc.mapped)
         return;
@@ -235,7 +245,7 @@ int gov__cg_devices_confined(const gov_cg_text *t)
     char path[GOV_CG_DIR_CAP];
     gov_cg_loc loc;
 
-    memset(&loc, 0, sizeof loc);
+    loc_none(&loc);
     if (gov__proc_cgroup_find(t->proc, t->proc_len, "devices", path, sizeof path) ||
         !find_mount(t, 1, "devices", path, &loc))
         return -1;

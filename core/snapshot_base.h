@@ -35,13 +35,19 @@ void gov__descriptor_apply(const struct gov_descriptor *d, const struct gov_gpu_
 typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint64_t mask_count,
                                   gov_snapshot_topology *out);
 
-/* Node facts read once for every task of a step (the plugin, in
- * user_init): the same in each task, so a task does not read them again. */
+/* Facts read once for every task of a step (the plugin, in user_init):
+ * the same in each task, so a task does not read them again.  The step's
+ * cgroup limits, as slurmstepd reads them from its own cgroups: Slurm puts
+ * it in the step's cgroups before user_init (v1: the step's; v2: the
+ * step's "slurm" leaf beside the tasks' "user" subtree) and its tasks below
+ * them, and sets limits at the step's level and above, never on a task's
+ * own cgroup. */
 typedef struct gov_step_reads {
-    char *mountinfo;            /* the mount table (the caller's), or NULL */
-    size_t mountinfo_len;
     uint64_t host_total_bytes;  /* /proc/meminfo's, GOV_UNKNOWN: not read */
     uint64_t host_available_bytes;
+    bool have_cgroups;          /* false: each task reads its own */
+    gov_snapshot_cpu_cgroup cpu_cgroup;
+    gov_snapshot_memory_cgroup memory_cgroup;
 } gov_step_reads;
 
 /* What the live process (a task about to exec) may use, from the sealed

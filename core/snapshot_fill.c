@@ -108,8 +108,8 @@ void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
 void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
                         const void *arg, const gov_step_reads *step, gov_snapshot *out)
 {
-    static const gov_step_reads none = { NULL, 0, GOV_UNKNOWN, GOV_UNKNOWN };
-    gov_cgroup_evidence cg;
+    static const gov_step_reads none = { .host_total_bytes = GOV_UNKNOWN,
+                                         .host_available_bytes = GOV_UNKNOWN };
 
     if (!step)
         step = &none;
@@ -124,9 +124,15 @@ void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
     /* The task's environment is planned from CPUs and memory; GPUs play no
      * part, so /dev is not scanned at every task's start. */
     gov__descriptor_apply(d, NULL, NULL, out);
-    gov__cgroup_collect_limits(NULL, step->mountinfo, step->mountinfo_len, &cg);
-    out->cpu.cgroup = cg.cpu;
-    out->memory.cgroup = cg.memory;
+    if (step->have_cgroups) {
+        out->cpu.cgroup = step->cpu_cgroup;
+        out->memory.cgroup = step->memory_cgroup;
+    } else {
+        gov_cgroup_evidence cg;
+        gov__cgroup_collect_limits(NULL, &cg);
+        out->cpu.cgroup = cg.cpu;
+        out->memory.cgroup = cg.memory;
+    }
     out->memory.host.total_bytes = step->host_total_bytes;
     out->memory.host.available_bytes = step->host_available_bytes;
     if (step->host_total_bytes == GOV_UNKNOWN && step->host_available_bytes == GOV_UNKNOWN)

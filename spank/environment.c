@@ -1,17 +1,18 @@
 /* environment.c - per task, in slurm_spank_task_init (the user's task, its
  * cgroups and affinity in place, just before exec): the environment the
  * step's mode asks for, decided by core/runenv.c exactly as `governor run`
- * decides it in that task, from the sealed step facts and what the task's
- * own kernel view shows (affinity, cgroup limits, /proc/meminfo), its
- * affinity counted on the node's table (the step's capture kept it) where
- * the library would count it with hwloc.
+ * decides it in that task, from the sealed step facts and what the kernel
+ * shows: the task's own affinity, counted on the node's table (the step's
+ * capture kept it) where the library would count it with hwloc, and the
+ * step's cgroup limits and /proc/meminfo, read once in user_init
+ * (gov_step_reads says why a task's cgroup limits are its step's).
  *
  * Setting a variable costs slurmstepd a 256 KiB buffer each time, about
  * 10 us: two dozen of them in each of 256 tasks on a node showed in the
  * step's launch.  So once per step and node, in user_init (before the tasks
  * fork), the variables the sealed facts give a task of the step are set
  * for all of them; each task then sets only what differs for it (its own
- * mask, cgroups, a user's value), and reads the user's values as they were
+ * mask, a user's value), and reads the user's values as they were
  * before that (the step's, kept in the plugin's state).
  *   runtimes: every variable, and the affinity narrowed under a quota;
  *   threads: the CPU variables;
@@ -42,18 +43,29 @@ static int read_inputs(spank_t sp, bool task_only, char **envp)
 {
     const char *names[GOV_INPUTS_MAX];
     size_t n = gov__runenv_inputs(names, GOV_INPUTS_MAX), k = 0;
-    char *buf = malloc(GOV_ENV_VALUE_MAX + 1);
+    /* Values are short: the heap only for a long one (every page a task
+     * writes in its forked slurmstepd is a fault). */
+    char small[4096], *big = NULL, *buf;
     int rc = 0;
 
-    if (!buf || n > GOV_INPUTS_MAX) {
-        free(buf);
+    if (n > GOV_INPUTS_MAX)
         return GOV_ENOMEM;
-    }
     for (size_t i = 0; i < n; i++) {
         size_t len;
+        spank_err_t err;
         if (task_only != !strcmp(names[i], GOV_LOCALID_ENV))
             continue;
-        if (spank_getenv(sp, names[i], buf, GOV_ENV_VALUE_MAX + 1) != ESPANK_SUCCESS)
+        buf = small;
+        err = spank_getenv(sp, names[i], buf, sizeof small);
+        if (err == ESPANK_NOSPACE) {
+            if (!big && !(big = malloc(GOV_ENV_VALUE_MAX + 1))) {
+                rc = GOV_ENOMEM;
+                break;
+            }
+            buf = big;
+            err = spank_getenv(sp, names[i], buf, GOV_ENV_VALUE_MAX + 1);
+        }
+        if (err != ESPANK_SUCCESS)
             continue;
         len = strlen(names[i]) + 1 + strlen(buf) + 1;
         envp[k] = malloc(len);
@@ -64,7 +76,7 @@ static int read_inputs(spank_t sp, bool task_only, char **envp)
         snprintf(envp[k++], len, "%s=%s", names[i], buf);
     }
     envp[k] = NULL;
-    free(buf);
+    free(big);
     return rc;
 }
 
@@ -76,34 +88,41 @@ static void free_inputs(char **envp)
     }
 }
 
-/* Whether the task's variable already holds value (the step's preset); buf
- * is scratch of GOV_ENV_VALUE_MAX + 1 bytes. */
-static bool holds(spank_t sp, const char *name, const char *value, char *buf)
+/* Whether the task's variable is exactly value: 1 or 0, -1 when it cannot
+ * be told (no memory).  A buffer one byte past value tells a longer value
+ * apart. */
+static int env_is(spank_t sp, const char *name, const char *value)
 {
+    size_t cap = strlen(value) + 2;
+    char small[512], *back = cap <= sizeof small ? small : malloc(cap);
+    int is;
+
+    if (!back)
+        return -1;
+    is = spank_getenv(sp, name, back, (int)cap) == ESPANK_SUCCESS && !strcmp(back, value);
+    if (back != small)
+        free(back);
+    return is;
+}
+
+/* Whether the task's variable already holds value (the step's preset). */
+static bool holds(spank_t sp, const char *name, const char *value)
+{
+    char one[2];
+
     if (!value)
-        return spank_getenv(sp, name, buf, 2) == ESPANK_ENV_NOEXIST;
-    return spank_getenv(sp, name, buf, GOV_ENV_VALUE_MAX + 1) == ESPANK_SUCCESS &&
-           !strcmp(buf, value);
+        return spank_getenv(sp, name, one, sizeof one) == ESPANK_ENV_NOEXIST;
+    return env_is(sp, name, value) == 1;
 }
 
 /* Sets NAME=VALUE in the task; false when slurmstepd did not take it.
  * slurmstepd refuses a value past its length limit ("environment variable
  * NAME is too long" on the task's stderr) and still reports success, so
- * the value is read back. */
+ * the value is read back (when that cannot be told, it was accepted as far
+ * as we know). */
 static bool set_checked(spank_t sp, const char *name, const char *value)
 {
-    size_t len = strlen(value);
-    char *back;
-    bool ok;
-
-    if (spank_setenv(sp, name, value, 1) != ESPANK_SUCCESS)
-        return false;
-    back = malloc(len + 2);
-    if (!back)
-        return true;       /* cannot tell: the value was accepted as far as we know */
-    ok = spank_getenv(sp, name, back, (int)len + 2) == ESPANK_SUCCESS && !strcmp(back, value);
-    free(back);
-    return ok;
+    return spank_setenv(sp, name, value, 1) == ESPANK_SUCCESS && env_is(sp, name, value) != 0;
 }
 
 /* The names of the refused variables, comma-separated, for
@@ -139,6 +158,21 @@ static unsigned mode_flags(const gov_plugin *pl)
     return flags;
 }
 
+/* The step's cgroup limits, from slurmstepd's own cgroups (see
+ * gov_step_reads): read here once instead of in each of 256 tasks, where
+ * /proc/self/cgroup, the mount table and the limits cost a task about
+ * 100 us.  Only a hierarchy found for both CPU and memory stands for the
+ * tasks'; otherwise each task reads its own. */
+static void collect_step_cgroups(gov_step_reads *reads)
+{
+    gov_cgroup_evidence cg;
+
+    gov__cgroup_collect_limits(NULL, &cg);
+    reads->have_cgroups = cg.cpu.version != 0 && cg.memory.version != 0;
+    reads->cpu_cgroup = cg.cpu;
+    reads->memory_cgroup = cg.memory;
+}
+
 void gov__environment_step(spank_t sp, gov_plugin *pl)
 {
     unsigned flags = mode_flags(pl);
@@ -152,14 +186,16 @@ void gov__environment_step(spank_t sp, gov_plugin *pl)
         return;
     }
     pl->inputs_read = true;
-    if (gov__mountinfo_read(NULL, &pl->reads.mountinfo, &pl->reads.mountinfo_len))
-        pl->reads.mountinfo = NULL;
-    /* What a task of the step is given when Slurm binds it to its CPUs
-     * and its cgroups hold the step's allocation, as they do: each task
-     * corrects what differs for it. */
+    collect_step_cgroups(&pl->reads);
+    /* What a task of the step is given when Slurm binds it to its CPUs,
+     * as it does: each task corrects what differs for it. */
     gov_snapshot_init(&snap);
     gov__descriptor_apply(&pl->step, NULL, NULL, &snap);
     snap.cpu.affinity.count = pl->step.cpus_per_task;
+    if (pl->reads.have_cgroups) {
+        snap.cpu.cgroup = pl->reads.cpu_cgroup;
+        snap.memory.cgroup = pl->reads.memory_cgroup;
+    }
     gov__meminfo_collect(NULL, &pl->reads.host_total_bytes, &pl->reads.host_available_bytes);
     snap.memory.host.total_bytes = pl->reads.host_total_bytes;
     snap.memory.host.available_bytes = pl->reads.host_available_bytes;
@@ -192,7 +228,7 @@ static const char *user_value(const gov_plugin *pl, const char *name)
 
 /* Put back the user's value of each preset variable this task's own plan
  * leaves alone. */
-static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv *env, char *buf)
+static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv *env)
 {
     for (size_t i = 0; pl->preset[i]; i++) {
         const char *name = pl->preset[i], *value;
@@ -202,7 +238,7 @@ static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv
         if (j < env->nvars)
             continue;
         value = user_value(pl, name);
-        if (holds(sp, name, value, buf))
+        if (holds(sp, name, value))
             continue;
         if (value)
             spank_setenv(sp, name, value, 1);
@@ -216,7 +252,7 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
     char *envp[GOV_INPUTS_MAX + 1] = { NULL }, *own[2] = { NULL };
     gov_snapshot snap;
     gov_runenv *env = NULL;
-    char refused[512] = "", *buf;
+    char refused[512] = "";
     unsigned flags = mode_flags(pl);
     size_t k = 0;
     int rc;
@@ -240,11 +276,6 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
         free_inputs(own);
     else
         free_inputs(envp);
-    buf = rc ? NULL : malloc(GOV_ENV_VALUE_MAX + 1);
-    if (!rc && !buf) {
-        gov_runenv_free(env);
-        rc = GOV_ENOMEM;
-    }
     if (rc) {
         slurm_error("governor: cannot plan the task's environment (%s); it starts as it is",
                     gov_strerror(rc));
@@ -253,7 +284,7 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
     for (size_t i = 0; i < env->nvars; i++) {
         const gov_runenv_var *v = &env->vars[i];
 
-        if (holds(sp, v->name, v->value, buf))
+        if (holds(sp, v->name, v->value))
             continue;
         if (!v->value) {
             spank_unsetenv(sp, v->name);
@@ -269,8 +300,7 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
             strcat(refused, v->name);
         }
     }
-    restore_unplanned(sp, pl, env, buf);
-    free(buf);
+    restore_unplanned(sp, pl, env);
     report_refused(sp, refused);
     if (flags != GOV_RUNENV_CLEAR)
         gov__report_told(&pl->report, sp, env->plan.threads_per_worker,
@@ -286,7 +316,7 @@ void gov__environment_end(gov_plugin *pl)
 {
     free_inputs(pl->inputs);
     free_inputs(pl->preset);
-    free(pl->reads.mountinfo);
-    pl->reads = (gov_step_reads){ NULL, 0, GOV_UNKNOWN, GOV_UNKNOWN };
+    pl->reads = (gov_step_reads){ .host_total_bytes = GOV_UNKNOWN,
+                                  .host_available_bytes = GOV_UNKNOWN };
     pl->inputs_read = false;
 }

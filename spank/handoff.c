@@ -9,9 +9,12 @@
  * serves 256 tasks as well as one.  The MUNGE socket is checked first:
  * whoever could listen there gets the plaintext.
  *
- * Per task, in task_init_privileged: put what was made into the task's
- * environment (always overwriting what an enclosing step left), or fail
- * the task when the site requires a descriptor and none was made. */
+ * In user_init, still once, before the tasks fork: put what was made into
+ * the environment every task inherits (always overwriting what an
+ * enclosing step left).  Not per task: setting a variable costs
+ * slurmstepd a 256 KiB buffer, which a forked task pays for in page
+ * faults.  Per task, in task_init_privileged: fail the task when the site
+ * requires a descriptor and none reached it. */
 #include "handoff.h"
 #include "capture.h"
 #include "gpu.h"
@@ -156,10 +159,31 @@ static uint64_t report_gpus(uint64_t grant)
     return verified ? n : GOV_UNKNOWN;
 }
 
+static void clear(spank_t sp)
+{
+    spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
+    spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV);
+}
+
+void gov__handoff_env(spank_t sp, gov_plugin *pl)
+{
+    pl->env_failed = false;
+    if (!pl->active || (!pl->cred && !pl->file[0])) {
+        clear(sp);
+        return;
+    }
+    if ((pl->cred ? spank_setenv(sp, GOV_DESCRIPTOR_ENV, pl->cred, 1)
+                  : spank_unsetenv(sp, GOV_DESCRIPTOR_ENV)) != ESPANK_SUCCESS ||
+        (pl->file[0] ? spank_setenv(sp, GOV_DESCRIPTOR_FILE_ENV, pl->file, 1)
+                     : spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV)) != ESPANK_SUCCESS) {
+        clear(sp);
+        pl->env_failed = true;
+    }
+}
+
 int gov__handoff_task(spank_t sp, const gov_plugin *pl)
 {
     if (!pl->cred && !pl->file[0]) {
-        gov__handoff_clear(sp);
         if (pl->site.seal_required) {
             slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
                         "does not start (ask the administrators to check munged)",
@@ -168,11 +192,7 @@ int gov__handoff_task(spank_t sp, const gov_plugin *pl)
         }
         return 0;
     }
-    if ((pl->cred ? spank_setenv(sp, GOV_DESCRIPTOR_ENV, pl->cred, 1)
-                  : spank_unsetenv(sp, GOV_DESCRIPTOR_ENV)) != ESPANK_SUCCESS ||
-        (pl->file[0] ? spank_setenv(sp, GOV_DESCRIPTOR_FILE_ENV, pl->file, 1)
-                     : spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV)) != ESPANK_SUCCESS) {
-        gov__handoff_clear(sp);
+    if (pl->env_failed) {
         if (pl->site.seal_required) {
             slurm_error("governor: cannot set the descriptor in the task's environment; this "
                         "site requires a sealed descriptor, so the task does not start");
@@ -193,8 +213,3 @@ void gov__handoff_end(gov_plugin *pl)
     pl->cred = NULL;
 }
 
-void gov__handoff_clear(spank_t sp)
-{
-    spank_unsetenv(sp, GOV_DESCRIPTOR_ENV);
-    spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV);
-}

@@ -1,7 +1,8 @@
 /*
  * handoff.h - the step's descriptor, made once per step and node
- * (init_post_opt, euid 0) and put into each task's environment
- * (task_init_privileged) (handoff.c).
+ * (init_post_opt, euid 0), put into the environment every task inherits
+ * (user_init) and checked for each task (task_init_privileged)
+ * (handoff.c).
  */
 #ifndef GOV_SPANK_HANDOFF_H
 #define GOV_SPANK_HANDOFF_H
@@ -12,15 +13,17 @@
  * pl->cred, pl->file, or pl->failure saying why neither was made (logged). */
 void gov__handoff_step(spank_t sp, gov_plugin *pl);
 
-/* Put the step's descriptor into this task's environment.  Returns 0, or
- * -1 to fail the task (seal=required and no descriptor). */
+/* Once per step, before its tasks fork: put the step's descriptor into
+ * the environment they inherit, or drop an inherited one when the step
+ * has none (nothing stale verifies).  Sets pl->env_failed when slurmstepd
+ * refused it. */
+void gov__handoff_env(spank_t sp, gov_plugin *pl);
+
+/* Per task: 0, or -1 to fail the task (seal=required and no descriptor in
+ * its environment); marks the step report's task as sealed. */
 int gov__handoff_task(spank_t sp, const gov_plugin *pl);
 
 /* At the step's end: remove its file, let go of its credential. */
 void gov__handoff_end(gov_plugin *pl);
-
-/* The governor is off for this step: drop an inherited
- * descriptor so that nothing stale verifies. */
-void gov__handoff_clear(spank_t sp);
 
 #endif /* GOV_SPANK_HANDOFF_H */

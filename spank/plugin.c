@@ -162,8 +162,10 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (spank_remote(sp))
+    if (spank_remote(sp)) {
+        gov__handoff_env(sp, &gov_state);
         gov__environment_step(sp, &gov_state);
+    }
     return 0;
 }
 
@@ -174,7 +176,6 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     if (!spank_remote(sp))
         return 0;
     if (!gov_state.active) {
-        gov__handoff_clear(sp);
         if (gov_state.capture_failed && gov_state.site.seal_required) {
             slurm_error("governor: this site requires a sealed descriptor and the step's "
                         "allocation could not be read; ask the administrators to check slurmd's log");

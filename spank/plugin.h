@@ -36,6 +36,7 @@ typedef struct gov_plugin {
     char *cred;
     char file[GOV_SPANK_POLICY_PATH_MAX + 64];
     char failure[GOV_SEAL_WHY_MAX + 200];
+    bool env_failed;       /* slurmstepd refused the descriptor's variable */
     uint64_t gpus;         /* the GPU grant sealed, for the step report */
     /* The user's values of the variables the plan reads, as the step had
      * them before user_init set its own ("NAME=value", malloc'd, NULL

@@ -235,7 +235,7 @@ static void test_limits_only(void **state)
         snprintf(tree, sizeof tree, "%s/%s", dir, e->d_name);
         root = fixture_root(tree);
         gov__cgroup_collect(&root, &all);
-        gov__cgroup_collect_limits(&root, NULL, 0, &limits);
+        gov__cgroup_collect_limits(&root, &limits);
         gov__root_close(&root);
         print_message("%s\n", e->d_name);
         assert_int_equal(limits.memory.status, all.memory.status);

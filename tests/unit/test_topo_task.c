@@ -332,21 +332,34 @@ static void test_task_snapshot(void **state)
     assert_int_equal(s.topology.task_gpus_local, 0);
     /* Without the step's reads the task reads the host's memory itself. */
     assert_true(s.memory.host.total_bytes != GOV_UNKNOWN);
-    /* The mount table read once by slurmstepd gives the same cgroups as
-     * the task's own read; the host's memory read with it is taken as it
-     * is. */
+    /* The step's reads are taken as they are: the host's memory, and the
+     * cgroup limits slurmstepd read (here this process's own, so the
+     * figures match its own read). */
     {
         static gov_snapshot again;
-        gov_step_reads step = { NULL, 0, 3ULL << 30, 1ULL << 30 };
-        assert_int_equal(gov__mountinfo_read(NULL, &step.mountinfo, &step.mountinfo_len), 0);
+        gov_step_reads step = {
+            .host_total_bytes = 3ULL << 30, .host_available_bytes = 1ULL << 30,
+            .have_cgroups = true,
+        };
+        gov_cgroup_evidence cg;
+        gov__cgroup_collect_limits(NULL, &cg);
+        step.cpu_cgroup = cg.cpu;
+        step.memory_cgroup = cg.memory;
         gov__task_snapshot(&d, on_table, t, &step, &again);
-        free(step.mountinfo);
         assert_int_equal(again.memory.host.total_bytes, 3ULL << 30);
         assert_int_equal(again.memory.host.available_bytes, 1ULL << 30);
         assert_int_equal(again.memory.cgroup.status, s.memory.cgroup.status);
         assert_int_equal(again.memory.cgroup.limit_bytes, s.memory.cgroup.limit_bytes);
         assert_int_equal(again.cpu.cgroup.cpuset_count, s.cpu.cgroup.cpuset_count);
         assert_int_equal(again.cpu.cgroup.version, s.cpu.cgroup.version);
+        /* A limit the step read, not this process's, is what the task
+         * plans with. */
+        step.memory_cgroup.version = 1;
+        step.memory_cgroup.status = GOV_LIMIT_LIMITED;
+        step.memory_cgroup.limit_bytes = 300ULL << 20;
+        gov__task_snapshot(&d, on_table, t, &step, &again);
+        assert_int_equal(again.memory.cgroup.limit_bytes, 300ULL << 20);
+        assert_int_equal(again.memory.effective.binding, GOV_LAYER_CGROUP);
     }
     /* Without a table the task part is unknown, and so are its GPUs. */
     gov__task_snapshot(&d, NULL, NULL, NULL, &s);
