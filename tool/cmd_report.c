@@ -19,7 +19,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: governor report [--json | --prometheus] [--by user] [--sort KEY]\n"
+            "usage: governor report [--json | --prometheus] [--by user|job] [--sort KEY]\n"
             "                       [--job N] [--user NAME|UID] [--since TIME] [--until TIME]\n"
             "                       [--finding NAME] [FILE...]\n"
             "\n"
@@ -28,11 +28,12 @@ static void usage(FILE *f)
             "node; a directory stands for its steps.jsonl; no FILE: the directory this\n"
             "machine's plugstack.conf names): per job and step, per node, and in total\n"
             "for a step on several nodes, with a suggestion for each finding.  --by user\n"
-            "sums the steps per user.  --sort: job, start, elapsed (longest first),\n"
-            "cpu_eff, mem_eff (least efficient first) or user.  --since and --until keep\n"
-            "the steps that started at or after, and before, TIME: YYYY-MM-DD,\n"
-            "YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by s, m, h, d\n"
-            "or w (that long ago: -7d).\n"
+            "sums the steps per user; --by job shows one line per job, its batch step's\n"
+            "allocation holding the steps on its node.  --sort: job, start, elapsed\n"
+            "(longest first), cpu_eff, mem_eff (least efficient first) or user.  --since\n"
+            "and --until keep the steps that started at or after, and before, TIME:\n"
+            "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by\n"
+            "s, m, h, d or w (that long ago: -7d).\n"
             "Findings: oom_killed, memory_near_limit, memory_underused, cpu_underused,\n"
             "throttled, stalled.\n"
             "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
@@ -42,7 +43,8 @@ typedef struct filters {
     uint64_t job, uid, since, until;   /* until: 0 for none */
     gov_finding finding;
     bool has_finding;
-    bool by_user;
+    bool by;                 /* --by given: by_what */
+    gov_report_by by_what;
     gov_report_sort sort;
 } filters;
 
@@ -144,12 +146,14 @@ static int report_arg(int argc, char **argv, int *i, filters *fl)
             return r;
         }
     }
-    if ((r = gov__cmd_value_arg(argc, argv, i, "--by", "user", &v)) != 0) {
-        if (r > 0 && strcmp(v, "user")) {
-            fprintf(stderr, "governor: report: --by: only 'user' (the steps summed per user)\n");
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--by", "user or job", &v)) != 0) {
+        if (r > 0 && strcmp(v, "user") && strcmp(v, "job")) {
+            fprintf(stderr, "governor: report: --by: 'user' (the steps summed per user) or "
+                            "'job' (one line per job)\n");
             return -1;
         }
-        fl->by_user = r > 0;
+        fl->by = r > 0;
+        fl->by_what = r > 0 && !strcmp(v, "job") ? GOV_REPORT_BY_JOB : GOV_REPORT_BY_USER;
         return r;
     }
     if ((r = gov__cmd_value_arg(argc, argv, i, "--sort", "a key", &v)) != 0) {
@@ -286,10 +290,11 @@ static int configured(char *dir, size_t cap)
 
 static int show(const filters *fl, bool json, bool prometheus, gov_report_step *steps, size_t n)
 {
-    gov__report_sort(steps, n, fl->sort);
-    if (fl->by_user)
-        return gov__report_users(stdout, steps, n, true, fl->sort, json) ? GOV_EXIT_FAILED
-                                                                          : GOV_EXIT_OK;
+    gov__report_sort(steps, n, fl->by ? GOV_REPORT_SORT_JOB : fl->sort);
+    if (fl->by)
+        return gov__report_groups(stdout, steps, n, fl->by_what, true, fl->sort, json)
+                   ? GOV_EXIT_FAILED
+                   : GOV_EXIT_OK;
     if (json)
         return gov__report_json(stdout, steps, n) ? GOV_EXIT_FAILED : GOV_EXIT_OK;
     if (prometheus) {
@@ -339,8 +344,8 @@ int gov__cmd_report(int argc, char **argv)
         fprintf(stderr, "governor: report: --json or --prometheus, not both\n");
         rc = GOV_EXIT_USAGE;
     }
-    if (rc == GOV_EXIT_OK && fl.by_user && prometheus) {
-        fprintf(stderr, "governor: report: --by user shows a table or --json\n");
+    if (rc == GOV_EXIT_OK && fl.by && prometheus) {
+        fprintf(stderr, "governor: report: --by shows a table or --json\n");
         rc = GOV_EXIT_USAGE;
     }
     if (rc == GOV_EXIT_OK && nfiles == 0) {

@@ -44,6 +44,16 @@ void gov__fmt_percent(double r, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f%%", r * 100);
 }
 
+void gov__fmt_seconds(double s, char *buf, size_t cap)
+{
+    if (isnan(s))
+        snprintf(buf, cap, "-");
+    else if (s < 600)
+        snprintf(buf, cap, "%.1f s", s);
+    else
+        snprintf(buf, cap, "%.0f min", s / 60);
+}
+
 void gov__fmt_user(uint64_t uid, bool names, char *buf, size_t cap)
 {
     static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";

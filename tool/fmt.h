@@ -13,6 +13,8 @@ void gov__fmt_bytes(uint64_t v, char *buf, size_t cap);
 void gov__fmt_count(uint64_t v, char *buf, size_t cap);
 /* A ratio as "42%"; "-" for NaN or a value past a double's range. */
 void gov__fmt_percent(double r, char *buf, size_t cap);
+/* Seconds as "12.5 s", from 10 minutes on "42 min"; "-" for NaN. */
+void gov__fmt_seconds(double s, char *buf, size_t cap);
 /* The user's name where names is set, this machine knows the uid and the
  * name is made of the characters POSIX allows in one (so that it needs no
  * escaping in JSON or a table); else the uid, "-" for GOV_UNKNOWN. */

@@ -60,11 +60,15 @@ void gov__report_sort(gov_report_step *steps, size_t n, gov_report_sort key);
 void gov__report_table(FILE *f, const gov_report_step *steps, size_t n, bool user_names);
 /* The findings' suggestions, under the table (report_advice.c). */
 void gov__report_advice(FILE *f, const gov_report_step *steps, size_t n);
-/* --by user (report_users.c): the table or JSON of the steps summed per
- * user, sorted by key (cpu_eff and mem_eff; any other key by name).
+/* --by (report_groups.c): the table or JSON of the steps summed per user,
+ * or one line per job with its batch step folded in, sorted by key
+ * (cpu_eff and mem_eff the least efficient first, elapsed the longest
+ * first, user by name; any other key by uid or job).  steps in
+ * gov__report_sort's job order, so that a job's steps are together.
  * Returns 0 or GOV_ENOMEM. */
-int gov__report_users(FILE *f, const gov_report_step *steps, size_t n, bool user_names,
-                      gov_report_sort key, bool json);
+typedef enum gov_report_by { GOV_REPORT_BY_USER, GOV_REPORT_BY_JOB } gov_report_by;
+int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_report_by by,
+                       bool user_names, gov_report_sort key, bool json);
 /* Returns 0 or GOV_ENOSPC (a record does not encode). */
 int gov__report_json(FILE *f, const gov_report_step *steps, size_t n);
 void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n);

@@ -9,16 +9,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static void fmt_seconds(double s, char *buf, size_t cap)
-{
-    if (isnan(s))
-        snprintf(buf, cap, "-");
-    else if (s < 600)
-        snprintf(buf, cap, "%.1f s", s);
-    else
-        snprintf(buf, cap, "%.0f min", s / 60);
-}
-
 static void fmt_findings(uint32_t set, char *buf, size_t cap)
 {
     gov_text_buf o = gov__text_fixed(buf, cap);
@@ -36,7 +26,7 @@ static void row(FILE *f, const gov_step_record *r, const char *node, bool names)
         fin[160], user[64];
 
     gov__fmt_user(r->uid, names, user, sizeof user);
-    fmt_seconds(r->elapsed_s, el, sizeof el);
+    gov__fmt_seconds(r->elapsed_s, el, sizeof el);
     gov__fmt_count(r->budget_cpus, cpus, sizeof cpus);
     if (isnan(r->cpu_s))
         snprintf(cpu, sizeof cpu, "-");

@@ -24,7 +24,7 @@ _governor()
     case $prev in
     --sysroot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --munge-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --by) COMPREPLY=($(compgen -W "user" -- "$cur")); return ;;
+    --by) COMPREPLY=($(compgen -W "user job" -- "$cur")); return ;;
     --sort) COMPREPLY=($(compgen -W "job start elapsed cpu_eff mem_eff user" -- "$cur")); return ;;
     --finding)
         COMPREPLY=($(compgen -W "oom_killed memory_near_limit memory_underused cpu_underused throttled stalled" -- "$cur"))

@@ -1,7 +1,7 @@
 /* Fuzz `governor report`'s path from records to output: the lines of the
  * input that the reader accepts are grouped into steps with their totals,
  * sorted (by the key the input's length picks) and rendered; never crash,
- * and the --json outputs, of the steps and --by user, are always one valid
+ * and the --json outputs, of the steps, --by user and --by job, are always one valid
  * JSON document each (parsed back by the project's strict RFC 8259 reader,
  * json_read.c), whatever figures the accepted records hold. */
 #define _GNU_SOURCE /* open_memstream */
@@ -41,12 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     nsteps = gov__report_group(v, &n, steps, &duplicates);
     gov__report_sort(steps, nsteps, key);
-    for (int users = 0; users < 2; users++) {
+    for (int by = -1; by <= GOV_REPORT_BY_JOB; by++) {
         f = open_memstream(&out, &len);
         if (!f)
             return 0;
-        rc = users ? gov__report_users(f, steps, nsteps, false, key, true)
-                   : gov__report_json(f, steps, nsteps);
+        rc = by >= 0 ? gov__report_groups(f, steps, nsteps, (gov_report_by)by, false, key, true)
+                     : gov__report_json(f, steps, nsteps);
         fclose(f);
         if (rc || gov__json_leaves(out, len, leaves, MAX_LEAVES) < 0)
             abort();
@@ -58,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gov__report_prometheus(f, steps, nsteps);
     gov__report_table(f, steps, nsteps, false);
     gov__report_advice(f, steps, nsteps);
-    gov__report_users(f, steps, nsteps, false, GOV_REPORT_SORT_JOB, false);
+    gov__report_groups(f, steps, nsteps, GOV_REPORT_BY_USER, false, GOV_REPORT_SORT_JOB, false);
+    gov__report_groups(f, steps, nsteps, GOV_REPORT_BY_JOB, false, key, false);
     fclose(f);
     free(out);
     return 0;

@@ -32,6 +32,6 @@ done
 findings=$("$gov" report --help | sed -n '/^Findings:/,/\.$/p' | sed 's/^Findings://' | tr ',.\n' '   ' |
   tr -s ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//')
 check "report's findings, as its --help lists them" "$findings" "$(complete_words report --finding '')"
-check "--by" "user" "$(complete_words report --by '')"
+check "--by" "job user" "$(complete_words report --by '')"
 check "after run's --, a command" "true" "$(complete_words run -- tru | tr ' ' '\n' | grep -x true | sort -u)"
 finish

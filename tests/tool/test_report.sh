@@ -60,6 +60,14 @@ check "--by user --json: one entry per uid, the least memory-efficient first" \
   "$(py 'print(" | ".join("%s %s %s" % (u["uid"], u["memory_efficiency"], u["findings"]) for u in d["users"]))' <<<"$users")"
 check "--by user: uid 0 by its name" "root" "$("$gov" report --by user "$ws" | awk '$5 == "95%" { print $1 }')"
 check "--by user --prometheus: a usage error" 2 "$("$gov" report --by user --prometheus "$ws" >/dev/null 2>&1; echo $?)"
+jobs=$("$gov" report --by job --json --sort cpu_eff "$records")
+check "--by job --json: one entry per job, the least CPU-efficient first" \
+  "governor.report-jobs/1 2 1 5 4 3" \
+  "$(py 'print(d["schema"], *(j["job"] for j in d["jobs"]))' <<<"$jobs")"
+check "--by job: the three-node step's job, its elapsed and findings" "1 govtest 1 6.5 s 22% cpu_underused:1" \
+  "$("$gov" report --by job "$records" | awk '$1 == 1 { print $1, $2, $3, $4, $5, $7, $NF }' | sed 's/^1 [^ ]* /1 govtest /')"
+check "--by job --prometheus: a usage error" 2 "$("$gov" report --by job --prometheus "$records" >/dev/null 2>&1; echo $?)"
+check "--by host: a usage error" 2 "$("$gov" report --by host "$records" >/dev/null 2>&1; echo $?)"
 check "--sort size: a usage error" 2 "$("$gov" report --sort size "$ws" >/dev/null 2>&1; echo $?)"
 
 # No file: the directory the plugstack line that loads governor.so names,

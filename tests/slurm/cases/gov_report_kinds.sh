@@ -30,6 +30,24 @@ tail -n1 "$out" >"$REPORT_TASKS"
 report_of "$job" | "$check" "$REPORT_TASKS" 0 || die "the inner step's record"
 assert_eq "0 batch" "$(report_of "$job" | python3 -c 'import json, sys
 print(" ".join(s["step"] for s in json.load(sys.stdin)["steps"]))')" "the job's steps: no extern step"
+# One line for the job: the batch step's allocation holds the inner step
+# (its CPU time counts, its CPUs are not asked twice), and the batch step's
+# own underuse is not the job's.
+steps=$(report_of "$job")
+"$GOV_BUILD_DIR/tool/governor" report --by job --json --job "$job" "$REPORT_FILE" |
+	python3 -c 'import json, sys
+steps = {s["step"]: s["total"] for s in json.loads(sys.argv[1])["steps"]}
+jobs = json.load(sys.stdin)["jobs"]
+assert len(jobs) == 1 and jobs[0]["steps"] == 2, jobs
+j, b = jobs[0], steps["batch"]
+asked = b["elapsed_s"] * b["budget"]["cpus"]
+used = sum(s["used"]["cpu_s"] for s in steps.values())
+assert abs(j["cpu_asked_s"] - asked) < 0.01, (j, asked)
+assert abs(j["cpu_s"] - used) < 0.01, (j, used)
+assert abs(j["elapsed_s"] - b["elapsed_s"]) < 0.01, (j, b)
+for f in ("cpu_underused", "memory_underused"):
+    assert j["findings"].get(f, 0) == (f in steps["0"]["findings"]), (f, j, steps)
+print("job line:", j)' "$steps" || die "--by job: the job's one line"
 
 echo "== interactive"
 before=$(record_count)
