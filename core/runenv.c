@@ -565,20 +565,24 @@ static int decide(builder *b)
  * times that count, in the mask's order, wrapping: task 0 the first CPUs,
  * task 1 the next.  The snapshot then describes what the command will
  * see. */
-static void narrow(gov_runenv *env, const char *const *envp, unsigned flags, gov_snapshot *view)
+/* The CPUs to narrow the mask of s to; 0 leaves it alone. */
+static uint64_t narrow_to(const gov_snapshot *s, unsigned flags)
 {
-    const char *lid = gov__env_get(envp, GOV_LOCALID_ENV);
-    double q = view->cpu.cgroup.quota_cores;
-    uint64_t n, have = view->cpu.affinity.count, kept = 0, local = 0, skip;
+    double q = s->cpu.cgroup.quota_cores;
+    uint64_t n, have = s->cpu.affinity.count;
 
-    env->affinity_from = have;
-    env->affinity_count = 0;
     if ((flags & (GOV_RUNENV_KEEP_AFFINITY | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR)) ||
         isnan(q) || have == GOV_UNKNOWN || have == 0)
-        return;
+        return 0;
     n = q <= 1.0 ? 1 : (uint64_t)ceil(q);
-    if (n >= have)
-        return;
+    return n < have ? n : 0;
+}
+
+static void narrow(gov_runenv *env, const char *const *envp, uint64_t n, gov_snapshot *view)
+{
+    const char *lid = gov__env_get(envp, GOV_LOCALID_ENV);
+    uint64_t have = view->cpu.affinity.count, kept = 0, local = 0, skip;
+
     if (!lid || gov__parse_dec(lid, strlen(lid), 0, UINT32_MAX, &local))
         local = 0;
     skip = (local % have) * n % have;
@@ -622,7 +626,8 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
                            GOV_RUNENV_WORKERS_NUMA | GOV_RUNENV_OMP_PLACES;
     unsigned plan_flags = (flags & GOV_RUNENV_PER_CORE ? GOV_PLAN_PER_CORE : 0) |
                           (flags & GOV_RUNENV_WORKERS_NUMA ? GOV_PLAN_WORKERS_NUMA : 0);
-    gov_snapshot *view;
+    gov_snapshot *view = NULL;
+    uint64_t narrowed;
     int rc;
 
     if (!snap || !out || (flags & ~known) ||
@@ -634,9 +639,15 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     b.scope = flags & GOV_RUNENV_CLEAR ? SCOPE_NONE : flags & GOV_RUNENV_CPU_ONLY ? SCOPE_CPU
                                                                                 : SCOPE_ALL;
     b.cap = gov__knob_count + GOV_POOL_ENTRIES;
+    if (flags & GOV_RUNENV_WORKERS_NUMA)
+        flags |= GOV_RUNENV_KEEP_AFFINITY;
+    narrowed = narrow_to(snap, flags);
     b.env = calloc(1, sizeof *b.env);
-    view = malloc(sizeof *view);
-    if (!b.env || !view) {
+    /* A copy (38 KiB) only to narrow: the plugin plans each task of a step
+     * in a forked slurmstepd, where every page written is a fault. */
+    if (narrowed)
+        view = malloc(sizeof *view);
+    if (!b.env || (narrowed && !view)) {
         free(view);
         free(b.env);
         return GOV_ENOMEM;
@@ -648,17 +659,19 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
         gov_runenv_free(b.env);
         return GOV_ENOMEM;
     }
-    *view = *snap;
-    if (flags & GOV_RUNENV_WORKERS_NUMA)
-        flags |= GOV_RUNENV_KEEP_AFFINITY;
-    narrow(b.env, b.envp, flags, view);
-    b.snap = view;
+    b.env->affinity_from = snap->cpu.affinity.count;
+    b.snap = snap;
+    if (narrowed) {
+        *view = *snap;
+        narrow(b.env, b.envp, narrowed, view);
+        b.snap = view;
+    }
     /* NUMA workers: the command is one of the workers, the pool all of
      * them; without a topology that fails and both are planned without. */
-    rc = gov_plan_compute(view, requested_workers, plan_flags, &b.env->plan);
+    rc = gov_plan_compute(b.snap, requested_workers, plan_flags, &b.env->plan);
     if (rc == 0 || rc == GOV_ENOENT)
-        rc = gov_plan_compute(view, requested_workers ? requested_workers
-                                                      : b.env->plan.cpu_workers,
+        rc = gov_plan_compute(b.snap, requested_workers ? requested_workers
+                                                        : b.env->plan.cpu_workers,
                               plan_flags, &b.env->pool);
     if (rc) {
         free(view);
@@ -674,7 +687,7 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     b.share = b.env->plan.memory_limit_per_worker;
     if (b.share == GOV_UNKNOWN)
         b.no_share = GOV_RUNENV_MEMORY_UNKNOWN;
-    else if (view->memory.effective.binding == GOV_LAYER_HOST)
+    else if (b.snap->memory.effective.binding == GOV_LAYER_HOST)
         b.no_share = GOV_RUNENV_NO_ALLOCATION;
     else
         b.no_share = GOV_RUNENV_PLANNED;
