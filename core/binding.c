@@ -9,15 +9,23 @@
  * descendants on the same boot of the same node.  A container's own
  * namespaces hide some of this: a PID namespace the ancestry (named as
  * unchecked, the claims still checked), a user namespace the real uid
- * (which munged, or the uid_map, still tells). */
+ * (which munged, or the uid_map, still tells).  A namespace the process
+ * cannot name (its own mount hides /proc/self/ns) counts as its own, so
+ * that what it would hide counts as hidden, and is named unknown. */
 #include "descriptor.h"
 #include "envval.h"
 #include "slurmenv.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+/* statfs(2)'s f_type of the namespace files (linux/magic.h). */
+#define GOV_NSFS_MAGIC 0x6e736673
 
 uint64_t gov__boot_hash(const char *text, size_t len)
 {
@@ -148,27 +156,68 @@ static void het_collect(const char *const *envp, gov_desc_claim *out)
         }
 }
 
-static uint64_t ns_inode(const char *path)
+/* The inode of /proc/self/ns/NAME into *ino: 0, GOV_ENOENT when there is
+ * no such file, GOV_EINVAL when something other than the kernel's
+ * namespace file is there (a file a mount put in its place).  Opened once,
+ * so that the file checked is the file named. */
+static int nsfs_inode(const char *name, uint64_t *ino)
 {
+    char path[48];
+    struct statfs fs;
     struct stat st;
+    int fd, rc = 0;
 
-    return stat(path, &st) ? GOV_UNKNOWN : (uint64_t)st.st_ino;
+    snprintf(path, sizeof path, "/proc/self/ns/%s", name);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? GOV_ENOENT : GOV_EINVAL;
+    if (fstatfs(fd, &fs) || fs.f_type != GOV_NSFS_MAGIC || fstat(fd, &st))
+        rc = GOV_EINVAL;
+    else
+        *ino = (uint64_t)st.st_ino;
+    close(fd);
+    return rc;
+}
+
+/* Which namespace of a kind the process is in: its inode; the kernel's
+ * initial one where the kernel has no such kind (cgroup namespaces came in
+ * Linux 4.6) and so only that one; GOV_UNKNOWN where /proc/self/ns cannot
+ * tell (hidden by a mount, no /proc). */
+static uint64_t ns_inode(const char *name, uint64_t initial)
+{
+    uint64_t ino, mnt;
+    int rc = nsfs_inode(name, &ino);
+
+    if (rc == 0)
+        return ino;
+    /* The mount namespace file is as old as the others' directory. */
+    if (rc == GOV_ENOENT && nsfs_inode("mnt", &mnt) == 0)
+        return initial;
+    return GOV_UNKNOWN;
 }
 
 void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns, uint64_t *cgroup_ns)
 {
-    *pid_ns = ns_inode("/proc/self/ns/pid");
-    *user_ns = ns_inode("/proc/self/ns/user");
-    *cgroup_ns = ns_inode("/proc/self/ns/cgroup");
+    *pid_ns = ns_inode("pid", GOV_INIT_PID_NS);
+    *user_ns = ns_inode("user", GOV_INIT_USER_NS);
+    *cgroup_ns = ns_inode("cgroup", GOV_INIT_CGROUP_NS);
 }
 
 /* The claim's namespace differs from the reference: the sealed one, or the
- * kernel's initial one where none was sealed. */
+ * kernel's initial one where none was sealed.  One the process cannot name
+ * counts as its own. */
 static bool ns_own(uint64_t claimed, uint64_t sealed, uint64_t initial)
 {
     uint64_t ref = sealed != GOV_UNKNOWN ? sealed : initial;
 
-    return claimed != GOV_UNKNOWN && claimed != ref;
+    return claimed == GOV_UNKNOWN || claimed != ref;
+}
+
+uint32_t gov__unknown_namespaces(const gov_desc_claim *c)
+{
+    return (c->user_ns == GOV_UNKNOWN ? 1u << GOV_NAMESPACE_USER : 0) |
+           (c->pid_ns == GOV_UNKNOWN ? 1u << GOV_NAMESPACE_PID : 0) |
+           (c->cgroup_ns == GOV_UNKNOWN ? 1u << GOV_NAMESPACE_CGROUP : 0);
 }
 
 uint32_t gov__own_namespaces(const gov_descriptor *d, const gov_desc_claim *c)
@@ -271,6 +320,7 @@ int gov__descriptor_check_binding(const gov_descriptor *d, const gov_desc_claim 
     bool batch = d->step_kind == GOV_STEP_BATCH;
 
     chk->namespaces = gov__own_namespaces(d, c);
+    chk->namespaces_unknown = gov__unknown_namespaces(c);
     chk->unchecked = 0;
     /* Another user's descriptor is theirs, wherever it was sealed.  In a
      * user namespace getuid() may be 0 for the user: munged's word, or

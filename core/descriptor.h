@@ -131,7 +131,9 @@ bool gov__proc_descends_from(const gov_root *root, uint64_t pid, uint64_t anc_pi
                              uint64_t anc_start);
 
 /* The inodes of the live /proc/self/ns/pid, .../user and .../cgroup: which
- * namespaces the process is in.  GOV_UNKNOWN where unreadable. */
+ * namespaces the process is in; the kernel's initial one of a kind the
+ * kernel lacks; GOV_UNKNOWN where /proc/self/ns cannot tell (hidden, or
+ * not the kernel's namespace files). */
 void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns, uint64_t *cgroup_ns);
 
 /* The kernel's inodes of its initial user, PID and cgroup namespaces
@@ -142,9 +144,11 @@ void gov__proc_ns_read(uint64_t *pid_ns, uint64_t *user_ns, uint64_t *cgroup_ns)
 
 /* Bits (1u << gov_namespace) of the namespaces in the claim that differ
  * from the reference's (the sealed ones; for one the descriptor lacks, or
- * with d NULL, the kernel's initial one).  Unknown inodes differ in
- * nothing. */
+ * with d NULL, the kernel's initial one).  An unknown inode counts as
+ * differing: what that namespace would hide counts as hidden. */
 uint32_t gov__own_namespaces(const gov_descriptor *d, const gov_desc_claim *c);
+/* Bits (1u << gov_namespace) of the claim's unknown namespaces. */
+uint32_t gov__unknown_namespaces(const gov_desc_claim *c);
 
 /* uid mapped through a uid_map text ("inside outside count" lines): an
  * inside uid to the namespace above (outward), or one from above to its
@@ -161,6 +165,7 @@ void gov__claim_collect(const char *const *envp, gov_desc_claim *out);
 typedef struct gov_desc_check {
     uint32_t namespaces;   /* bits (1u << gov_namespace): of the process's own */
     uint32_t unchecked;    /* bits (1u << gov_binding): not checkable there */
+    uint32_t namespaces_unknown;   /* bits of namespaces: unknown, counted own */
 } gov_desc_check;
 
 /* 0 when d is bound to the claiming process, else the first of:

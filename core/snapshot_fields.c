@@ -44,6 +44,14 @@ static const char *container_namespaces(const gov_snapshot *s, char *buf, size_t
                             buf, cap);
 }
 
+static const char *container_namespaces_unknown(const gov_snapshot *s, char *buf, size_t cap)
+{
+    if (!s->descriptor.namespaces_seen)
+        return NULL;
+    return gov__bits_format(s->descriptor.namespaces_unknown, gov__namespace_bits_name,
+                            GOV_NAMESPACE_COUNT, buf, cap);
+}
+
 static const char *descriptor_reason_code(const gov_snapshot *s, char *buf, size_t cap)
 {
     (void)buf, (void)cap;
@@ -112,6 +120,8 @@ static const gov_field fields[] = {
     DERIVED("container.namespaces", container_namespaces),
     HIDDEN(FLAG, descriptor.namespaces),
     HIDDEN(FLAG, descriptor.namespaces_seen),
+    DERIVED("container.namespaces_unknown", container_namespaces_unknown),
+    HIDDEN(FLAG, descriptor.namespaces_unknown),
 
     NAME("scheduler.source", scheduler.source, sched_source),
     NAME("scheduler.step", scheduler.step_kind, step_kind),

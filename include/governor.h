@@ -363,7 +363,12 @@ typedef struct gov_snapshot_descriptor {
     uint32_t namespaces;
     int namespaces_seen;       /**< 1 when namespaces was read: a live
                                     process, not a sysroot */
-    uint64_t reserved[2];  /**< zero (see "ABI" above) */
+    /** Bits (1u << gov_namespace) of namespaces whose identity the process
+     *  cannot read (a mount of its own hides /proc/self/ns): counted in
+     *  namespaces as its own, so that what they would hide is unknown. */
+    uint32_t namespaces_unknown;
+    uint32_t reserved_u32;     /**< zero */
+    uint64_t reserved[1];  /**< zero (see "ABI" above) */
 } gov_snapshot_descriptor;
 
 /** Pressure stall information and swap activity (gov_snapshot.pressure). */

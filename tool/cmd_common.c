@@ -236,6 +236,11 @@ void gov__cmd_print_container(const gov_snapshot_descriptor *d)
                d->namespaces & (1u << GOV_NAMESPACE_CGROUP)
                    ? " (the step's cgroup limits are hidden above its root)"
                    : "");
+    if (d->namespaces_seen && d->namespaces_unknown)
+        printf("container: namespaces it cannot name (/proc/self/ns hidden), counted as its "
+               "own: %s\n",
+               gov__bits_format(d->namespaces_unknown, gov__namespace_bits_name,
+                                GOV_NAMESPACE_COUNT, buf, sizeof buf));
     if (d->status == GOV_DESCRIPTOR_VERIFIED && d->unchecked)
         printf("not checked in this container: %s\n",
                gov__bits_format(d->unchecked, gov__binding_bits_name, GOV_BINDING_COUNT, buf,

@@ -41,6 +41,7 @@ void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
         envp = (const char *const *)environ;
     gov__claim_collect(envp, &claim);
     out->namespaces = gov__own_namespaces(NULL, &claim);
+    out->namespaces_unknown = gov__unknown_namespaces(&claim);
     out->namespaces_seen = 1;
     if (opts && (opts->flags & GOV_OPT_NO_DESCRIPTOR))
         return;

@@ -30,6 +30,11 @@ int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len)
                    d->namespaces_seen ? gov__bits_format(d->namespaces, gov__namespace_bits_name,
                                                          GOV_NAMESPACE_COUNT, ns, sizeof ns)
                                       : NULL);
+    gov__jw_string(&w, "namespaces_unknown",
+                   d->namespaces_seen ? gov__bits_format(d->namespaces_unknown,
+                                                         gov__namespace_bits_name,
+                                                         GOV_NAMESPACE_COUNT, ns, sizeof ns)
+                                      : NULL);
     gov__jw_object_end(&w);
     return gov__jw_finish(&w, out, len);
 }

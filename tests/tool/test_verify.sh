@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib/tap.sh"
 out=$(env -i "$gov" verify --json)
 check "absent: exit 4" 4 $?
 check "absent: the object" \
-  '{"schema":"governor.verify/1","status":"absent","reason":null,"reason_code":null,"age_s":null,"replayed":false,"expired":false,"via":null,"unchecked":null,"namespaces":"none"}' \
+  '{"schema":"governor.verify/1","status":"absent","reason":null,"reason_code":null,"age_s":null,"replayed":false,"expired":false,"via":null,"unchecked":null,"namespaces":"none","namespaces_unknown":"none"}' \
   "$out"
 out=$(env -i GOVERNOR_DESCRIPTOR=MUNGE:forged: "$gov" verify --json)
 check "invalid: exit 1" 1 $?

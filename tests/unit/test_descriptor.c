@@ -443,8 +443,26 @@ static void test_own_namespaces(void **state)
     assert_int_equal(gov__own_namespaces(&d, &c), 1u << GOV_NAMESPACE_CGROUP);
     d.cgroup_ns = 4026532500;   /* slurmstepd in it too: not the process's own */
     assert_int_equal(gov__own_namespaces(&d, &c), 0);
-    c.pid_ns = GOV_UNKNOWN;     /* unreadable: nothing claimed */
-    assert_int_equal(gov__own_namespaces(NULL, &c), 1u << GOV_NAMESPACE_CGROUP);
+    assert_int_equal(gov__unknown_namespaces(&c), 0);
+    /* Unreadable (a mount hides /proc/self/ns): counted as its own, so
+     * that the ancestry goes unchecked and the limits above the cgroup
+     * root count as hidden, and named unknown. */
+    c.pid_ns = GOV_UNKNOWN;
+    assert_int_equal(gov__own_namespaces(NULL, &c),
+                     (1u << GOV_NAMESPACE_CGROUP) | (1u << GOV_NAMESPACE_PID));
+    assert_int_equal(gov__own_namespaces(&d, &c), 1u << GOV_NAMESPACE_PID);
+    assert_int_equal(gov__unknown_namespaces(&c), 1u << GOV_NAMESPACE_PID);
+    {
+        gov_desc_check chk;
+        bound_to_self(&d, &c);
+        c.pid_ns = GOV_UNKNOWN;
+        assert_int_equal(gov__descriptor_check_binding(&d, &c, true, &chk), 0);
+        assert_int_equal(chk.unchecked, 1u << GOV_BINDING_ANCESTRY);
+        assert_int_equal(chk.namespaces_unknown, 1u << GOV_NAMESPACE_PID);
+    }
+    /* The live process: the kernel's own namespace files name all three. */
+    gov__proc_ns_read(&c.pid_ns, &c.user_ns, &c.cgroup_ns);
+    assert_int_equal(gov__unknown_namespaces(&c), 0);
 }
 
 /* A real PID namespace, as `unshare --pid --fork` or a container's --pid

@@ -64,6 +64,18 @@ for shape in "${shapes[@]}"; do
 	assert_eq "$want" "$got" "$name"
 done
 
+# A mount of the user's own that hides /proc/self/ns (a tmpfs over it, in a
+# user and mount namespace): the process cannot name its namespaces, and
+# each counts as its own, never as the step's, so the ancestry goes
+# unchecked and the limits above the cgroup root count as hidden.
+# shellcheck disable=SC2016 # expanded in the task
+got=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
+	"unshare --user --map-root-user --mount sh -c 'mount -t tmpfs none /proc/\$\$/ns && exec \"\$GOV_TOOL\" snapshot --json'" |
+	jq -r "($q) + \" \" + .container.namespaces_unknown")
+printf '%-50s %s\n' "/proc/self/ns hidden:" "$got"
+assert_eq "verified munge - user,pid,cgroup ancestry $((mem << 20)) cgroup user,pid,cgroup" "$got" \
+	"a process that hides /proc/self/ns"
+
 # Rootless podman, where its cgroup namespace is real (cgroup v2; on this
 # host's hybrid hierarchy crun refuses it): an image made from a Debian
 # root (tests/guest/image.sh), its own user, mount, PID and cgroup
