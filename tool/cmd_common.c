@@ -10,6 +10,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Whether DIR holds sysfs's CPU topology, where hwloc reads it. */
+static bool has_cpu_topology(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+
+    return (size_t)snprintf(path, sizeof path, "%s/sys/devices/system/cpu", dir) < sizeof path &&
+           stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* A sysroot that is not a directory would read as "nothing known" and exit
  * 0 with an all-unknown answer: say so instead. */
 static int set_sysroot(gov_cmd_opts *o, const char *dir)
@@ -29,6 +39,9 @@ static int set_sysroot(gov_cmd_opts *o, const char *dir)
                 strerror(errno));
         return -1;
     }
+    if (!has_cpu_topology(dir))
+        fprintf(stderr, "governor: --sysroot %s: no sys/devices/system/cpu there, so the "
+                        "host's cores, packages and NUMA nodes are unknown\n", dir);
     o->sysroot = dir;
     return 1;
 }

@@ -24,9 +24,12 @@ static void keep_hwloc_plugins_out(void)
 }
 
 /* --sysroot DIR: hwloc reads DIR too, so the topology is the tree's and
- * is read by the code that reads a live node.  The user's own value comes
- * back before an exec. */
-static int gov_tool_set_fsroot;
+ * is read by the code that reads a live node.  A tree without CPU
+ * topology is said in the tool's words (cmd_common.c), not in hwloc's
+ * ("[hwloc/linux] failed to find sysfs cpu topology directory"): hwloc
+ * keeps its errors to itself there unless the user asked for them.  The
+ * user's own values come back before an exec. */
+static int gov_tool_set_fsroot, gov_tool_set_hide;
 static char *gov_tool_user_fsroot;
 
 int gov__tool_point_hwloc(const char *dir)
@@ -38,6 +41,8 @@ int gov__tool_point_hwloc(const char *dir)
     if (setenv("HWLOC_FSROOT", dir, 1) != 0)
         return -1;
     gov_tool_set_fsroot = 1;
+    if (!getenv("HWLOC_HIDE_ERRORS"))
+        gov_tool_set_hide = setenv("HWLOC_HIDE_ERRORS", "2", 0) == 0;
     return 0;
 }
 
@@ -46,6 +51,9 @@ void gov__tool_restore_env(void)
     if (gov_tool_set_blacklist)
         unsetenv("HWLOC_PLUGINS_BLACKLIST");
     gov_tool_set_blacklist = 0;
+    if (gov_tool_set_hide)
+        unsetenv("HWLOC_HIDE_ERRORS");
+    gov_tool_set_hide = 0;
     if (gov_tool_set_fsroot) {
         if (gov_tool_user_fsroot)
             setenv("HWLOC_FSROOT", gov_tool_user_fsroot, 1);
