@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# covers: v1
-# v2: cgroup-independent (the report file's handling); left out of the TCG guest for time
+# covers: v1 v2
 # The step report's file under faults (issues 25 and 35): steps ending at
 # once on every node append whole records, none lost or interleaved; a
 # report directory a user can write, a report file that is a link, a file
