@@ -50,16 +50,28 @@ static bool cgroups_hidden(const gov_snapshot *s)
     return s->descriptor.namespaces & (1u << GOV_NAMESPACE_CGROUP);
 }
 
-/* The scheduler's per-process CPU bound: cpus-per-task; else the node's
- * CPUs, which bound every process on the node (exact when it runs one
- * task, a shared upper bound otherwise). */
+/* The scheduler's per-process CPU bound: the task's share of the step's
+ * CPUs on the node.  That is cpus-per-task, or more where the step holds
+ * more CPUs on the node than its tasks there ask (an salloc -c2
+ * allocation, srun without -c: Slurm 22.05's srun seals one CPU a task,
+ * and gives the step, and binds the task to, both); the kernel's layers
+ * still bound it.  Without cpus-per-task the node's CPUs, which bound
+ * every process on the node (exact when it runs one task, a shared upper
+ * bound otherwise). */
 static uint64_t sched_cpus(const gov_snapshot *s)
 {
-    if (s->scheduler.source == GOV_SCHED_NONE)
+    const gov_snapshot_scheduler *k = &s->scheduler;
+    uint64_t share;
+
+    if (k->source == GOV_SCHED_NONE)
         return GOV_UNKNOWN;
-    if (s->scheduler.cpus_per_task != GOV_UNKNOWN)
-        return s->scheduler.cpus_per_task;
-    return s->scheduler.cpus_on_node;
+    if (k->cpus_per_task == GOV_UNKNOWN)
+        return k->cpus_on_node;
+    if (k->cpus_on_node == GOV_UNKNOWN || k->tasks_on_node == GOV_UNKNOWN ||
+        k->tasks_on_node == 0)
+        return k->cpus_per_task;
+    share = k->cpus_on_node / k->tasks_on_node;
+    return share > k->cpus_per_task ? share : k->cpus_per_task;
 }
 
 static void resolve_cpu(gov_snapshot *s)

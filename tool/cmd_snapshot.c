@@ -97,6 +97,16 @@ static void print_cpu(const gov_snapshot *s)
 
     gov__fmt_count(s->cpu.scheduler.cpus, a, sizeof a);
     row("scheduler", a, or_dash(gov_sched_source_name(s->scheduler.source)));
+    /* The task's share of the step's CPUs above the sealed per-task count
+     * (resolve.c): say where the figure comes from. */
+    if (s->scheduler.cpus_per_task != GOV_UNKNOWN && s->cpu.scheduler.cpus != GOV_UNKNOWN &&
+        s->cpu.scheduler.cpus > s->scheduler.cpus_per_task) {
+        snprintf(v, sizeof v, "its share of the step's %llu CPUs here",
+                 (unsigned long long)s->scheduler.cpus_on_node);
+        snprintf(b, sizeof b, "above the %llu per task sealed (srun without -c)",
+                 (unsigned long long)s->scheduler.cpus_per_task);
+        row("", v, b);
+    }
 
     if (gov_known_f(s->cpu.effective.capacity_cores)) {
         gov__fmt_count(s->cpu.effective.workers, a, sizeof a);

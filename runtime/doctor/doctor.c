@@ -16,6 +16,10 @@
     "TaskPlugin=task/affinity in slurm.conf, or TaskPlugin=task/cgroup with " \
     "ConstrainCores=yes in cgroup.conf (commonly both: " \
     "TaskPlugin=task/cgroup,task/affinity)"
+#define FIX_TASK_CPUS \
+    "give each task its own CPUs: srun -c N (--cpus-per-task; in a batch script " \
+    "SLURM_CPUS_PER_TASK) with Slurm's default binding, not --cpu-bind=none, so " \
+    "that each task is bound to its share; or one task per step (srun -n1)"
 #define FIX_MEMORY \
     "ConstrainRAMSpace=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf"
 #define FIX_GPU \
@@ -243,6 +247,19 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
                          FIX_NAMESPACE "; Slurm enforces CPUs with " FIX_CPU),
                      cpus, 0);
             return 1;
+        }
+        /* The step's cpuset holds the step: the site runs what enforces
+         * CPUs, and the task is only bound wider than its share. */
+        if (s->cpu.cgroup.cpuset_count != GOV_UNKNOWN &&
+            s->scheduler.cpus_on_node != GOV_UNKNOWN &&
+            s->cpu.cgroup.cpuset_count <= s->scheduler.cpus_on_node) {
+            assessed(add(r, "cpu.shared_in_step", GOV_DOCTOR_WARN, "cpu",
+                         "the step's cpuset holds it to its CPUs, but this task is bound to "
+                         "more than its share of them: the step's tasks on this node share "
+                         "them all",
+                         FIX_TASK_CPUS),
+                     cpus, 0);
+            return 0;
         }
         assessed(add(r, "cpu.not_enforced", GOV_DOCTOR_ERROR, "cpu",
                      "nothing in the kernel holds this process to its CPU allocation: "

@@ -26,11 +26,20 @@ check "split cores" 1 "$(grep -c '"id":"topology.split_cores","severity":"info",
 check "one NUMA node: no spread" 0 "$(grep -c 'topology.numa_spread' <<<"$out")"
 
 # One CPU and 100 MiB allocated: the fixture's 2 CPUs and 200 MiB are wider.
-human=$("${step[@]}" SLURM_CPUS_PER_TASK=1 SLURM_MEM_PER_NODE=100 "$gov" doctor --sysroot "$root")
+human=$("${step[@]}" SLURM_CPUS_ON_NODE=1 SLURM_CPUS_PER_TASK=1 SLURM_MEM_PER_NODE=100 "$gov" doctor --sysroot "$root")
 check "not enforced: exit 1" 1 $?
 check "headline" "governor doctor: 2 errors, 1 warning, 2 notes, 0 ok" "$(head -1 <<<"$human")"
 check "errors first" "ERROR  cpu         allocation 1 CPU, enforced by none" "$(sed -n 2p <<<"$human")"
 check "cpu fix" 1 "$(grep -c 'fix: TaskPlugin=task/affinity in slurm.conf, or TaskPlugin=task/cgroup with ConstrainCores=yes' <<<"$human")"
+
+# The step holds 2 CPUs (its cpuset, the fixture's 2) and a task asked 1:
+# the step is held, the task shares its CPUs; the advice is the task's
+# option, never a plugin the site runs.
+human=$("${step[@]}" SLURM_CPUS_PER_TASK=1 SLURM_MEM_PER_NODE=200 "$gov" doctor --sysroot "$root")
+check "shared in the step: a warning, exit 0" "0 warn   cpu         allocation 1 CPU, enforced by none" \
+  "$? $(grep '^warn   cpu' <<<"$human")"
+check "shared in the step: srun -c, not a plugin" "1 0" \
+  "$(grep -c 'fix: give each task its own CPUs: srun -c N' <<<"$human") $(grep -c 'TaskPlugin' <<<"$human")"
 
 # Outside any job there is nothing to check.
 env -i "$gov" doctor --sysroot "$root" >/dev/null; check "no job: exit 0" 0 $?

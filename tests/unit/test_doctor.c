@@ -366,6 +366,32 @@ static void test_cpu_not_enforced(void **state)
     assert_int_equal(r.exit_status, 1);
 }
 
+/* Tasks of a step sharing its CPUs (--cpu-bind=none, or no -c): the step's
+ * cpuset holds the step, so the site runs what enforces CPUs; the advice is
+ * the task's option, never a plugin. */
+static void test_cpu_shared_in_step(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    s.scheduler.tasks_on_node = 2;
+    s.scheduler.cpus_per_task = 1;
+    s.cpu.affinity.count = 2;
+    s.cpu.cgroup.cpuset_count = 2;
+    s.memory.cgroup.limit_bytes = 200 * MiB;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    r = examine(&s);
+    f = expect(&r, "cpu.shared_in_step", GOV_DOCTOR_WARN, "cpu");
+    assert_int_equal(f->allocation, 1);
+    expect_fix(f, "srun -c N");
+    expect_fix(f, "SLURM_CPUS_PER_TASK");
+    assert_null(strstr(f->fix, "TaskPlugin"));
+    assert_null(find(&r, "cpu.not_enforced"));
+    assert_int_equal(r.exit_status, 0);
+}
+
 static void test_cpu_unconfirmed(void **state)
 {
     gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
@@ -786,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_cpu_enforced_by_affinity_only),
         cmocka_unit_test(test_cpu_enforced_by_cpuset_and_quota),
         cmocka_unit_test(test_cpu_not_enforced),
+        cmocka_unit_test(test_cpu_shared_in_step),
         cmocka_unit_test(test_cpu_unconfirmed),
         cmocka_unit_test(test_cpu_allocation_unknown),
         cmocka_unit_test(test_gpu_enforced),

@@ -132,6 +132,37 @@ static void test_cpus_on_node_without_cpus_per_task(void **state)
     assert_int_equal(s.cpu.scheduler.cpus, 6);
 }
 
+/* salloc -c2, then srun without -c on Slurm 22.05: one CPU a task sealed,
+ * both CPUs the step's on the node and the task bound to both.  The task's
+ * share of the step's CPUs is what it holds; two tasks share them. */
+static void test_share_above_cpus_per_task(void **state)
+{
+    gov_snapshot s = host_only();
+
+    (void)state;
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.cpus_on_node = 2;
+    s.scheduler.tasks_on_node = 1;
+    s.cpu.affinity.count = 2;
+    s.cpu.cgroup.cpuset_count = 2;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.cpu.scheduler.cpus, 2);
+    assert_true(s.cpu.effective.capacity_cores == 2.0);
+    assert_int_equal(s.cpu.effective.binding, GOV_LAYER_AFFINITY);
+    assert_int_equal(s.enforcement.cpu, GOV_ENFORCED);
+    /* Bound to one CPU by the kernel: that holds, whatever the share. */
+    s.cpu.affinity.count = 1;
+    gov_snapshot_resolve(&s);
+    assert_true(s.cpu.effective.capacity_cores == 1.0);
+    /* Two tasks on the node: a CPU each, as sealed. */
+    s.cpu.affinity.count = 2;
+    s.scheduler.tasks_on_node = 2;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.cpu.scheduler.cpus, 1);
+    assert_int_equal(s.enforcement.cpu, GOV_NOT_ENFORCED);
+}
+
 static void test_memory_high_below_max(void **state)
 {
     gov_snapshot s = host_only();
@@ -290,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_affinity_narrower_than_cpuset),
         cmocka_unit_test(test_scheduler_cpu_bound_and_enforcement),
         cmocka_unit_test(test_cpus_on_node_without_cpus_per_task),
+        cmocka_unit_test(test_share_above_cpus_per_task),
         cmocka_unit_test(test_memory_high_below_max),
         cmocka_unit_test(test_scheduler_memory),
         cmocka_unit_test(test_slurm_step_limit_enforced),

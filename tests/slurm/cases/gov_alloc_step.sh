@@ -30,11 +30,20 @@ assert_idle
 
 # CPUs: salloc -c2, then srun without -c. Both series export the
 # allocation's SLURM_CPUS_PER_TASK=2 to the step. 22.05's srun ignores it
-# (the step gets 1 CPU per task); 24.11's and 26.05's take it again (2).
-out=$(as_user salloc -n1 -c2 srun --governor=threads bash -c "$task" </dev/null 2>/dev/null)
+# (it seals 1 CPU per task), yet gives the step both CPUs and binds the
+# task to both; 24.11's and 26.05's take it again (2).  Every series: the
+# task's share of the step's CPUs, 2, what the task holds (nproc), and
+# doctor finds CPUs enforced, with no advice about plugins the site runs.
+# shellcheck disable=SC2016 # expanded in the task
+task_cpu="$task"'
+echo "nproc=$(nproc)"; "$GOV_TOOL" doctor --json | jq -r "\"doctor_cpu=\(.findings[] | select(.resource == \"cpu\") | .id)\""
+"$GOV_TOOL" snapshot | grep -c "above the 1 per task sealed" | sed "s/^/why=/"'
+out=$(as_user salloc -n1 -c2 srun --governor=threads bash -c "$task_cpu" </dev/null 2>/dev/null)
 printf '%s\n' "$out"
-want=$(by_series 22.05=1 24.11=2 26.05=2)
 assert_eq 2 "$(field env_cpt "$out")" "inherited SLURM_CPUS_PER_TASK"
-assert_eq "$want" "$(field cpt "$out")" "sealed cpus per task"
-assert_eq "$want" "$(field omp "$out")" "OMP_NUM_THREADS from the seal"
-assert_eq "$want" "$(field cpus "$out")" "snapshot cpus per task"
+assert_eq "$(by_series 22.05=1 24.11=2 26.05=2)" "$(field cpt "$out")" "sealed cpus per task"
+assert_eq 2 "$(field nproc "$out")" "what the task holds (nproc)"
+assert_eq 2 "$(field omp "$out")" "OMP_NUM_THREADS: the task's share"
+assert_eq 2 "$(field cpus "$out")" "snapshot: the task's share of the step's CPUs"
+assert_eq cpu.enforced "$(field doctor_cpu "$out")" "doctor: CPUs enforced"
+assert_eq "$(by_series 22.05=1 24.11=0 26.05=0)" "$(field why "$out")" "the snapshot says why (where the seal says 1)"
