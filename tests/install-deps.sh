@@ -13,6 +13,8 @@ packages=(
   bzip2 git xz-utils
   # Containers in real steps (tests/slurm/cases/gov_container.sh).
   bubblewrap
+  # The zsh completion's test (tests/tool/test_completion_zsh.sh).
+  zsh
   man-db groff-base scdoc
   dpkg-dev debhelper fakeroot rpm cpio
   dh-python python3-all pybuild-plugin-pyproject python3-setuptools python3-wheel

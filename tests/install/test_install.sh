@@ -132,8 +132,11 @@ fi
 # Nothing installed beyond the expected files.
 completion=$datadir/bash-completion/completions/governor
 if [[ -f $S$completion ]]; then pass "bash completion $completion"; else fail "bash completion $completion" "not installed"; fi
+zcompletion=$datadir/zsh/site-functions/_governor
+if [[ -f $S$zcompletion ]]; then pass "zsh completion $zcompletion"; else fail "zsh completion $zcompletion" "not installed"; fi
 expected=("$libdir/libgovernor.so.$version" "$libdir/libgovernor.so.1" "$libdir/libgovernor.so"
-	"$includedir/governor.h" "$libdir/pkgconfig/governor.pc" "$bindir/governor" "$completion")
+	"$includedir/governor.h" "$libdir/pkgconfig/governor.pc" "$bindir/governor" "$completion"
+	"$zcompletion")
 ((man_built)) && expected+=("${pages[@]}")
 ((have_plugin)) && expected+=("${so#"$S"}")
 extra=$(cd "$S" && find . \( -type f -o -type l \) | sed 's/^\.//' | sort | comm -23 - <(printf '%s\n' "${expected[@]}" | sort))
