@@ -79,8 +79,10 @@ static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan 
     out->oversubscribed = out->workers > out->cpu_workers;
     out->threads_per_worker = threads;
     out->memory_limit_per_worker = memory;
+    /* Free is never above the limit: a NUMA node's memory bounds its
+     * worker whatever is free on the host. */
     out->memory_remaining_per_worker =
-        per_worker(s, s->memory.effective.remaining_bytes, out->workers);
+        min_u64(per_worker(s, s->memory.effective.remaining_bytes, out->workers), memory);
     if (per_core)
         out->idle_pus = pus > used ? pus - used : 0;
     return 0;

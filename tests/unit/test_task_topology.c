@@ -163,6 +163,11 @@ static void test_plan_numa_workers(void **state)
     assert_int_equal(p.worker[0].memory_limit_bytes, 6 * gib);
     assert_int_equal(p.worker[1].memory_limit_bytes, 2 * gib);
     assert_int_equal(p.threads_per_worker, 1);
+    /* Free per worker never above the worker's limit (8 GiB free over
+     * two workers would be 4 GiB, the smaller node holds 2). */
+    s.memory.effective.remaining_bytes = 8 * gib;
+    assert_int_equal(gov_plan_compute(&s, 0, GOV_PLAN_WORKERS_NUMA, &p), 0);
+    assert_int_equal(p.memory_remaining_per_worker, 2 * gib);
 
     /* No topology: refused, planned as without the flag. */
     gov_snapshot_init(&s);
