@@ -1060,6 +1060,9 @@ enum { GOV_PRESSURE_LEVEL_COUNT = GOV_PRESSURE_LEVEL_LIST(GOV_ENUM_ONE_) 0 };
     X(GOV_CEILING_RAM_UNKNOWN, "ram_unknown") /* the last observation knew no RAM bound: \
                                                  it counted neither as healthy nor as    \
                                                  pressure */                             \
+    X(GOV_CEILING_GATED, "gated")       /* GREEN, but the last observation's PSI held    \
+                                           new admissions: the ceiling neither grows     \
+                                           nor recovers until it opens */                \
     /* append above this line */
 typedef enum gov_ceiling_reason { GOV_CEILING_REASON_LIST(GOV_ENUM_MEMBER_) } gov_ceiling_reason;
 enum { GOV_CEILING_REASON_COUNT = GOV_CEILING_REASON_LIST(GOV_ENUM_ONE_) 0 };

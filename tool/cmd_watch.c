@@ -73,26 +73,37 @@ static gov_reason psi_gate(const gov_snapshot *s)
     return GOV_REASON_NONE;
 }
 
+/* The columns, once at the start, as vmstat prints them; PSI_FROM names
+ * whose pressure the gate reads (system: the whole host, as on cgroup v1
+ * and hybrid hosts; cgroup: the process's own). */
+static void print_header(void)
+{
+    printf("%10s  %-6s %7s  %10s %10s %10s  %7s %3s %3s  %7s %7s %-8s  %s\n", "TIME", "LEVEL",
+           "CEILING", "RAM_FREE", "RAM", "RESERVE", "THREADS", "IO", "GPU", "PSI_CPU", "PSI_MEM",
+           "PSI_FROM", "NEW_WORK");
+}
+
 static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
                         const gov_availability *a)
 {
     gov_reason gate = psi_gate(s);
-    char b1[32], b2[32], b3[32], c1[24], c2[24], p1[24], p2[24];
+    const char *from = gov_pressure_source_name(s->pressure.source);
+    char b1[32], b2[32], b3[32], c1[24], c2[24], th[48], p1[24], p2[24], t[24];
 
     gov__fmt_bytes(a->ram_bytes, b1, sizeof b1);
     gov__fmt_bytes(a->detected_ram_bytes, b2, sizeof b2);
     gov__fmt_bytes(a->ram_reserve_bytes, b3, sizeof b3);
     gov__fmt_count(a->threads, c1, sizeof c1);
     gov__fmt_count(a->detected_threads, c2, sizeof c2);
-    printf("%6llu.%03llus  %-6s ceiling %-4llu RAM free %s of %s (reserve %s)  "
-           "threads free %s of %s  io %llu  gpu %llu  psi cpu %s mem %s%s%s\n",
-           (unsigned long long)(t_ms / 1000), (unsigned long long)(t_ms % 1000),
-           gov_pressure_level_name(ps->level), (unsigned long long)ps->ceiling,
-           b1, b2, b3, c1, c2,
+    snprintf(th, sizeof th, "%s/%s", c1, c2);
+    snprintf(t, sizeof t, "%llu.%03llus", (unsigned long long)(t_ms / 1000),
+             (unsigned long long)(t_ms % 1000));
+    printf("%10s  %-6s %7llu  %10s %10s %10s  %7s %3llu %3llu  %7s %7s %-8s  %s%s\n", t,
+           gov_pressure_level_name(ps->level), (unsigned long long)ps->ceiling, b1, b2, b3, th,
            (unsigned long long)a->io_slots, (unsigned long long)a->gpu_slots,
            human_pct(s->pressure.cpu_some_avg10, p1, sizeof p1),
-           human_pct(s->pressure.memory_some_avg10, p2, sizeof p2),
-           gate != GOV_REASON_NONE ? "  new work waits: " : "",
+           human_pct(s->pressure.memory_some_avg10, p2, sizeof p2), from ? from : "-",
+           gate != GOV_REASON_NONE ? "waits: " : "may start",
            gate != GOV_REASON_NONE ? gov_reason_name(gate) : "");
 }
 
@@ -149,6 +160,8 @@ int gov__cmd_watch(int argc, char **argv)
         return GOV_EXIT_FAILED;
     }
     start = monotonic_ms();
+    if (!a.common.json)
+        print_header();
     for (uint64_t n = 0; a.count == 0 || n < a.count; n++) {
         gov_snapshot snap;
         gov_pressure_state ps;

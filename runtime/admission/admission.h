@@ -70,11 +70,16 @@ typedef struct gov_pressure_sm {
     uint64_t observations;
     bool have_last;
     bool last_ram_unknown;   /* the last observation knew no RAM bound */
+    bool last_gated;         /* the last observation's PSI held new admissions */
     uint64_t last_ns;        /* captured_ns of the last observation */
     uint64_t last_swap;      /* pswpin + pswpout then, GOV_UNKNOWN */
 } gov_pressure_sm;
 
 void gov__pressure_init(gov_pressure_sm *sm);
+
+/* Whether the snapshot's PSI holds new admissions (GOV_PSI_CPU_GATE_PCT,
+ * GOV_PSI_MEMORY_GATE_PCT); unknown PSI holds nothing. */
+bool gov__psi_gate_closed(const gov_snapshot *snap);
 
 /* Feed one valid snapshot.  Returns true when level or ceiling changed.
  * Snapshots not newer than the last observation are ignored. */

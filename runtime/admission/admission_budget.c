@@ -152,6 +152,12 @@ static void verdict(gov_decision *out, gov_verdict v, gov_reason r)
 
 static bool psi_at_least(double v, double gate) { return gov_known_f(v) && v >= gate; }
 
+bool gov__psi_gate_closed(const gov_snapshot *snap)
+{
+    return psi_at_least(snap->pressure.cpu_some_avg10, GOV_PSI_CPU_GATE_PCT) ||
+           psi_at_least(snap->pressure.memory_some_avg10, GOV_PSI_MEMORY_GATE_PCT);
+}
+
 void gov__budget_decide(const gov_budget *b, const gov_usage *u,
                         const gov_snapshot *snap, const gov_estimate *est,
                         uint64_t per_item, uint64_t ceiling, uint64_t want,

@@ -48,6 +48,7 @@ bool gov__pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
 
     floors_known = b->detected_ram != GOV_UNKNOWN && b->observed_free != GOV_UNKNOWN;
     sm->last_ram_unknown = !floors_known;
+    sm->last_gated = gov__psi_gate_closed(snap);
     if (floors_known) {
         if (b->observed_free < b->detected_ram / 8)
             signal = GOV_RED;
@@ -65,9 +66,11 @@ bool gov__pressure_observe(gov_pressure_sm *sm, const gov_snapshot *snap,
         sm->step = 0;
         sm->healthy_streak = 0;
         sm->ceiling = 1;
-    } else if (floors_known) {
+    } else if (floors_known && !sm->last_gated) {
         /* Healthy.  Without RAM evidence an observation is neither healthy
-         * nor unhealthy: unknown never counts as good news. */
+         * nor unhealthy: unknown never counts as good news.  Nor is one
+         * whose PSI holds new admissions: the ceiling does not grow while
+         * nothing new may start, and what is held is not reset. */
         sm->healthy_streak = inc_sat(sm->healthy_streak);
         if (++sm->step == GOV_RECOVERY_STEP) {
             sm->step = 0;
@@ -91,5 +94,7 @@ gov_ceiling_reason gov__pressure_ceiling_reason(const gov_pressure_sm *sm)
         return GOV_CEILING_NO_OBSERVATION;
     if (sm->last_ram_unknown)
         return GOV_CEILING_RAM_UNKNOWN;
+    if (sm->last_gated)
+        return GOV_CEILING_GATED;
     return sm->ceiling >= sm->largest_batch ? GOV_CEILING_LARGEST : GOV_CEILING_GROWING;
 }

@@ -19,6 +19,21 @@ check "detected RAM" 1 "$(grep -c '"detected_bytes":209715200' <<<"$first")"
 check "interactive reserve" 1 "$(grep -c '"reserve_bytes":52428800' <<<"$first")"
 check "PSI memory gate" 1 "$(grep -c '"gate":"memory_pressure"' <<<"$first")"
 check "ceiling starts at 1" 1 "$(grep -c '"ceiling":1,' <<<"$first")"
+# The fixture's memory PSI (2.88 %) holds new admissions: the ceiling is
+# held at 1 and no observation counts as healthy while it does.
+check "gate closed: the ceiling held at 1, no healthy streak, reason gated" 7 \
+  "$(grep -c '"ceiling":1,"ceiling_reason":"gated","healthy_streak":0,' <<<"$out")"
+# The same node with its PSI under the gates (pressure files rewritten in a
+# copy, in the kernel's format).
+calm=$(mktemp -d) && trap 'rm -rf "$calm"' EXIT
+cp -a "$root/." "$calm/"
+for f in cpu memory; do
+  printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=5205123\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
+    >"$calm/proc/pressure/$f"
+done
+out=$("$gov" watch --json --sysroot "$calm" --interval 10 --count 7 --max-batch 4)
+check "gate open: exit 0" 0 $?
+check "gate open" 7 "$(grep -c '"gate":null' <<<"$out")"
 # Healthy observations 3 and 6 double it: 1, 2, 4 (capped by --max-batch 4),
 # over 7 lines when each snapshot is observed.  One counts only if the
 # governor sees it within 1 s of its capture, which a loaded machine may not
@@ -35,7 +50,11 @@ wrong=$(printf '%s\n' "$out" |
 check "ceiling doubled by every 3 healthy observations, up to 4" "" "$wrong"
 
 human=$("$gov" watch --sysroot "$root" --count 1)
-check "human line" 1 "$(grep -c 'green  ceiling 1 .*RAM free 90.0 MiB of 200.0 MiB (reserve 50.0 MiB)' <<<"$human")"
+check "a header, as vmstat has" "TIME LEVEL CEILING RAM_FREE RAM RESERVE THREADS IO GPU PSI_CPU PSI_MEM PSI_FROM NEW_WORK" \
+  "$(head -1 <<<"$human" | tr -s ' ' | sed 's/^ //')"
+check "human line: the budget, the pressure's source, why new work waits" \
+  "0 green 1 90.0 MiB 200.0 MiB 50.0 MiB 2/2 4 0 2.9% 2.9% system waits: memory_pressure" \
+  "$(sed -n 2p <<<"$human" | tr -s ' ' | sed 's/^ //; s/^[0-9.]*s/0/')"
 
 # One default profile for every verb: interactive outside a scheduler,
 # batch inside an allocation (here the variables of a step).

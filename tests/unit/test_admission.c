@@ -464,6 +464,30 @@ static void test_ceiling_reason(void **state)
     assert_int_equal(gov_governor_pressure(g, &s, &ps), 0);
     assert_int_equal(ps.ceiling_reason, GOV_CEILING_RAM_UNKNOWN);
     gov_governor_destroy(g);
+
+    /* PSI holding new admissions: the ceiling waits (neither grows nor
+     * resets) and says why; once the gate opens it grows again. */
+    g = make_governor(&clk, 0);
+    s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    set_site_batch(&s);
+    s.pressure.memory_some_avg10 = 2.0;
+    for (int i = 0; i < 6; i++) {
+        clk.now += MS;
+        s.captured_ns = clk.now;
+        assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+        assert_int_equal(d.verdict, GOV_WAIT);
+    }
+    assert_int_equal(d.ceiling, 1);
+    assert_int_equal(d.ceiling_reason, GOV_CEILING_GATED);
+    assert_string_equal(gov_ceiling_reason_name(d.ceiling_reason), "gated");
+    s.pressure.memory_some_avg10 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        clk.now += MS;
+        s.captured_ns = clk.now;
+        assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    }
+    assert_int_equal(d.ceiling, 2);
+    gov_governor_destroy(g);
 }
 
 /* Malformed estimates and arguments are errors, not decisions. */
