@@ -56,6 +56,7 @@ class CeilingReason(enum.IntEnum):
     LARGEST = 2
     PRESSURE = 3
     RAM_UNKNOWN = 4
+    GATED = 5
 
 
 class PressureLevel(enum.IntEnum):
