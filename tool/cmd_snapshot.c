@@ -23,9 +23,41 @@ static void usage(FILE *f)
                "  there is no verified descriptor.\n");
 }
 
-static const char *or_dash(const char *s)
+/* A figure the text lacks reads "unknown" (it exists, but was not read)
+ * or "n/a" (it does not exist here: no allocation outside a scheduler,
+ * no memory.high on cgroup v1, no GPU on the node): never a bare "-"
+ * that could mean either.  The JSON has null for both. */
+static const char *or_unknown(const char *s)
 {
-    return s ? s : "-";
+    return s ? s : "unknown";
+}
+
+static void cnt(uint64_t v, char *buf, size_t cap)
+{
+    if (v == GOV_UNKNOWN)
+        snprintf(buf, cap, "unknown");
+    else
+        gov__fmt_count(v, buf, cap);
+}
+
+static void byt(uint64_t v, char *buf, size_t cap)
+{
+    if (v == GOV_UNKNOWN)
+        snprintf(buf, cap, "unknown");
+    else
+        gov__fmt_bytes(v, buf, cap);
+}
+
+static bool no_allocation(const gov_snapshot *s)
+{
+    return s->scheduler.source == GOV_SCHED_NONE;
+}
+
+/* No GPU of any kind on the node: no driver entry, no device node. */
+static bool no_gpu(const gov_snapshot *s)
+{
+    return s->accel.nvidia_gpus == 0 && s->accel.amd_gpus == 0 && s->accel.drm_render_nodes == 0 &&
+           (s->accel.nvidia_dev_nodes == 0 || s->accel.nvidia_dev_nodes == GOV_UNKNOWN);
 }
 
 static void row(const char *layer, const char *value, const char *source)
@@ -42,9 +74,9 @@ static void print_scheduler(const gov_snapshot *s)
         row("allocation", "none found", "no scheduler evidence");
         return;
     }
-    gov__fmt_count(s->scheduler.tasks_on_node, a, sizeof a);
-    gov__fmt_count(s->scheduler.cpus_on_node, b, sizeof b);
-    gov__fmt_count(s->scheduler.cpus_per_task, c, sizeof c);
+    cnt(s->scheduler.tasks_on_node, a, sizeof a);
+    cnt(s->scheduler.cpus_on_node, b, sizeof b);
+    cnt(s->scheduler.cpus_per_task, c, sizeof c);
     snprintf(v, sizeof v, "%s tasks, %s CPUs, %s per task", a, b, c);
     row("this node", v, gov_sched_source_name(s->scheduler.source));
 }
@@ -64,7 +96,10 @@ static void cpu_enforcement_row(const gov_snapshot *s)
         else
             snprintf(note, sizeof note, "held by %s", layers);
     }
-    row("enforcement", gov_enforcement_name(s->enforcement.cpu), note);
+    if (no_allocation(s))
+        row("enforcement", "n/a", "no allocation to hold it to");
+    else
+        row("enforcement", gov_enforcement_name(s->enforcement.cpu), note);
 }
 
 static void print_cpu(const gov_snapshot *s)
@@ -73,12 +108,12 @@ static void print_cpu(const gov_snapshot *s)
     char *list = malloc(GOV_CPUSET_BITS * 6);
 
     printf("CPU\n");
-    gov__fmt_count(s->cpu.host.logical, a, sizeof a);
-    gov__fmt_count(s->cpu.host.physical, b, sizeof b);
+    cnt(s->cpu.host.logical, a, sizeof a);
+    cnt(s->cpu.host.physical, b, sizeof b);
     snprintf(v, sizeof v, "%s logical, %s physical", a, b);
     row("host", v, "inventory (not entitlement)");
 
-    gov__fmt_count(s->cpu.affinity.count, a, sizeof a);
+    cnt(s->cpu.affinity.count, a, sizeof a);
     if (list && s->cpu.affinity.count != GOV_UNKNOWN &&
         gov_cpuset_format(&s->cpu.affinity.set, list, 40) >= 0)
         snprintf(v, sizeof v, "%s (%s)", a, list);
@@ -86,7 +121,7 @@ static void print_cpu(const gov_snapshot *s)
         snprintf(v, sizeof v, "%s", a);
     row("affinity", v, "kernel: affinity mask");
 
-    gov__fmt_count(s->cpu.cgroup.cpuset_count, a, sizeof a);
+    cnt(s->cpu.cgroup.cpuset_count, a, sizeof a);
     snprintf(b, sizeof b, "cgroup v%d", s->cpu.cgroup.version);
     row("cgroup cpuset", a, s->cpu.cgroup.version ? b : "no cgroup found");
     if (gov_known_f(s->cpu.cgroup.quota_cores))
@@ -95,8 +130,11 @@ static void print_cpu(const gov_snapshot *s)
         snprintf(v, sizeof v, "%s", gov_limit_status_name(s->cpu.cgroup.quota_status));
     row("cgroup quota", v, s->cpu.cgroup.version ? b : "no cgroup found");
 
-    gov__fmt_count(s->cpu.scheduler.cpus, a, sizeof a);
-    row("scheduler", a, or_dash(gov_sched_source_name(s->scheduler.source)));
+    cnt(s->cpu.scheduler.cpus, a, sizeof a);
+    if (no_allocation(s))
+        row("scheduler", "n/a", "no allocation");
+    else
+        row("scheduler", a, gov_sched_source_name(s->scheduler.source));
     /* The task's share of the step's CPUs above the sealed per-task count
      * (resolve.c): say where the figure comes from. */
     if (s->scheduler.cpus_per_task != GOV_UNKNOWN && s->cpu.scheduler.cpus != GOV_UNKNOWN &&
@@ -109,13 +147,13 @@ static void print_cpu(const gov_snapshot *s)
     }
 
     if (gov_known_f(s->cpu.effective.capacity_cores)) {
-        gov__fmt_count(s->cpu.effective.workers, a, sizeof a);
+        cnt(s->cpu.effective.workers, a, sizeof a);
         snprintf(v, sizeof v, "%.2f cores, %s worker%s", s->cpu.effective.capacity_cores, a,
                  s->cpu.effective.workers == 1 ? "" : "s");
     } else {
         snprintf(v, sizeof v, "unknown");
     }
-    snprintf(b, sizeof b, "bound by %s", or_dash(gov_layer_name(s->cpu.effective.binding)));
+    snprintf(b, sizeof b, "bound by %s", or_unknown(gov_layer_name(s->cpu.effective.binding)));
     row("effective", v, b);
     cpu_enforcement_row(s);
     free(list);
@@ -125,10 +163,10 @@ static void counts(const gov_topology_counts *c, char *v, size_t cap)
 {
     char p[32], k[32], u[32], n[32];
 
-    gov__fmt_count(c->packages, p, sizeof p);
-    gov__fmt_count(c->cores, k, sizeof k);
-    gov__fmt_count(c->pus, u, sizeof u);
-    gov__fmt_count(c->numa_nodes, n, sizeof n);
+    cnt(c->packages, p, sizeof p);
+    cnt(c->cores, k, sizeof k);
+    cnt(c->pus, u, sizeof u);
+    cnt(c->numa_nodes, n, sizeof n);
     snprintf(v, cap, "%s pkg, %s cores, %s PUs, %s NUMA", p, k, u, n);
 }
 
@@ -141,22 +179,28 @@ static void print_topology(const gov_snapshot *s)
 
     printf("TOPOLOGY\n");
     counts(&host, v, sizeof v);
-    gov__fmt_count(t->memory_only_numa_nodes, a, sizeof a);
+    cnt(t->memory_only_numa_nodes, a, sizeof a);
     snprintf(b, sizeof b, "hwloc; %s memory-only NUMA", a);
     row("host", v, b);
     counts(&t->step, v, sizeof v);
-    row("step", v, t->source == GOV_TOPOLOGY_SOURCE_DESCRIPTOR ? "descriptor (sealed)" : "-");
+    if (no_allocation(s))
+        row("step", "n/a", "no allocation");
+    else
+        row("step", v, t->source == GOV_TOPOLOGY_SOURCE_DESCRIPTOR ? "descriptor (sealed)"
+                                                                   : "no sealed descriptor");
     counts(&t->task, v, sizeof v);
     row("task", v, "affinity mask");
-    gov__fmt_count(t->task_whole_cores, a, sizeof a);
-    gov__fmt_count(t->task_gpus_local, b, sizeof b);
+    cnt(t->task_whole_cores, a, sizeof a);
+    cnt(t->task_gpus_local, b, sizeof b);
+    if (no_gpu(s))
+        snprintf(b, sizeof b, "n/a");
     snprintf(v, sizeof v, "%s whole cores, %s local GPUs", a, b);
     row("", v, "");
     /* Each NUMA node of the mask: what a worker per node would get. */
     for (uint32_t i = 0; i < t->numa_count; i++) {
         char name[32];
         snprintf(name, sizeof name, "numa %u", t->numa[i].os_index);
-        gov__fmt_bytes(t->numa[i].local_memory_bytes, a, sizeof a);
+        byt(t->numa[i].local_memory_bytes, a, sizeof a);
         if (gov_cpuset_format(&t->numa[i].cpus, list, sizeof list) < 0)
             snprintf(list, sizeof list, "...");
         snprintf(v, sizeof v, "%u PUs, %llu cores: %s", t->numa[i].pus,
@@ -172,17 +216,19 @@ static void print_cgroup_usage(const gov_snapshot *s, const char *source)
     uint64_t used = s->memory.cgroup.current_bytes, ws = s->memory.cgroup.working_set_bytes;
     char a[64], b[64], v[256];
 
-    gov__fmt_bytes(used, a, sizeof a);
+    byt(used, a, sizeof a);
     row("cgroup usage", a, source);
-    gov__fmt_bytes(ws, a, sizeof a);
-    gov__fmt_bytes(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
+    byt(ws, a, sizeof a);
+    byt(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
                    sizeof b);
     snprintf(v, sizeof v, "%s, cache %s", a, b);
     row("working set", v, "usage minus inactive file cache");
-    gov__fmt_bytes(s->memory.cgroup.remaining_bytes, a, sizeof a);
-    gov__fmt_bytes(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
+    byt(s->memory.cgroup.remaining_bytes, a, sizeof a);
+    byt(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
     if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
         snprintf(v, sizeof v, "%s to max, %s to high", a, b);
+    else if (s->memory.cgroup.status == GOV_LIMIT_UNLIMITED)
+        snprintf(v, sizeof v, "n/a (no hard limit)");
     else
         snprintf(v, sizeof v, "%s to the hard limit", a);
     row("cgroup remaining", v, "limit minus working set");
@@ -193,34 +239,50 @@ static void print_memory(const gov_snapshot *s)
     char a[64], b[64], c[64], v[256];
 
     printf("MEMORY\n");
-    gov__fmt_bytes(s->memory.host.total_bytes, a, sizeof a);
-    gov__fmt_bytes(s->memory.host.available_bytes, b, sizeof b);
+    byt(s->memory.host.total_bytes, a, sizeof a);
+    byt(s->memory.host.available_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s available", a, b);
     row("host", v, "/proc/meminfo (not entitlement)");
 
     snprintf(c, sizeof c, "cgroup v%d", s->memory.cgroup.version);
     if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
-        gov__fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
+        byt(s->memory.cgroup.limit_bytes, a, sizeof a);
     else
         snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-    gov__fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+    byt(s->memory.cgroup.high_bytes, b, sizeof b);
+    /* v1 has no memory.high; on v2 only a finite one is kept. */
+    if (s->memory.cgroup.version == 1)
+        snprintf(b, sizeof b, "n/a");
+    else if (s->memory.cgroup.version == 2 && s->memory.cgroup.high_bytes == GOV_UNKNOWN &&
+             s->memory.cgroup.status != GOV_LIMIT_UNKNOWN)
+        snprintf(b, sizeof b, "none");
     snprintf(v, sizeof v, "max %s, high %s", a, b);
     row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
     if (s->memory.cgroup.version)
         snprintf(c, sizeof c, "cgroup v%d (page cache included)", s->memory.cgroup.version);
     print_cgroup_usage(s, s->memory.cgroup.version ? c : "no cgroup found");
 
-    gov__fmt_bytes(s->memory.scheduler.limit_bytes, a, sizeof a);
-    gov__fmt_bytes(s->memory.scheduler.per_task_bytes, b, sizeof b);
+    byt(s->memory.scheduler.limit_bytes, a, sizeof a);
+    byt(s->memory.scheduler.per_task_bytes, b, sizeof b);
+    /* --mem is per node: a per-task figure exists only with --mem-per-cpu. */
+    if (s->memory.scheduler.per_task_bytes == GOV_UNKNOWN &&
+        s->memory.scheduler.limit_bytes != GOV_UNKNOWN)
+        snprintf(b, sizeof b, "n/a");
     snprintf(v, sizeof v, "%s per node, %s per task", a, b);
-    row("scheduler", v, or_dash(gov_sched_source_name(s->scheduler.source)));
+    if (no_allocation(s))
+        row("scheduler", "n/a", "no allocation");
+    else
+        row("scheduler", v, gov_sched_source_name(s->scheduler.source));
 
-    gov__fmt_bytes(s->memory.effective.limit_bytes, a, sizeof a);
-    gov__fmt_bytes(s->memory.effective.remaining_bytes, b, sizeof b);
+    byt(s->memory.effective.limit_bytes, a, sizeof a);
+    byt(s->memory.effective.remaining_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s remaining", a, b);
-    snprintf(c, sizeof c, "bound by %s", or_dash(gov_layer_name(s->memory.effective.binding)));
+    snprintf(c, sizeof c, "bound by %s", or_unknown(gov_layer_name(s->memory.effective.binding)));
     row("effective", v, c);
-    row("enforcement", gov_enforcement_name(s->enforcement.memory), "");
+    if (no_allocation(s))
+        row("enforcement", "n/a", "no allocation to hold it to");
+    else
+        row("enforcement", gov_enforcement_name(s->enforcement.memory), "");
 }
 
 static void pct(double v, char *buf, size_t cap)
@@ -228,7 +290,7 @@ static void pct(double v, char *buf, size_t cap)
     if (gov_known_f(v))
         snprintf(buf, cap, "%.2f%%", v);
     else
-        snprintf(buf, cap, "-");
+        snprintf(buf, cap, "unknown");
 }
 
 /* The GPU device nodes that stand for GPUs here, and what the kernel lets
@@ -245,9 +307,9 @@ static void print_gpu_nodes(const gov_snapshot *s)
     bool nvidia = nvidia_nodes(s);
     char a[64], b[64], c[64], v[256];
 
-    gov__fmt_count(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
-    gov__fmt_count(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
-    gov__fmt_count(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
+    cnt(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
+    cnt(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
+    cnt(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
     snprintf(v, sizeof v, "%s %s: %s usable, %s denied", a, nvidia ? "nvidia" : "render", b, c);
     row("device nodes", v,
         s->accel.devices_confined == 1   ? "device cgroup"
@@ -277,24 +339,32 @@ static void print_rest(const gov_snapshot *s)
     pct(s->pressure.memory_some_avg10, b, sizeof b);
     pct(s->pressure.memory_full_avg10, c, sizeof c);
     snprintf(v, sizeof v, "cpu some %s, memory some %s full %s", a, b, c);
-    row("psi avg10", v, or_dash(gov_pressure_source_name(s->pressure.source)));
+    row("psi avg10", v, or_unknown(gov_pressure_source_name(s->pressure.source)));
 
     printf("ACCELERATORS\n");
-    gov__fmt_count(s->accel.nvidia_gpus, a, sizeof a);
-    gov__fmt_count(s->accel.amd_gpus, b, sizeof b);
-    gov__fmt_count(s->accel.drm_render_nodes, c, sizeof c);
+    cnt(s->accel.nvidia_gpus, a, sizeof a);
+    cnt(s->accel.amd_gpus, b, sizeof b);
+    cnt(s->accel.drm_render_nodes, c, sizeof c);
     snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
     row("candidates", v, "driver and device files");
     print_gpu_nodes(s);
-    gov__fmt_count(s->scheduler.gpus_on_node, a, sizeof a);
-    row("scheduler", a, gpu_verification(s));
-    row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
+    cnt(s->scheduler.gpus_on_node, a, sizeof a);
+    if (no_allocation(s))
+        row("scheduler", "n/a", "no allocation");
+    else
+        row("scheduler", a, gpu_verification(s));
+    /* A node without GPUs "enforces" its grant of none: say n/a to people. */
+    if (no_gpu(s) && (s->scheduler.gpus_on_node == 0 || no_allocation(s)))
+        row("enforcement", "n/a", "no GPU on this node");
+    else
+        row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
 
     printf("DISK (working filesystem)\n");
-    gov__fmt_bytes(s->disk.capacity_bytes, a, sizeof a);
-    gov__fmt_bytes(s->disk.avail_bytes, b, sizeof b);
+    byt(s->disk.capacity_bytes, a, sizeof a);
+    byt(s->disk.avail_bytes, b, sizeof b);
     snprintf(v, sizeof v, "%s, %s available to you", a, b);
-    row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only" : "-");
+    row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only"
+                                                                                : "unknown");
 }
 
 /* "not enforced" for people; the names are the JSON's. */
@@ -312,14 +382,14 @@ static void print_summary(const gov_snapshot *s)
     char cpu[96], mem[192], a[32], b[32];
 
     if (gov_known_f(s->cpu.effective.capacity_cores)) {
-        gov__fmt_count(s->cpu.effective.workers, a, sizeof a);
+        cnt(s->cpu.effective.workers, a, sizeof a);
         snprintf(cpu, sizeof cpu, "%.2f cores (%s worker%s)", s->cpu.effective.capacity_cores,
                  a, s->cpu.effective.workers == 1 ? "" : "s");
     } else {
         snprintf(cpu, sizeof cpu, "an unknown number of CPUs");
     }
-    gov__fmt_bytes(share, a, sizeof a);
-    gov__fmt_bytes(limit, b, sizeof b);
+    byt(share, a, sizeof a);
+    byt(limit, b, sizeof b);
     if (limit == GOV_UNKNOWN)
         snprintf(mem, sizeof mem, "an unknown amount of memory");
     else if (share != limit)
@@ -329,9 +399,28 @@ static void print_summary(const gov_snapshot *s)
         snprintf(mem, sizeof mem, "%s of memory (the host's: no limit found)", b);
     else
         snprintf(mem, sizeof mem, "%s of memory", b);
-    printf("this %s may use %s and %s; CPU %s, memory %s\n",
-           s->scheduler.source == GOV_SCHED_NONE ? "process" : "task", cpu, mem,
-           enforcement_words(s->enforcement.cpu), enforcement_words(s->enforcement.memory));
+    if (no_allocation(s))
+        printf("this process may use %s and %s; no allocation to check them against\n", cpu,
+               mem);
+    else
+        printf("this task may use %s and %s; CPU %s, memory %s\n", cpu, mem,
+               enforcement_words(s->enforcement.cpu), enforcement_words(s->enforcement.memory));
+}
+
+/* The table's terms, once, under it. */
+static void print_terms(void)
+{
+    static const char *const terms[][2] = {
+        { "pkg, PUs", "packages (sockets); processing units (hardware threads)" },
+        { "max, high", "cgroup memory.max: the kernel kills past it; memory.high: it throttles" },
+        { "some, full", "PSI: the share of time some, or all, of the tasks waited" },
+        { "inventory", "what the host has, not what this process may use" },
+        { "n/a, unknown", "does not exist here; exists but could not be read" },
+    };
+
+    printf("TERMS\n");
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
+        printf("  %-16s %s\n", terms[i][0], terms[i][1]);
 }
 
 /* The members of the object at path (leaves "PATH.member..."), each once,
@@ -453,5 +542,6 @@ int gov__cmd_snapshot(int argc, char **argv)
     print_topology(&snap);
     print_memory(&snap);
     print_rest(&snap);
+    print_terms();
     return GOV_EXIT_OK;
 }

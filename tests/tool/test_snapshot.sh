@@ -13,13 +13,23 @@ source "$(dirname "$0")/../lib/tap.sh"
 
 first() { "$@" | head -n1; }
 check "outside a step: the process, its cgroup's memory" \
-  "this process may use 2.00 cores (2 workers) and 200.0 MiB of memory; CPU unknown, memory unknown" \
+  "this process may use 2.00 cores (2 workers) and 200.0 MiB of memory; no allocation to check them against" \
   "$(first env -i "$gov" snapshot --sysroot "$root")"
 two=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_ON_NODE=2
   SLURM_TASKS_PER_NODE=2 SLURM_MEM_PER_NODE=300)
 check "one of two tasks on the node: its share of the step's memory, enforced" \
   "this task may use 2.00 cores (2 workers) and 100.0 MiB of memory (its share of the 200.0 MiB the step's 2 tasks on this node share); CPU enforced, memory enforced" \
   "$(first "${two[@]}" "$gov" snapshot --sysroot "$root")"
+
+# n/a for what does not exist here, unknown for what could not be read,
+# never a bare "-" that could mean either; the terms explained once.
+text=$(env -i "$gov" snapshot --sysroot "$root")
+check "no bare '-' in the value column" "" "$(awk 'length($0) > 19 { v = substr($0, 20, 34); if (v ~ /(^| )-( |,|$)/) print }' <<<"$text")"
+check "outside an allocation: the CPU, memory and GPU scheduler rows n/a" 3 "$(grep -c '^  scheduler  *n/a  *no allocation' <<<"$text")"
+check "cgroup v1: no memory.high" 1 "$(grep -c '^  cgroup limit .*high n/a' <<<"$text")"
+check "the terms, once" "1 1" "$(grep -c '^TERMS$' <<<"$text") $(grep -c '^  n/a, unknown  *does not exist here; exists but could not be read$' <<<"$text")"
+stepped=$("${two[@]}" "$gov" snapshot --sysroot "$root")
+check "in an allocation: the scheduler's figures" 1 "$(grep -c '^  scheduler  *300.0 MiB per node, n/a per task  *environment' <<<"$stepped")"
 
 get() { env -i "$gov" snapshot --sysroot "$root" --get "$@"; }
 check "--get a number" "209715200 0" "$(get memory.effective.limit_bytes) $?"
