@@ -2,6 +2,7 @@
  * workers times native threads (OpenMP, BLAS) stays within the effective
  * CPU capacity, and the workers share the memory. */
 #include "governor.h"
+#include "reserve.h"
 #include "snapshot_base.h"
 
 #include <math.h>
@@ -48,7 +49,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 /* One worker per NUMA node of the mask (GOV_PLAN_WORKERS_NUMA), sized to
  * the node's PUs (cores with per_core) within the capacity, and to its
  * share of the process's memory within the node's own. */
-static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan *out)
+static int plan_numa(const gov_snapshot *s, bool per_core, double cap, uint64_t limit,
+                     uint64_t remaining, gov_plan *out)
 {
     const gov_snapshot_topology *t = &s->topology;
     uint64_t total = 0, used = 0, share, pus = t->task.pus;
@@ -59,7 +61,7 @@ static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan 
         return GOV_ENOENT;
     for (uint32_t i = 0; i < t->numa_count; i++)
         total += per_core ? t->numa[i].cores : t->numa[i].pus;
-    share = gov__memory_task_share(s, s->memory.effective.limit_bytes);
+    share = gov__memory_task_share(s, limit);
     for (uint32_t i = 0; i < t->numa_count; i++) {
         uint64_t n = per_core ? t->numa[i].cores : t->numa[i].pus;
         uint64_t mem = part_of(share, t->numa[i].pus, pus);
@@ -82,18 +84,26 @@ static int plan_numa(const gov_snapshot *s, bool per_core, double cap, gov_plan 
     /* Free is never above the limit: a NUMA node's memory bounds its
      * worker whatever is free on the host. */
     out->memory_remaining_per_worker =
-        min_u64(per_worker(s, s->memory.effective.remaining_bytes, out->workers), memory);
+        min_u64(per_worker(s, remaining, out->workers), memory);
     if (per_core)
         out->idle_pus = pus > used ? pus - used : 0;
     return 0;
+}
+
+static uint64_t sub_known(uint64_t v, uint64_t r)
+{
+    if (v == GOV_UNKNOWN)
+        return v;
+    return v > r ? v - r : 0;
 }
 
 int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsigned flags,
                      gov_plan *out)
 {
     double cap;
-    uint64_t ceiling, pus;
+    uint64_t ceiling, pus, limit, remaining;
     bool per_core;
+    gov_reserve r;
 
     if (!snap || !out || (flags & ~(GOV_PLAN_PER_CORE | GOV_PLAN_WORKERS_NUMA)))
         return GOV_EINVAL;
@@ -109,6 +119,18 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsig
         ceiling = 1;
     if (isnan(cap) || cap < 1.0)
         cap = 1.0;
+    /* What the governor keeps back (the interactive profile's quarter, the
+     * site's reserves) the plan keeps back too, so that plan, run and
+     * watch agree; never below one thread. */
+    gov__reserve_compute(snap, NULL, &r);
+    out->reserve_threads = r.threads;
+    out->reserve_memory_bytes = r.ram;
+    if (r.threads) {
+        ceiling = ceiling > r.threads ? ceiling - r.threads : 1;
+        cap = cap - (double)r.threads >= 1.0 ? cap - (double)r.threads : 1.0;
+    }
+    limit = sub_known(snap->memory.effective.limit_bytes, r.ram);
+    remaining = sub_known(snap->memory.effective.remaining_bytes, r.ram);
     /* One thread per physical core: SMT siblings share a core's units, and
      * codes that fill them (BLAS, OpenMP loops) lose with two threads. */
     per_core = (flags & GOV_PLAN_PER_CORE) && out->cores != GOV_UNKNOWN && out->cores > 0;
@@ -126,13 +148,11 @@ int gov_plan_compute(const gov_snapshot *snap, uint64_t requested_workers, unsig
     if (out->threads_per_worker < 1)
         out->threads_per_worker = 1;
     out->io_workers = ceiling + GOV_IO_EXTRA < GOV_IO_MAX ? ceiling + GOV_IO_EXTRA : GOV_IO_MAX;
-    out->memory_limit_per_worker =
-        per_worker(snap, snap->memory.effective.limit_bytes, out->workers);
-    out->memory_remaining_per_worker =
-        per_worker(snap, snap->memory.effective.remaining_bytes, out->workers);
+    out->memory_limit_per_worker = per_worker(snap, limit, out->workers);
+    out->memory_remaining_per_worker = per_worker(snap, remaining, out->workers);
     if (per_core && pus != GOV_UNKNOWN && pus > out->workers * out->threads_per_worker)
         out->idle_pus = pus - out->workers * out->threads_per_worker;
     if (flags & GOV_PLAN_WORKERS_NUMA)
-        return plan_numa(snap, per_core, cap, out);
+        return plan_numa(snap, per_core, cap, limit, remaining, out);
     return 0;
 }

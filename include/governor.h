@@ -785,7 +785,13 @@ typedef struct gov_plan {
         uint64_t memory_limit_bytes; /**< min(the node's local memory, its share of
                                           the process's memory), GOV_UNKNOWN */
     } worker[GOV_TOPOLOGY_NUMA_MAX];
-    uint64_t reserved[8];  /**< zero (see "ABI" above) */
+    /** What the profile in force (gov_snapshot.policy.profile) and the
+     *  site's reserves keep back, as the governor does (docs/governor.md,
+     *  "Profiles"): the figures above are planned without it.  0 in batch
+     *  without site reserves. */
+    uint64_t reserve_threads;
+    uint64_t reserve_memory_bytes;
+    uint64_t reserved[6];  /**< zero (see "ABI" above) */
 } gov_plan;
 
 /** One native thread per physical core of the process's CPUs (BLAS and

@@ -234,6 +234,19 @@ void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
 }
 
+bool gov__fmt_plan_reserve(const gov_snapshot *s, const gov_plan *p, char *buf, size_t cap)
+{
+    char mem[32];
+
+    if (!p->reserve_threads && !p->reserve_memory_bytes)
+        return false;
+    gov__fmt_bytes(p->reserve_memory_bytes, mem, sizeof mem);
+    snprintf(buf, cap, "%llu thread%s and %s (profile %s, as governor watch keeps)",
+             (unsigned long long)p->reserve_threads, p->reserve_threads == 1 ? "" : "s", mem,
+             gov_profile_name(s->policy.profile));
+    return true;
+}
+
 void gov__cmd_print_container(const gov_snapshot_descriptor *d)
 {
     char buf[64];

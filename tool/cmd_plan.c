@@ -85,6 +85,8 @@ int gov__cmd_plan(int argc, char **argv)
         printf(" (bound by %s)", gov_layer_name(snap.memory.effective.binding));
     printf("\n");
     printf("I/O-bound pool:      about %llu\n", (unsigned long long)plan.io_workers);
+    if (gov__fmt_plan_reserve(&snap, &plan, mem, sizeof mem))
+        printf("kept back:           %s\n", mem);
     print_topology(&snap, &plan);
     if (plan.oversubscribed)
         printf("warning: %llu workers exceed the CPU ceiling of %llu: expect throttling\n",

@@ -103,6 +103,8 @@ static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
     fprintf(f, "; memory per worker: %s", mem);
     if (env->plan.memory_limit_per_worker != GOV_UNKNOWN)
         fprintf(f, " (bound by %s)", gov_layer_name(s->memory.effective.binding));
+    if (gov__fmt_plan_reserve(s, &env->plan, mem, sizeof mem))
+        fprintf(f, "; kept back: %s", mem);
     fprintf(f, "\n");
 }
 

@@ -13,6 +13,7 @@ static void head(gov_jw *w, const char *schema, const gov_snapshot *s)
     gov__jw_double(w, "capacity_cores", s->cpu.effective.capacity_cores);
     gov__jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
     gov__jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
+    gov__jw_string(w, "profile", gov_profile_name(s->policy.profile));
 }
 
 /* The topology the plan covers, and one object per NUMA worker. */
@@ -41,6 +42,8 @@ static void topology_members(gov_jw *w, const gov_snapshot *s, const gov_plan *p
 static void plan_members(gov_jw *w, const gov_plan *p)
 {
     gov__jw_u64(w, "cpu_workers", p->cpu_workers);
+    gov__jw_u64(w, "reserve_threads", p->reserve_threads);
+    gov__jw_u64(w, "reserve_memory_bytes", p->reserve_memory_bytes);
     gov__jw_u64(w, "workers", p->workers);
     gov__jw_u64(w, "threads_per_worker", p->threads_per_worker);
     gov__jw_u64(w, "memory_limit_per_worker_bytes", p->memory_limit_per_worker);

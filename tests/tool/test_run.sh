@@ -55,18 +55,27 @@ check "GOMAXPROCS" 1 "$(taskset -c 0 env "$gov" run -- env | sed -n 's/^GOMAXPRO
 check "libuv's pool keeps its default 4" 4 "$(taskset -c 0 "$gov" run -- env | sed -n 's/^UV_THREADPOOL_SIZE=//p')"
 # Memory hints need an allocation: the fixture's cgroup (200 MiB, of which
 # 140 MiB free: the hints take the allocation's share, not what is free).
-check "GOMEMLIMIT below the allocation" 180MiB "$(run_env GOMEMLIMIT --sysroot "$node_fix")"
+# Inside an allocation the batch profile keeps nothing back.
+check "GOMEMLIMIT below the allocation" 180MiB \
+  "$(SLURM_JOB_ID=1 run_env GOMEMLIMIT --sysroot "$node_fix")"
+# Outside any scheduler the interactive profile keeps a quarter back for the
+# person at the host, as governor watch does: the hints take 150 MiB.
+check "the interactive profile's reserve applies to run" 135MiB \
+  "$(run_env GOMEMLIMIT --sysroot "$node_fix")"
+check "the interactive quarter in plan as in watch" \
+  "$("$gov" watch --count 1 --json --sysroot "$node_fix" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ram"]["reserve_bytes"])')" \
+  "$("$gov" plan --json --sysroot "$node_fix" | python3 -c 'import json,sys; print(json.load(sys.stdin)["reserve_memory_bytes"])')"
 check "NODE_OPTIONS appended, never clobbered" "--require ./t.js --max-old-space-size=72 --max-semi-space-size=12" \
-  "$(NODE_OPTIONS='--require ./t.js' run_env NODE_OPTIONS --sysroot "$node_fix")"
+  "$(SLURM_JOB_ID=1 NODE_OPTIONS='--require ./t.js' run_env NODE_OPTIONS --sysroot "$node_fix")"
 check "a user's heap size kept" "--max-old-space-size=64 --max-semi-space-size=12" \
-  "$(NODE_OPTIONS='--max-old-space-size=64' run_env NODE_OPTIONS --sysroot "$node_fix")"
+  "$(SLURM_JOB_ID=1 NODE_OPTIONS='--max-old-space-size=64' run_env NODE_OPTIONS --sysroot "$node_fix")"
 if [ "$("$gov" plan --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_binding"])')" = host ]; then
   check "no memory hint without an allocation" "" "$(run_env GOMEMLIMIT)"
 else
   skip "no memory hint without an allocation" "this machine's memory is bounded by more than the host"
 fi
 check "pool memory per worker" $((209715200 / 2)) \
-  "$(run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"
+  "$(SLURM_JOB_ID=1 run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"
 
 # --explain shows a kept value and how it compares; --verbose warns without
 # printing the value.

@@ -133,6 +133,38 @@ static void test_interactive_reserve_16gib(void **state)
     gov_governor_destroy(g);
 }
 
+/* plan and run keep back what the governor keeps back (issue 36: the
+ * interactive profile changed watch's figures but not plan's), for the
+ * default profile and a sealed site policy alike. */
+static void test_plan_keeps_the_governors_reserve(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    gov_availability a;
+    gov_plan p;
+
+    for (int sealed = 0; sealed < 2; sealed++) {
+        if (sealed) {
+            s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+            s.policy.present = 1;
+            s.policy.profile = GOV_PROFILE_BATCH;
+            s.policy.mem_reserve_pct = 10;
+            s.policy.cpu_reserve_threads = 3;
+            gov_snapshot_resolve(&s);
+        }
+        assert_int_equal(gov_governor_availability(g, &s, &a), 0);
+        assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
+        assert_int_equal(p.reserve_threads, a.threads_reserve);
+        assert_int_equal(p.reserve_memory_bytes, a.ram_reserve_bytes);
+        assert_int_equal(p.cpu_workers, a.detected_threads - a.threads_reserve);
+        assert_int_equal(p.threads_per_worker, p.cpu_workers);
+        assert_int_equal(p.memory_limit_per_worker, a.detected_ram_bytes - a.ram_reserve_bytes);
+    }
+    assert_int_equal(p.reserve_threads, 3);
+    gov_governor_destroy(g);
+}
+
 /* The default profile follows the snapshot: outside any scheduler the
  * interactive one (above); inside an allocation, sealed or from the
  * variables, batch, because the allocation is the job's own. */
@@ -809,6 +841,7 @@ int main(void)
         cmocka_unit_test(test_unknown_memavailable_falls_back),
         cmocka_unit_test(test_no_ram_bound_waits),
         cmocka_unit_test(test_interactive_reserve_16gib),
+        cmocka_unit_test(test_plan_keeps_the_governors_reserve),
         cmocka_unit_test(test_default_profile_in_allocation),
         cmocka_unit_test(test_batch_profile_keeps_none),
         cmocka_unit_test(test_detected_is_effective_in_allocation),

@@ -7,11 +7,14 @@
 
 #include "snapshot_base.h"
 
+/* Inside an allocation the default profile is batch, which keeps nothing
+ * back: the figures below are the capacity's own. */
 static gov_snapshot with_capacity(double cap)
 {
     gov_snapshot s;
 
     gov_snapshot_init(&s);
+    s.scheduler.source = GOV_SCHED_ENVIRONMENT;
     s.cpu.cgroup.quota_cores = cap;
     gov_snapshot_resolve(&s);
     return s;
@@ -109,6 +112,7 @@ static gov_snapshot with_memory(uint64_t limit, uint64_t remaining)
     gov_snapshot s;
 
     gov_snapshot_init(&s);
+    s.scheduler.source = GOV_SCHED_ENVIRONMENT;
     s.cpu.cgroup.quota_cores = 4.0;
     s.memory.cgroup.status = GOV_LIMIT_LIMITED;
     s.memory.cgroup.limit_bytes = limit;
@@ -167,6 +171,37 @@ static void test_memory_unknown(void **state)
     assert_int_equal(p.memory_remaining_per_worker, GOV_UNKNOWN);
 }
 
+/* Outside any scheduler the interactive profile keeps a quarter of the
+ * threads and memory back for the person at the host, in the plan as in
+ * the governor; never below one thread. */
+static void test_interactive_keeps_a_quarter(void **state)
+{
+    gov_snapshot s = with_memory(8ull << 30, 6ull << 30);
+    gov_plan p;
+
+    s.scheduler.source = GOV_SCHED_NONE;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.policy.profile, GOV_PROFILE_INTERACTIVE);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
+    assert_int_equal(p.reserve_threads, 1);
+    assert_int_equal(p.reserve_memory_bytes, 2ull << 30);
+    assert_int_equal(p.cpu_workers, 3);
+    assert_int_equal(p.threads_per_worker, 3);
+    assert_int_equal(p.memory_limit_per_worker, 6ull << 30);
+    assert_int_equal(p.memory_remaining_per_worker, 4ull << 30);
+
+    s = with_capacity(1.0);
+    s.scheduler.source = GOV_SCHED_NONE;
+    s.policy.present = 1;
+    s.policy.profile = GOV_PROFILE_INTERACTIVE;
+    s.policy.cpu_reserve_threads = 4;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(gov_plan_compute(&s, 0, 0, &p), 0);
+    assert_int_equal(p.reserve_threads, 4);
+    assert_int_equal(p.threads_per_worker, 1);
+    assert_int_equal(p.cpu_workers, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_memory_divided_among_workers),
         cmocka_unit_test(test_memory_shared_by_tasks),
         cmocka_unit_test(test_memory_unknown),
+        cmocka_unit_test(test_interactive_keeps_a_quarter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,12 +12,14 @@
 
 #define MIB (1ull << 20)
 
-/* Two CPUs by affinity, a 512 MiB cgroup of which 500 MiB remain. */
+/* Two CPUs by affinity, a 512 MiB cgroup of which 500 MiB remain, in an
+ * allocation (its batch profile keeps nothing back). */
 static gov_snapshot alloc(void)
 {
     gov_snapshot s;
 
     gov_snapshot_init(&s);
+    s.scheduler.source = GOV_SCHED_ENVIRONMENT;
     s.cpu.affinity.count = 2;
     s.cpu.host.logical = 8;
     s.memory.host.total_bytes = 16384 * MIB;

@@ -93,11 +93,13 @@ static void test_unknown_mask_counts_nothing(void **state)
 }
 
 /* A task with mask list on the tree, its affinity the only CPU layer, and
- * mem bytes of cgroup limit; resolved as a capture resolves it. */
+ * mem bytes of cgroup limit, in an allocation (batch: nothing kept back);
+ * resolved as a capture resolves it. */
 static void task_with(struct hwloc_topology *topo, const char *list, double quota, uint64_t mem,
                       gov_snapshot *s)
 {
     task_of(topo, list, s);
+    s->scheduler.source = GOV_SCHED_ENVIRONMENT;
     assert_int_equal(gov_cpuset_parse(list, strlen(list), &s->cpu.affinity.set), 0);
     s->cpu.affinity.count = gov_cpuset_count(&s->cpu.affinity.set);
     s->cpu.cgroup.quota_cores = quota;

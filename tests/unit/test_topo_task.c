@@ -393,6 +393,7 @@ static void test_per_core_plan(void **state)
     assert_non_null(t);
     assert_int_equal(gov__topo_parse(text, strlen(text), t), 0);
     gov_snapshot_init(&s);
+    s.scheduler.source = GOV_SCHED_ENVIRONMENT; /* batch: nothing kept back */
     assert_int_equal(gov_cpuset_parse("0-3,8-11", 8, &s.cpu.affinity.set), 0);
     s.cpu.affinity.count = 8;
     gov__topo_task(t, &s.cpu.affinity.set, s.cpu.affinity.count, &s.topology);

@@ -77,7 +77,9 @@ class Plan(Structure):
         ("flags", c_uint),
         ("numa_workers", c_uint32),
         ("worker", PlanWorker * TOPOLOGY_NUMA_MAX),
-        ("reserved", c_uint64 * 8),
+        ("reserve_threads", c_uint64),
+        ("reserve_memory_bytes", c_uint64),
+        ("reserved", c_uint64 * 6),
     ]
 
 

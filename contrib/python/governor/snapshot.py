@@ -139,6 +139,8 @@ class Snapshot(Record):
                           memory_remaining_per_worker=_known(out.memory_remaining_per_worker),
                           cores=_known(out.cores), numa_nodes=_known(out.numa_nodes),
                           per_core=per_core, idle_pus=out.idle_pus,
+                          reserve_threads=out.reserve_threads,
+                          reserve_memory_bytes=out.reserve_memory_bytes,
                           numa_workers=None if not flags & _lib.PLAN_WORKERS_NUMA else [
                               NumaWorker(os_index=numa[i].os_index, cpus=numa[i].cpus,
                                          threads=out.worker[i].threads,
@@ -278,6 +280,10 @@ class PlanResult:
     numa_nodes: int | None = None    #: NUMA nodes they span
     per_core: bool = False           #: planned one thread per physical core
     idle_pus: int = 0                #: per_core: PUs left without a thread
+    #: what the profile in force and the site keep back, as the governor
+    #: does; the figures above are planned without it
+    reserve_threads: int = 0
+    reserve_memory_bytes: int = 0
     #: plan("numa"): one entry per NUMA worker; None otherwise
     numa_workers: list[NumaWorker] | None = None
 

@@ -35,6 +35,19 @@ out=$(as_user srun --governor=runtimes -n1 -c1 --mem=400M bash -c "$show")
 assert_eq "1 1 360MiB --max-old-space-size=272 --max-semi-space-size=16 419430400" "$out" \
 	"the variables of a 1-CPU, 400 MiB task"
 
+# The interactive profile keeps a quarter of the memory back in the task's
+# variables as in governor watch (issue 36), and the plugin's figures are
+# still governor run's in the task.
+out=$(as_user srun --governor=interactive,runtimes -n1 -c1 --mem=400M bash -c "$show; $matches")
+printf 'interactive: %s\n' "$(tr '\n' ';' <<<"$out")"
+assert_eq "1 1 270MiB --max-old-space-size=172 --max-semi-space-size=16 314572800" \
+	"$(head -n1 <<<"$out")" "the variables of an interactive 1-CPU, 400 MiB task"
+assert_match '^matches [0-9]+ variables$' "$(tail -n1 <<<"$out")" "interactive: as governor run"
+# shellcheck disable=SC2016 # expanded in the task
+reserve=$(as_user srun --governor=interactive -n1 -c1 --mem=400M bash -c \
+	'"$GOV_TOOL" watch --count 1 --json | jq -r .ram.reserve_bytes; "$GOV_TOOL" plan --json | jq -r .reserve_memory_bytes')
+assert_eq "104857600 104857600" "$(tr '\n' ' ' <<<"$reserve" | sed 's/ $//')" "watch and plan keep the same quarter"
+
 # A user's own values are kept, and the rest still matches governor run.
 out=$(as_user env OMP_NUM_THREADS=7 NODE_OPTIONS=--max-old-space-size=100 \
 	srun --governor=runtimes -n1 -c1 --mem=400M bash -c "$show; $matches")
