@@ -234,6 +234,19 @@ void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap)
     snprintf(buf, cap, "%s, %s of it free", limit, free_);
 }
 
+void gov__fmt_memory_high(const gov_snapshot *s, char *buf, size_t cap)
+{
+    /* v1 has no memory.high; on v2 only a finite one is kept. */
+    if (s->memory.cgroup.version == 1)
+        snprintf(buf, cap, "n/a");
+    else if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
+        gov__fmt_bytes(s->memory.cgroup.high_bytes, buf, cap);
+    else if (s->memory.cgroup.version == 2 && s->memory.cgroup.status != GOV_LIMIT_UNKNOWN)
+        snprintf(buf, cap, "none");
+    else
+        snprintf(buf, cap, "unknown");
+}
+
 bool gov__fmt_plan_reserve(const gov_snapshot *s, const gov_plan *p, char *buf, size_t cap)
 {
     char mem[32];

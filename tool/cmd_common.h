@@ -78,6 +78,10 @@ void gov__cmd_print_container(const gov_snapshot_descriptor *d);
  * "unknown". */
 void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
 
+/* The cgroup's memory.high as the snapshot and doctor print it: a size,
+ * "none" (v2 without a finite one), "n/a" (v1 has none) or "unknown". */
+void gov__fmt_memory_high(const gov_snapshot *s, char *buf, size_t cap);
+
 /* What the plan keeps back, "1 thread and 50.0 MiB (profile interactive,
  * ...)"; false (buf untouched) when it keeps nothing. */
 bool gov__fmt_plan_reserve(const gov_snapshot *s, const gov_plan *p, char *buf, size_t cap);

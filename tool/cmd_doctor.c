@@ -69,7 +69,7 @@ static void fmt_kernel(const gov_snapshot *s, const gov_doctor_finding *f, char 
             gov__fmt_bytes(s->memory.cgroup.limit_bytes, a, sizeof a);
         else
             snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-        gov__fmt_bytes(s->memory.cgroup.high_bytes, b, sizeof b);
+        gov__fmt_memory_high(s, b, sizeof b);
         snprintf(buf, cap, "cgroup limit %s, memory.high %s", a, b);
     }
 }

@@ -249,13 +249,7 @@ static void print_memory(const gov_snapshot *s)
         byt(s->memory.cgroup.limit_bytes, a, sizeof a);
     else
         snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-    byt(s->memory.cgroup.high_bytes, b, sizeof b);
-    /* v1 has no memory.high; on v2 only a finite one is kept. */
-    if (s->memory.cgroup.version == 1)
-        snprintf(b, sizeof b, "n/a");
-    else if (s->memory.cgroup.version == 2 && s->memory.cgroup.high_bytes == GOV_UNKNOWN &&
-             s->memory.cgroup.status != GOV_LIMIT_UNKNOWN)
-        snprintf(b, sizeof b, "none");
+    gov__fmt_memory_high(s, b, sizeof b);
     snprintf(v, sizeof v, "max %s, high %s", a, b);
     row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
     if (s->memory.cgroup.version)
