@@ -40,6 +40,8 @@ const gov_knob gov__knobs[] = {
       "HotSpot JVM (JDK 8u191+, 10+)" },
     { "JAVA_TOOL_OPTIONS", "-XX:MaxRAM", GOV_KNOB_JAVA_RAM,
       "HotSpot JVM (the memory its heap sizes are derived from)" },
+    { "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage", GOV_KNOB_JAVA_HEAP,
+      "HotSpot JVM 8u191+, 10+ (the heap's share of that memory)" },
 };
 
 const size_t gov__knob_count = sizeof gov__knobs / sizeof gov__knobs[0];

@@ -16,6 +16,7 @@ typedef enum gov_knob_kind {
     GOV_KNOB_NODE_YOUNG,  /* --max-semi-space-size in NODE_OPTIONS */
     GOV_KNOB_JAVA_CPUS,   /* -XX:ActiveProcessorCount in JAVA_TOOL_OPTIONS */
     GOV_KNOB_JAVA_RAM,    /* -XX:MaxRAM in JAVA_TOOL_OPTIONS */
+    GOV_KNOB_JAVA_HEAP,   /* -XX:MaxRAMPercentage in JAVA_TOOL_OPTIONS */
 } gov_knob_kind;
 
 typedef struct gov_knob {

@@ -37,6 +37,14 @@
  * memory (64 MiB each on a 24 GiB host: 192 MiB, seen with Node 24), past
  * a step's memory.  So cap it: 16 MiB, or a sixteenth of a smaller share. */
 #define GOV_NODE_SEMI_MIB 16
+/* HotSpot gives its heap a quarter of the memory it sees (half below about
+ * 250 MiB), and Go 90 % and Node 75 % of the same share leave the JVM the
+ * worst off (issue 37: 200 MiB live in 512 MiB ran out of heap).  The rest
+ * of a JVM (metaspace, code cache, the GC's own structures, thread stacks,
+ * direct buffers) needs Node's headroom: a quarter, at least 128 MiB.  At
+ * or under 256 MiB that leaves at most the half HotSpot takes itself. */
+#define GOV_JAVA_HEADROOM_MIB 128
+#define GOV_JAVA_OWN_PERCENT 50
 
 #define GOV_MIB (UINT64_C(1) << 20)
 
@@ -141,6 +149,19 @@ static uint64_t node_heap_mib(uint64_t share)
     return mib > room + GOV_NODE_MIN_MIB ? mib - room : mib / 4;
 }
 
+/* The heap's percentage of the share; 0 where HotSpot's own is as large. */
+static uint64_t java_heap_percent(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100), room = mib / 4, pct;
+
+    if (room < GOV_JAVA_HEADROOM_MIB)
+        room = GOV_JAVA_HEADROOM_MIB;
+    if (mib <= room)
+        return 0;
+    pct = (mib - room) * 100 / mib;
+    return pct > GOV_JAVA_OWN_PERCENT ? pct : 0;
+}
+
 static uint64_t node_semi_mib(uint64_t share)
 {
     uint64_t mib = pct_mib(share, 100) / 16;
@@ -182,6 +203,11 @@ static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, cha
     case GOV_KNOB_JAVA_RAM:
         v = pct_mib(share, 100);
         snprintf(buf, cap, "%s=%" PRIu64 "m", k->option, v);
+        break;
+    case GOV_KNOB_JAVA_HEAP:
+        v = java_heap_percent(share);
+        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
+        v = v ? pct_mib(share, (unsigned)v) : 0;
         break;
     default:
         return false;
@@ -241,7 +267,8 @@ static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_en
         return b->no_share;
     if (!setting_for(k, b->threads, b->share, buf, cap, &e->planned)) {
         e->planned = GOV_UNKNOWN;
-        return GOV_RUNENV_TOO_SMALL;
+        return k->kind == GOV_KNOB_JAVA_HEAP && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
+                                                                     : GOV_RUNENV_TOO_SMALL;
     }
     if (!cpu)
         e->basis = b->share;
@@ -262,6 +289,8 @@ static const char *const node_semi_names[] = { "--max-semi-space-size",
                                                "--max_semi_space_size" };
 static const char *const java_cpu_names[] = { "-XX:ActiveProcessorCount=" };
 static const char *const java_ram_names[] = { "-XX:MaxRAM=", "-Xmx", "-XX:MaxHeapSize=" };
+static const char *const java_heap_names[] = { "-XX:MaxRAMPercentage=", "-Xmx",
+                                               "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=" };
 
 static size_t option_names(const gov_knob *k, const char *const **names)
 {
@@ -270,17 +299,26 @@ static size_t option_names(const gov_knob *k, const char *const **names)
     case GOV_KNOB_NODE_YOUNG: *names = node_semi_names; return 2;
     case GOV_KNOB_JAVA_CPUS: *names = java_cpu_names; return 1;
     case GOV_KNOB_JAVA_RAM: *names = java_ram_names; return 3;
+    case GOV_KNOB_JAVA_HEAP: *names = java_heap_names; return 4;
     default: *names = NULL; return 0;
     }
 }
 
-/* The user's figure in a setting, in the knob's unit; GOV_UNKNOWN when it
- * is not a number. */
-static uint64_t user_figure(const gov_knob *k, const char *v, size_t n)
+/* The user's figure in a setting (which: the index of the option name
+ * found), in the knob's unit; GOV_UNKNOWN when it is not a number.  A
+ * JVM's heap given as a part of the memory counts against the share. */
+static uint64_t user_figure(const gov_knob *k, size_t which, const char *v, size_t n,
+                            uint64_t share)
 {
     uint64_t x;
 
     switch (k->kind) {
+    case GOV_KNOB_JAVA_HEAP:
+        if (which == 1 || which == 2)
+            return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
+        if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
+            return GOV_UNKNOWN;
+        return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
     case GOV_KNOB_GO_MEMLIMIT:
         return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
     case GOV_KNOB_JAVA_RAM:
@@ -361,7 +399,8 @@ static int decide_knob(builder *b, const gov_knob *k)
 
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
-        mine_heap = k->kind == GOV_KNOB_JAVA_RAM && o.which > 0;
+        mine_heap = (k->kind == GOV_KNOB_JAVA_RAM || k->kind == GOV_KNOB_JAVA_HEAP) &&
+                    o.which > 0;
     } else if (var && !nnames) {
         o.len = strlen(var);
         o.value_len = o.len;
@@ -402,7 +441,7 @@ static int decide_knob(builder *b, const gov_knob *k)
     e->action = GOV_RUNENV_KEEP;
     e->reason = mine_heap ? GOV_RUNENV_USER_HEAP : GOV_RUNENV_USER;
     show(e, cur, o.len);
-    e->user = user_figure(k, var + o.value, o.value_len);
+    e->user = user_figure(k, o.which, var + o.value, o.value_len, b->share);
     e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
     return 0;
 }

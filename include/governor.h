@@ -870,6 +870,8 @@ enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
       "exported it for another allocation, and this one sets nothing there")                  \
     X(GOV_RUNENV_NOT_ASKED, "not_asked", "not asked for (--governor=threads sets the CPU "    \
       "variables only)")                                                                      \
+    X(GOV_RUNENV_RUNTIME_HALF, "runtime_half", "the JVM gives half of a share this small "    \
+      "to its heap itself, as much as the plan would")                                        \
     /* append above this line */
 typedef enum gov_runenv_reason { GOV_RUNENV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_runenv_reason;
 enum { GOV_RUNENV_REASON_COUNT = GOV_RUNENV_REASON_LIST(GOV_ENUM_ONE_) 0 };

@@ -25,7 +25,8 @@ export PATH=/usr/bin:/bin HOME=$out
 # newer JDK's classes do not load in an older one) are built again.
 toolchains=$(/usr/bin/go version && /usr/lib/jvm/default-java/bin/javac -version 2>&1 && /usr/bin/cargo --version)
 if [[ $(cat "$out/toolchains" 2>/dev/null) != "$toolchains" ]]; then
-	rm -f "$out/gomaxprocs" "$out/churn" "$out/rayon_probe" "$out/java/Probe.class"
+	rm -f "$out/gomaxprocs" "$out/churn" "$out/rayon_probe" "$out/java/Probe.class" \
+		"$out/java/Churn.class"
 fi
 export GOCACHE=$out/cache/go GOPATH=$out/cache/gopath GO111MODULE=off GOFLAGS= GOTOOLCHAIN=local
 for p in gomaxprocs churn; do
@@ -33,8 +34,10 @@ for p in gomaxprocs churn; do
 done
 
 mkdir -p "$out/java"
-[[ $out/java/Probe.class -nt $probes/Probe.java ]] ||
-	/usr/lib/jvm/default-java/bin/javac -d "$out/java" "$probes/Probe.java"
+for c in Probe Churn; do
+	[[ $out/java/$c.class -nt $probes/$c.java ]] ||
+		/usr/lib/jvm/default-java/bin/javac -d "$out/java" "$probes/$c.java"
+done
 
 # Debian's crates are a directory source: no network, no crates.io.
 rm -rf "$out/rayon-src" && cp -r "$probes/rayon" "$out/rayon-src"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run one runtime probe and print its KEY=VALUE line (tests/runtimes).
 #   probe.sh WORK OMP_COUNT NAME [LIVE_MIB]
-# WORK holds what build.sh built; LIVE_MIB is the Go churn's live set.
+# WORK holds what build.sh built; LIVE_MIB is the Go churn's live set
+# (the Java one, jchurn, holds 200 MiB).
 set -uo pipefail
 work=$1 omp=$2 name=$3 live=${4:-280}
 case $name in
@@ -13,6 +14,12 @@ node) /usr/bin/node "$work/node_probe.js" ;;
 python)
 	/usr/bin/python3 -c 'import os; print("affinity=%d cpu_count=%d" % (len(os.sched_getaffinity(0)), os.cpu_count()))' ;;
 java) /usr/lib/jvm/default-java/bin/java -cp "$work/java" Probe ;;
+jchurn)
+	# 200 MiB live: the live set of issue 37's Java rows.
+	rc=0
+	out=$(/usr/lib/jvm/default-java/bin/java -cp "$work/java" Churn 200 2>/dev/null) || rc=$?
+	[[ -n $out ]] || out="jchurn=killed(exit $rc)"
+	echo "${out%% sum=*}" ;;
 nproc) echo "nproc=$(nproc)" ;;
 churn)
 	rc=0

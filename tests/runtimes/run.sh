@@ -83,11 +83,11 @@ fi
 declare -A ceiling=([host]=$(nproc) [taskset]=1 [cgroup]=1)
 declare -A title=([host]="whole machine ($(nproc) CPUs)" [taskset]="taskset -c 0"
 	[cgroup]="cgroup v1: 0.5 CPU, 512 MiB")
-probes=(omp blas go rayon node python java nproc churn)
+probes=(omp blas go rayon node python java nproc churn jchurn)
 declare -A label=([omp]="gcc -fopenmp" [blas]="numpy/OpenBLAS" [go]="Go $(/usr/bin/go env GOVERSION)"
 	[rayon]="Rust rayon" [node]="Node.js $(/usr/bin/node --version)"
 	[python]="$(/usr/bin/python3 -V)" [java]="Java $("$java" -version 2>&1 | sed -n '1s/.*"\(.*\)".*/\1/p')"
-	[nproc]="coreutils nproc" [churn]="Go churn")
+	[nproc]="coreutils nproc" [churn]="Go churn" [jchurn]="Java churn")
 declare -A res
 failed=0
 t0=$SECONDS
@@ -95,7 +95,7 @@ for a in "${allocs[@]}"; do
 	churn_live=280
 	for p in "${probes[@]}"; do
 		# The churn program only means something where memory is limited.
-		[[ $p == churn && $a != cgroup ]] && continue
+		[[ $p == *churn && $a != cgroup ]] && continue
 		for m in alone governed; do
 			res[$a,$p,$m]=$(run "$a" "$m" "$p" 2>&1 | tail -n1)
 		done
@@ -151,5 +151,9 @@ if [[ -n $mem_cg ]]; then
 	at_most "cgroup: JVM heap within 512 MiB" 512 "$(value cgroup java governed maxheap_mib)"
 	expect "cgroup: Go churn alone is killed" killed "$(value cgroup churn alone churn | cut -d'(' -f1)"
 	expect "cgroup: Go churn under governor run finishes" finished "$(value cgroup churn governed churn)"
+	# 200 MiB live in 512 MiB: the JVM's own quarter runs out of heap.
+	expect "cgroup: Java churn alone runs out of heap" out_of_heap \
+		"$(value cgroup jchurn alone jchurn | cut -d'(' -f1)"
+	expect "cgroup: Java churn under governor run finishes" finished "$(value cgroup jchurn governed jchurn)"
 fi
 exit "$failed"

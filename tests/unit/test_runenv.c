@@ -104,7 +104,13 @@ static void test_fresh_environment(void **state)
     e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM");
     assert_int_equal(e->reason, GOV_RUNENV_RUNTIME_SEES);
     assert_int_equal(e->basis, 512 * MIB);
-    assert_null(var(env, "JAVA_TOOL_OPTIONS"));
+    /* But it would give its heap a quarter of it: three quarters, Node's
+     * headroom of 128 MiB left for the rest of the JVM. */
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage");
+    assert_int_equal(e->action, GOV_RUNENV_SET);
+    assert_int_equal(e->planned, 384 * MIB);
+    assert_int_equal(e->basis, 512 * MIB);
+    assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"), "-XX:MaxRAMPercentage=75");
     /* A pool still learns its ceiling: 2 workers of 1 thread. */
     assert_string_equal(var(env, "GOVERNOR_WORKERS"), "2");
     assert_string_equal(var(env, "GOVERNOR_THREADS_PER_WORKER"), "1");
@@ -279,6 +285,10 @@ static void test_java_when_blind(void **state)
     e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAM");
     assert_int_equal(e->action, GOV_RUNENV_SET);
     assert_true(e->planned <= s.memory.effective.limit_bytes);
+    /* 256 MiB less 128 MiB of headroom is the half HotSpot takes itself. */
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage");
+    assert_int_equal(e->action, GOV_RUNENV_SKIP);
+    assert_int_equal(e->reason, GOV_RUNENV_RUNTIME_HALF);
     gov_runenv_free(env);
 
     env = compute(&s, 0, heap, 0);
@@ -287,6 +297,9 @@ static void test_java_when_blind(void **state)
     assert_int_equal(e->reason, GOV_RUNENV_USER_HEAP);
     assert_int_equal(e->user, 8192 * MIB);
     assert_true(e->exceeds);
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage");
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->reason, GOV_RUNENV_USER_HEAP);
     assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"), "-Xmx8g -XX:ActiveProcessorCount=1");
     gov_runenv_free(env);
 
@@ -296,6 +309,46 @@ static void test_java_when_blind(void **state)
     assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"),
                         "-XX:ActiveProcessorCount=1 -XX:MaxRAM=256m");
     assert_string_equal(var(env, "GOMEMLIMIT"), "230MiB");
+    gov_runenv_free(env);
+}
+
+/* The heap's share of the memory: three quarters from 512 MiB up (what
+ * HotSpot gives a quarter), at least 128 MiB left for the rest of the JVM;
+ * a user's own percentage or fraction is kept and compared in bytes. */
+static void test_java_heap_share(void **state)
+{
+    static const char *const pct[] = { "JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=90", NULL };
+    static const char *const frac[] = { "JAVA_TOOL_OPTIONS=-XX:MaxRAMFraction=2", NULL };
+    static const struct { uint64_t mib; const char *want; } cases[] = {
+        { 400, "-XX:MaxRAMPercentage=68" },  /* 272 MiB */
+        { 1024, "-XX:MaxRAMPercentage=75" },
+        { 8192, "-XX:MaxRAMPercentage=75" },
+    };
+    gov_snapshot s = alloc();
+    gov_runenv *env;
+    const gov_runenv_entry *e;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.memory.cgroup.limit_bytes = cases[i].mib * MIB;
+        s.memory.cgroup.remaining_bytes = cases[i].mib * MIB;
+        s.memory.cgroup.planning_remaining_bytes = cases[i].mib * MIB;
+        gov_snapshot_resolve(&s);
+        env = compute(&s, 0, NULL, 0);
+        assert_string_equal(var(env, "JAVA_TOOL_OPTIONS"), cases[i].want);
+        gov_runenv_free(env);
+    }
+    env = compute(&s, 0, pct, 0);
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage");
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->reason, GOV_RUNENV_USER);
+    assert_int_equal(e->user, 7372 * MIB); /* 90 % of 8 GiB, whole MiB */
+    assert_true(e->exceeds);
+    gov_runenv_free(env);
+    env = compute(&s, 0, frac, 0);
+    e = find(env, "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage");
+    assert_int_equal(e->reason, GOV_RUNENV_USER_HEAP);
+    assert_int_equal(e->user, 4096 * MIB);
+    assert_false(e->exceeds);
     gov_runenv_free(env);
 }
 
@@ -578,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_node_options_appended),
         cmocka_unit_test(test_node_heap_sizes),
         cmocka_unit_test(test_java_when_blind),
+        cmocka_unit_test(test_java_heap_share),
         cmocka_unit_test(test_memory_hints_need_an_allocation),
         cmocka_unit_test(test_hints_within_the_limit),
         cmocka_unit_test(test_long_user_value_cut),

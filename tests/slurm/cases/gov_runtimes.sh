@@ -73,19 +73,33 @@ for shape in "1 400" "2 600"; do
 	assert_idle
 done
 
+# churn PROBE MEM [LIVE]: PROBE's line in a -n1 -c1 --mem=MEM step alone,
+# under governor run and with --governor=runtimes, one line each.
+churn() {
+	# shellcheck disable=SC2016 # expanded in the task
+	local cmd='"$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" '"$1 ${3:-}"
+	as_user srun -n1 -c1 --mem="$2" bash -c "$cmd" _ 2>/dev/null || true
+	as_user srun --governor -n1 -c1 --mem="$2" bash -c "$cmd" _ "$GOV_TOOL" run -- || true
+	as_user srun --governor=runtimes -n1 -c1 --mem="$2" bash -c "$cmd" _ || true
+}
+
 # A live set of 55 % of the step's memory: the Go collector's default heap
 # goal (twice the live set) is beyond the step's cgroup.
-live=$((400 * 55 / 100))
-# shellcheck disable=SC2016 # expanded in the task
-churn='"$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" churn '"$live"
-alone=$(as_user srun -n1 -c1 --mem=400M bash -c "$churn" _ 2>/dev/null || true)
-governed=$(as_user srun --governor -n1 -c1 --mem=400M bash -c "$churn" _ "$GOV_TOOL" run -- || true)
-mode=$(as_user srun --governor=runtimes -n1 -c1 --mem=400M bash -c "$churn" _ || true)
-printf -- '--- Go churn in --mem=400M: alone %s, under governor run %s, --governor=runtimes %s\n' \
-	"$alone" "$governed" "$mode"
-assert_match '^churn=killed' "$alone" "Go churn alone in --mem=400M"
-assert_eq churn=finished "$governed" "Go churn under governor run in --mem=400M"
-assert_eq churn=finished "$mode" "Go churn with --governor=runtimes in --mem=400M"
+mapfile -t r < <(churn churn 400M $((400 * 55 / 100)))
+printf -- '--- Go churn in --mem=400M: alone %s, under governor run %s, --governor=runtimes %s\n' "${r[@]}"
+assert_match '^churn=killed' "${r[0]}" "Go churn alone in --mem=400M"
+assert_eq churn=finished "${r[1]}" "Go churn under governor run in --mem=400M"
+assert_eq churn=finished "${r[2]}" "Go churn with --governor=runtimes in --mem=400M"
+assert_idle
+
+# 200 MiB live in --mem=512M (issue 37): HotSpot sees the step's limit and
+# gives its heap a quarter of it, and runs out; the governor's three
+# quarters hold the live set.
+mapfile -t r < <(churn jchurn 512M)
+printf -- '--- Java churn in --mem=512M: alone %s, under governor run %s, --governor=runtimes %s\n' "${r[@]}"
+assert_match '^jchurn=out_of_heap' "${r[0]}" "Java churn alone in --mem=512M"
+assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[1]}" "Java churn under governor run in --mem=512M"
+assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[2]}" "Java churn with --governor=runtimes in --mem=512M"
 assert_idle
 
 # --governor=threads exports the same list of CPU variables: Go sizes itself
