@@ -33,6 +33,8 @@ packages=(
   golang-go nodejs default-jdk-headless cargo librust-rayon-dev
   python3-numpy python3-threadpoolctl libopenblas0-pthread
   python3-joblib python3-dask python3-distributed
+  # The outcome benchmark's plot (tests/bench/outcomes.sh).
+  gnuplot-nox
 )
 
 missing=()

@@ -248,7 +248,8 @@ e2e_pair() {
 # docs/admin-guide.md ("Cost") are twenty rounds.
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
-		bash tests/bench/launch.sh --build "$out/plain" --runs 6
+		bash tests/bench/launch.sh --build "$out/plain" --runs 6 &&
+		bash tests/bench/outcomes.sh --build "$out/plain" --runs 3
 }
 
 # On a machine without the caches, the Slurm roots and the guest's image

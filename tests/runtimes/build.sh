@@ -54,6 +54,7 @@ if [[ ! $out/rayon_probe -nt $probes/rayon/src/main.rs ]]; then
 	cp "$out/cache/target/release/rayon_probe" "$out/rayon_probe"
 fi
 
-cp "$probes/node_probe.js" "$probes/blas.py" "$out/"
+cp "$probes/node_probe.js" "$probes/node_churn.js" "$probes/blas.py" "$probes/blas_work.py" \
+	"$probes/pool_work.py" "$out/"
 printf '%s\n' "$toolchains" >"$out/toolchains"
 chmod -R a+rX "$out"

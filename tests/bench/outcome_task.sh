@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One task of tests/bench/outcomes.sh: runs CASE's program from WORK (the
+# probes tests/runtimes/build.sh built) and prints one line
+# "outcome=WORD peak_kib=N threads=N": finished, runtime_oom (the
+# runtime's own out-of-memory: Java's OutOfMemoryError, V8's fatal heap
+# error), killed (a signal: the kernel's OOM killer) or timeout (still
+# running after the limit: thrashing).
+#   outcome_task.sh WORK CASE
+set -uo pipefail
+work=$1
+case $2 in
+go) cmd=("$work/churn" -live 220) ;;
+node) cmd=(/usr/bin/node "$work/node_churn.js" 250 4) ;;
+java) cmd=(/usr/lib/jvm/default-java/bin/java -cp "$work/java" Churn 200) ;;
+blas) cmd=(/usr/bin/python3 "$work/blas_work.py" 150) ;;
+pool) cmd=(/usr/bin/python3 "$work/pool_work.py" 48) ;;
+rayon) cmd=("$work/rayon_probe" work 1500) ;;
+*) echo "outcome_task.sh: unknown case '$2'" >&2; exit 2 ;;
+esac
+peak=$(mktemp)
+trap 'rm -f "$peak"' EXIT
+rc=0
+line=$(/usr/bin/time -f %M -o "$peak" timeout -k 5 120 "${cmd[@]}" 2>/dev/null) || rc=$?
+case $rc in
+0) outcome=finished ;;
+3 | 134) outcome=runtime_oom ;;
+124) outcome=timeout ;;
+137) outcome=killed ;;
+*) outcome="exit_$rc" ;;
+esac
+threads=$(tr ' ' '\n' <<<"$line" | sed -n 's/^\(threads\|rayon\)=//p' | head -n1)
+echo "outcome=$outcome peak_kib=$(tail -n1 "$peak" | tr -cd 0-9) threads=${threads:-0}"

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What fitting pays (issue 37): real programs in real Slurm steps, each run
+# plainly and with --governor=runtimes, the two interleaved (each round
+# rotates which goes first), on a throwaway local cluster
+# (tests/slurm/cluster.sh) with the plugin loaded as a default install
+# has it.  For each run: the outcome (finished, killed by the kernel's OOM
+# killer, the runtime's own out-of-memory, timeout), Slurm's own count of
+# OOM kills (srun's "Detected N oom-kill event(s)"), wall time (srun
+# itself, timed in the test user's shell: no wrapper inside the timing),
+# the largest process's peak RSS, and the threads the tasks' runtimes
+# started per CPU of the step.  Figures, not pass/fail: prints the table
+# (tests/bench/outcomes_report.py) and writes OUT/outcomes.tsv,
+# OUT/outcomes.md and the plot OUT/outcomes.svg (gnuplot).
+#   outcomes.sh [--build DIR] [--runs N] [--dir DIR] [--out DIR]
+# Runs as root (it starts Slurm); the jobs run as the test user.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+slurm=$here/../slurm
+build=$here/../../build
+runs=3
+dir=${GOV_CLUSTER_DIR:-/tmp/gov-outcomes}
+out=
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--build) build=${2:?--build needs a directory}; shift 2 ;;
+	--runs) runs=${2:?--runs needs a number}; shift 2 ;;
+	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
+	--out) out=${2:?--out needs a directory}; shift 2 ;;
+	-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+	*) echo "outcomes.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "outcomes.sh: --runs needs a positive number" >&2; exit 2; }
+build=$(cd "$build" && pwd)
+out=${out:-$build/outcomes}
+plugin=$build/spank/governor.so
+[[ -f $plugin ]] || { echo "outcomes.sh: no $plugin; build first" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || { echo "outcomes.sh: must run as root (it starts Slurm)" >&2; exit 1; }
+command -v gnuplot >/dev/null || { echo "outcomes.sh: gnuplot is missing (tests/install-deps.sh)" >&2; exit 1; }
+mkdir -p "$out"
+
+trap '"$slurm/cluster.sh" stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
+"$slurm/cluster.sh" start --dir "$dir" --nodes 1 --plugin "$plugin" --wait 300
+eval "$("$slurm/cluster.sh" env --dir "$dir")"
+# shellcheck source=../slurm/lib.sh
+source "$slurm/lib.sh"
+
+# The probes, built with Debian's toolchains where the test user reads them.
+work=$dir/probes
+bash "$here/../runtimes/build.sh" "$work" >&2
+task=$(user_copy "$here/outcome_task.sh")
+
+# CASE KIND CPUS SHAPE: memory-bound programs in one task whose memory the
+# step's cgroup holds; CPU-bound ones in tasks that share one cpuset
+# (--cpu-bind=none: each counts both CPUs) or in one CPU (the pool).
+cases='go memory 1 -n1 -c1 --mem=400M
+node memory 1 -n1 -c1 --mem=512M
+java memory 1 -n1 -c1 --mem=512M
+blas cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
+rayon cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
+pool cpu 1 -n1 -c1 --mem=1G'
+
+# The test user's loop: RUNS rounds, each case once a side a round, the
+# side that goes first alternating.  Prints "CASE SIDE ROUND MS OOM" and
+# then the tasks' lines, each prefixed "task ".
+# shellcheck disable=SC2016 # expanded by the user's shell
+loop='
+runs=$1 task=$2 work=$3 cases=$4
+for ((r = 1; r <= runs; r++)); do
+	while read -r name kind cpus shape; do
+		sides="P R"; ((r % 2)) || sides="R P"
+		for s in $sides; do
+			opt=; [[ $s == R ]] && opt=--governor=runtimes
+			t0=$EPOCHREALTIME
+			o=$(srun $opt $shape bash "$task" "$work" "$name" </dev/null 2>/tmp/outcomes.err.$$) || true
+			t1=$EPOCHREALTIME
+			oom=$(sed -n "s/.*Detected \([0-9]*\) oom.kill event.*/\1/p" /tmp/outcomes.err.$$ | head -n1)
+			printf "run %s %s %d %d %s\n" "$name" "$s" "$r" \
+				$(( (${t1/./} - ${t0/./}) / 1000 )) "${oom:-0}"
+			sed "s/^/task /" <<<"$o"
+		done
+	done <<<"$cases"
+done
+rm -f /tmp/outcomes.err.$$'
+"$slurm/as_user.sh" bash -c "$loop" _ "$runs" "$task" "$work" "$cases" >"$out/raw.txt"
+
+{
+	printf 'host=%s cpus=%s slurm=%s cgroup=v%s\n' "$(uname -r)" "$(nproc)" \
+		"$(scontrol version | awk '{print $2}')" "$([[ $(stat -fc %T /sys/fs/cgroup) == cgroup2fs ]] && echo 2 || echo 1)"
+	printf 'runtimes: %s; %s; %s; %s; %s\n' "$(/usr/bin/go version | awk '{print $3}')" \
+		"Node.js $(/usr/bin/node --version)" \
+		"$(/usr/lib/jvm/default-java/bin/java -version 2>&1 | head -n1)" \
+		"$(/usr/bin/python3 -V) numpy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')" \
+		"$(/usr/bin/cargo --version | awk '{print "Rust", $2}') rayon"
+} >"$out/machine.txt"
+python3 "$here/outcomes_report.py" "$out/raw.txt" "$cases" "$out"
