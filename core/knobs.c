@@ -31,6 +31,8 @@ const gov_knob gov__knobs[] = {
     { "DOTNET_PROCESSOR_COUNT", NULL, GOV_KNOB_THREADS, ".NET 6+ (Environment.ProcessorCount)" },
     { "NUMBA_NUM_THREADS", NULL, GOV_KNOB_THREADS, "Numba (parallel=True)" },
     { "MC_CORES", NULL, GOV_KNOB_THREADS, "R parallel (mclapply's mc.cores)" },
+    { "LOKY_MAX_CPU_COUNT", NULL, GOV_KNOB_THREADS,
+      "joblib and loky (joblib.cpu_count(), n_jobs=-1)" },
     { "GOMEMLIMIT", NULL, GOV_KNOB_GO_MEMLIMIT, "Go 1.19+ (soft memory limit of the Go runtime)" },
     { "NODE_OPTIONS", "--max-old-space-size", GOV_KNOB_NODE_HEAP,
       "Node.js (V8's old generation, MiB)" },

@@ -102,6 +102,18 @@ assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[1]}" "Java churn u
 assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[2]}" "Java churn with --governor=runtimes in --mem=512M"
 assert_idle
 
+# Two tasks sharing the step's cpuset (--cpu-bind=none) each count both
+# CPUs: joblib's n_jobs=-1 would start two workers in each.  loky reads
+# LOKY_MAX_CPU_COUNT: each task then starts its share, one.
+# shellcheck disable=SC2016 # expanded in the task
+loky='/usr/bin/python3 -c "import joblib; print(joblib.cpu_count())"'
+alone=$(as_user srun -n2 -c1 --cpu-bind=none bash -c "$loky" | sort | tr '\n' ' ')
+mode=$(as_user srun --governor=runtimes -n2 -c1 --cpu-bind=none bash -c "$loky" | sort | tr '\n' ' ')
+printf -- '--- joblib.cpu_count() in two tasks sharing 2 CPUs: alone %s, --governor=runtimes %s\n' "$alone" "$mode"
+assert_eq "2 2 " "$alone" "joblib counts the shared cpuset alone"
+assert_eq "1 1 " "$mode" "joblib's share with --governor=runtimes"
+assert_idle
+
 # --governor=threads exports the same list of CPU variables: Go sizes itself
 # from it without governor run.
 # shellcheck disable=SC2016 # expanded in the task
