@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# covers: v1
+# v2: what Python's pools count is the affinity mask and the host (os.cpu_count()), not a cgroup file; the guest image has no numpy or joblib; left out of the TCG guest for time
+# Python's process pools in real steps (issue 37): what a user of Debian's
+# Python gets from a default multiprocessing.Pool, concurrent.futures'
+# ProcessPoolExecutor, joblib (n_jobs=-1) and numpy's OpenBLAS in each
+# worker, plainly, with --governor=runtimes, and sized with the Python
+# binding (governor.plan().cpu_workers).  In a 1-CPU step and in two tasks
+# sharing a 2-CPU cpuset (--cpu-bind=none).  Before 3.13 nothing but the
+# program itself sizes Pool and ProcessPoolExecutor: they count the host.
+set -euo pipefail
+# shellcheck source=../gov_lib.sh
+source "$(dirname "$0")/../gov_lib.sh"
+
+gov_plugstack
+py=$(gov_python_copy)
+# One line: "pool futures joblib blas binding" ("-": the binding failed).
+# shellcheck disable=SC2016 # python source, run in the task
+script='
+import concurrent.futures, multiprocessing, os
+import joblib
+from threadpoolctl import threadpool_info
+
+def blas(_):
+    import numpy
+    (numpy.ones((200, 200)) @ numpy.ones((200, 200))).sum()
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"][0]
+
+if __name__ == "__main__":
+    with multiprocessing.Pool() as p:
+        pool, threads = p._processes, max(p.map(blas, range(4)))
+    with concurrent.futures.ProcessPoolExecutor() as e:
+        futures = e._max_workers
+    try:
+        import governor
+        binding = governor.plan().cpu_workers
+    except Exception:
+        binding = "-"
+    print(pool, futures, joblib.cpu_count(), threads, binding)
+'
+# A file, as a user's program is: Python 3.14's default start method
+# (forkserver) imports the workers' functions from it.
+printf '%s\n' "$script" >"$py/pools.py"
+chmod a+r "$py/pools.py"
+run() { # SRUN_ARGS...: the tasks' lines, sorted
+	as_user srun "$@" env PYTHONPATH="$py" GOVERNOR_LIBRARY="$py/libgovernor.so" \
+		/usr/bin/python3 "$py/pools.py" | sort -u
+}
+host=$(nproc)
+py_minor=$(/usr/bin/python3 -c 'import sys; print(sys.version_info[1])')
+for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
+	# shellcheck disable=SC2086 # one word per option
+	plain=$(run $shape --mem=1G)
+	# shellcheck disable=SC2086
+	governed=$(run --governor=runtimes $shape --mem=1G)
+	printf -- '--- %s (pool futures joblib blas binding): plain %s; --governor=runtimes %s\n' \
+		"$shape" "$plain" "$governed"
+	cpus=1
+	[[ $shape == -n1* ]] || cpus=2
+	# Pool and ProcessPoolExecutor count os.cpu_count(), the host's, until
+	# 3.13 counts the affinity mask (os.process_cpu_count()) and reads
+	# PYTHON_CPU_COUNT.
+	alone=$host want=$host
+	((py_minor >= 13)) && alone=$cpus want=1
+	assert_eq "$alone" "$(cut -d' ' -f1 <<<"$plain")" "$shape: Pool() alone"
+	assert_eq "$alone" "$(cut -d' ' -f2 <<<"$plain")" "$shape: ProcessPoolExecutor() alone"
+	assert_eq "$want" "$(cut -d' ' -f1 <<<"$governed")" "$shape: Pool() with --governor=runtimes"
+	assert_eq "$want" "$(cut -d' ' -f2 <<<"$governed")" "$shape: ProcessPoolExecutor() with --governor=runtimes"
+	# joblib counts the affinity mask: the shared cpuset's 2 alone, its
+	# share (LOKY_MAX_CPU_COUNT) governed; OpenBLAS in a worker likewise.
+	assert_eq "$cpus" "$(cut -d' ' -f3 <<<"$plain")" "$shape: joblib alone"
+	assert_eq 1 "$(cut -d' ' -f3 <<<"$governed")" "$shape: joblib with --governor=runtimes"
+	assert_eq "$cpus" "$(cut -d' ' -f4 <<<"$plain")" "$shape: OpenBLAS in a worker alone"
+	assert_eq 1 "$(cut -d' ' -f4 <<<"$governed")" "$shape: OpenBLAS in a worker with --governor=runtimes"
+	# The binding sizes the pool from the allocation in any Python: from
+	# the sealed descriptor, or without one from Slurm's variables.
+	assert_eq 1 "$(cut -d' ' -f5 <<<"$plain")" "$shape: governor.plan().cpu_workers alone"
+	assert_eq 1 "$(cut -d' ' -f5 <<<"$governed")" "$shape: governor.plan().cpu_workers governed"
+done
+assert_idle
