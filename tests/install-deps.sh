@@ -32,7 +32,7 @@ packages=(
   # binding's pool example): Debian's own, so every machine tests the same.
   golang-go nodejs default-jdk-headless cargo librust-rayon-dev
   python3-numpy python3-threadpoolctl libopenblas0-pthread
-  python3-joblib python3-dask python3-distributed
+  python3-joblib python3-dask python3-distributed python3-numexpr
   # The outcome benchmark's plot (tests/bench/outcomes.sh).
   gnuplot-nox
 )

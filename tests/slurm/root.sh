@@ -45,7 +45,7 @@ packages=(
 	golang-go nodejs default-jdk-headless cargo librust-rayon-dev
 	python3-numpy python3-threadpoolctl libopenblas0-pthread
 	# Python's pools as a user meets them (python_pools.sh).
-	python3-joblib
+	python3-joblib python3-numexpr
 	# The Debian packages, built and installed inside (tests/install/test_deb.sh).
 	build-essential debhelper scdoc man-db dh-python python3-all
 	pybuild-plugin-pyproject python3-setuptools python3-wheel

@@ -6,7 +6,7 @@
 # ProcessPoolExecutor, joblib (n_jobs=-1) and numpy's OpenBLAS in each
 # worker, plainly, with --governor=runtimes, and sized with the Python
 # binding (governor.plan().cpu_workers).  In a 1-CPU step and in two tasks
-# sharing a 2-CPU cpuset (--cpu-bind=none).  Before 3.13 nothing but the
+# sharing a 2-CPU cpuset (--cpu-bind=none); and numexpr's threads.  Before 3.13 nothing but the
 # program itself sizes Pool and ProcessPoolExecutor: they count the host.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
@@ -14,11 +14,12 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 gov_plugstack
 py=$(gov_python_copy)
-# One line: "pool futures joblib blas binding" ("-": the binding failed).
+# One line: "pool futures joblib blas binding numexpr numexpr_max" ("-":
+# the binding failed).
 # shellcheck disable=SC2016 # python source, run in the task
 script='
 import concurrent.futures, multiprocessing, os
-import joblib
+import joblib, numexpr
 from threadpoolctl import threadpool_info
 
 def blas(_):
@@ -36,7 +37,7 @@ if __name__ == "__main__":
         binding = governor.plan().cpu_workers
     except Exception:
         binding = "-"
-    print(pool, futures, joblib.cpu_count(), threads, binding)
+    print(pool, futures, joblib.cpu_count(), threads, binding, numexpr.nthreads, numexpr.MAX_THREADS)
 '
 # A file, as a user's program is: Python 3.14's default start method
 # (forkserver) imports the workers' functions from it.
@@ -53,7 +54,7 @@ for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
 	plain=$(run $shape --mem=1G)
 	# shellcheck disable=SC2086
 	governed=$(run --governor=runtimes $shape --mem=1G)
-	printf -- '--- %s (pool futures joblib blas binding): plain %s; --governor=runtimes %s\n' \
+	printf -- '--- %s (pool futures joblib blas binding numexpr max): plain %s; --governor=runtimes %s\n' \
 		"$shape" "$plain" "$governed"
 	cpus=1
 	[[ $shape == -n1* ]] || cpus=2
@@ -76,5 +77,9 @@ for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
 	# the sealed descriptor, or without one from Slurm's variables.
 	assert_eq 1 "$(cut -d' ' -f5 <<<"$plain")" "$shape: governor.plan().cpu_workers alone"
 	assert_eq 1 "$(cut -d' ' -f5 <<<"$governed")" "$shape: governor.plan().cpu_workers governed"
+	# numexpr counts the host's cores whatever the task holds, and keeps a
+	# pool of 64; the governed task's are its share.
+	assert_eq "$host 64" "$(cut -d' ' -f6,7 <<<"$plain")" "$shape: numexpr alone"
+	assert_eq "1 1" "$(cut -d' ' -f6,7 <<<"$governed")" "$shape: numexpr with --governor=runtimes"
 done
 assert_idle
