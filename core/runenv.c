@@ -486,6 +486,16 @@ static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_s
     return rc;
 }
 
+/* The reason the entry just decided is skipped, where "not asked for"
+ * (the run's scope) is not it: --governor=threads is not what left it out. */
+static void why_skipped(builder *b, gov_runenv_reason why)
+{
+    gov_runenv_entry *e = &b->env->entries[b->env->count - 1];
+
+    if (e->action == GOV_RUNENV_SKIP && e->reason == GOV_RUNENV_NOT_ASKED)
+        e->reason = why;
+}
+
 /* The plan's per-worker figures (GOV_PLAN_WORKERS_NUMA) as one list each,
  * a worker's entry in the order of .topology.task.numa: threads and bytes
  * comma-separated, CPU lists (which hold commas) colon-separated.  NULL
@@ -530,8 +540,11 @@ static int worker_lists(builder *b, bool all)
 
     for (int i = 0; i < 3 && !rc; i++) {
         char *v = in_scope ? worker_list(b, i, &rc) : NULL;
-        if (!rc)
+        if (!rc) {
             text_figure(b, lists[i].name, GOV_RUNENV_POOL, in_scope, v, lists[i].what, &rc);
+            if (all)
+                why_skipped(b, GOV_RUNENV_NOT_NUMA);
+        }
         free(v);
     }
     return rc;
@@ -546,7 +559,7 @@ static int omp_place(builder *b, const char *name, const char *value, bool asked
 
     if (!asked) {
         e->action = GOV_RUNENV_SKIP;
-        e->reason = GOV_RUNENV_NOT_ASKED;
+        e->reason = GOV_RUNENV_NOT_PLACES;
         return 0;
     }
     if (cur && !b->force) {
@@ -591,6 +604,8 @@ static int decide(builder *b)
     if (!rc)
         rc = figure(b, GOV_MEMORY_ENV, GOV_RUNENV_MARKER, hints, b->share, 1,
                     "governor run and the plugin: the memory share the hints derive from");
+    if (!rc && all)
+        why_skipped(b, b->no_share);
     return rc;
 }
 

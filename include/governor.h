@@ -872,6 +872,9 @@ enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
       "variables only)")                                                                      \
     X(GOV_RUNENV_RUNTIME_HALF, "runtime_half", "the JVM gives half of a share this small "    \
       "to its heap itself, as much as the plan would")                                        \
+    X(GOV_RUNENV_NOT_NUMA, "not_numa", "only with --workers numa (a list per NUMA worker)")   \
+    X(GOV_RUNENV_NOT_PLACES, "not_places", "only with --omp-places (binding threads suits "   \
+      "a program that owns its CPUs)")                                                        \
     /* append above this line */
 typedef enum gov_runenv_reason { GOV_RUNENV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_runenv_reason;
 enum { GOV_RUNENV_REASON_COUNT = GOV_RUNENV_REASON_LIST(GOV_ENUM_ONE_) 0 };

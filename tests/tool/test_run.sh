@@ -77,6 +77,11 @@ fi
 check "pool memory per worker" $((209715200 / 2)) \
   "$(SLURM_JOB_ID=1 run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"
 
+# --explain's reasons fit the command run: never the plugin's threads mode.
+lacks "--explain never blames --governor=threads" "not asked for" "$("$gov" run --explain -- true 2>&1)"
+contains "--explain names the option a skipped list needs" \
+  "skip GOVERNOR_WORKER_CPUS: only with --workers numa" "$("$gov" run --explain -- true 2>&1)"
+
 # --explain shows a kept value and how it compares; --verbose warns without
 # printing the value.
 out=$(OMP_NUM_THREADS=7 taskset -c 0 "$gov" run --explain -- true 2>&1)

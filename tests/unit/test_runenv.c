@@ -352,6 +352,22 @@ static void test_java_heap_share(void **state)
     gov_runenv_free(env);
 }
 
+/* governor run decides every variable: "not asked for" (the plugin's
+ * --governor=threads) is never its reason; what only an option sets says
+ * which option (issue 36). */
+static void test_reasons_fit_the_run(void **state)
+{
+    gov_snapshot s = alloc();
+    gov_runenv *env = compute(&s, 0, NULL, 0);
+
+    for (size_t i = 0; i < env->count; i++)
+        assert_int_not_equal(env->entries[i].reason, GOV_RUNENV_NOT_ASKED);
+    assert_int_equal(find(env, "GOVERNOR_WORKER_CPUS", NULL)->reason, GOV_RUNENV_NOT_NUMA);
+    assert_int_equal(find(env, "OMP_PLACES", NULL)->reason, GOV_RUNENV_NOT_PLACES);
+    assert_int_equal(find(env, "OMP_PROC_BIND", NULL)->reason, GOV_RUNENV_NOT_PLACES);
+    gov_runenv_free(env);
+}
+
 static void test_memory_hints_need_an_allocation(void **state)
 {
     static const char *const envp[] = { "GOVERNOR_MEMORY_PER_WORKER=123", NULL };
@@ -632,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_node_heap_sizes),
         cmocka_unit_test(test_java_when_blind),
         cmocka_unit_test(test_java_heap_share),
+        cmocka_unit_test(test_reasons_fit_the_run),
         cmocka_unit_test(test_memory_hints_need_an_allocation),
         cmocka_unit_test(test_hints_within_the_limit),
         cmocka_unit_test(test_long_user_value_cut),
