@@ -28,6 +28,19 @@ as_user env OMP_NUM_THREADS=8 srun --governor -n1 -c2 --mem=600M \
 # descriptor.md: verify's JSON in a plain step.
 as_user srun --governor -n1 "$GOV_TOOL" verify --json >"$out/verify_json.out"
 rm -f "$home/doc_examples.dat"
+# user-guide.md and descriptor.md: a container with the admin guide's lines
+# in place: podman's namespaces (user, PID, cgroup), a fresh /run with the
+# run directory bound in; made with bubblewrap, as gov_container does.
+command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh)"
+gov_plugstack handoff=munge,file
+bwrap='bwrap --unshare-user --bind / / --dev-bind /dev /dev --uid 0 --gid 0 --unshare-pid
+	--proc /proc --unshare-cgroup --tmpfs /run --ro-bind /run/slurm-governor /run/slurm-governor --'
+# shellcheck disable=SC2086 # the bwrap line is words
+as_user srun --governor -n1 -c1 --mem=300M $bwrap "$GOV_TOOL" snapshot | sed -n '2,5p' \
+	>"$out/container_snapshot.out"
+# shellcheck disable=SC2086
+as_user srun --governor -n1 -c1 --mem=300M $bwrap "$GOV_TOOL" verify --json \
+	>"$out/container_verify_json.out"
 # rollout.md: doctor on a node with TaskPlugin=task/affinity only (exit 1:
 # nothing holds the memory).
 restart_cluster --task-plugin task/affinity
