@@ -249,7 +249,7 @@ e2e_pair() {
 bench() {
 	bash tests/bench/run.sh "$out/plain" &&
 		bash tests/bench/launch.sh --build "$out/plain" --runs 6 &&
-		bash tests/bench/outcomes.sh --build "$out/plain" --runs 3
+		bash tests/bench/outcomes.sh --build "$out/plain" --probes "$out/runtimes" --runs 3
 }
 
 # On a machine without the caches, the Slurm roots and the guest's image
@@ -297,7 +297,7 @@ def debs-24.11 - "Slurm 24.11 root: Debian packages" root_debs 24.11
 def debs-26.05 - "Slurm 26.05 root: Debian packages" root_debs 26.05
 def v2 - "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
 def pair - "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
-def bench plain "benchmarks" bench
+def bench plain,probes "benchmarks" bench
 
 # What --only builds before a stage that needs it, unless a stage chosen
 # before it builds the same: the plain build (unit), the runtime probes

@@ -11,7 +11,9 @@
 # started per CPU of the step.  Figures, not pass/fail: prints the table
 # (tests/bench/outcomes_report.py) and writes OUT/outcomes.tsv,
 # OUT/outcomes.md and the plot OUT/outcomes.svg (gnuplot).
-#   outcomes.sh [--build DIR] [--runs N] [--dir DIR] [--out DIR]
+#   outcomes.sh [--build DIR] [--probes DIR] [--runs N] [--dir DIR] [--out DIR]
+# --probes: probes tests/runtimes/build.sh already built (the runtimes
+# stage's), copied instead of built again.
 # Runs as root (it starts Slurm); the jobs run as the test user.
 set -euo pipefail
 
@@ -21,13 +23,15 @@ build=$here/../../build
 runs=3
 dir=${GOV_CLUSTER_DIR:-/tmp/gov-outcomes}
 out=
+probes=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--build) build=${2:?--build needs a directory}; shift 2 ;;
 	--runs) runs=${2:?--runs needs a number}; shift 2 ;;
 	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
-	-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+	--probes) probes=${2:?--probes needs a directory}; shift 2 ;;
+	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) echo "outcomes.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -48,6 +52,12 @@ source "$slurm/lib.sh"
 
 # The probes, built with Debian's toolchains where the test user reads them.
 work=$dir/probes
+if [[ -n $probes ]]; then
+	mkdir -p "$work"
+	for f in gomaxprocs churn rayon_probe java toolchains; do
+		[[ -e $probes/$f ]] && cp -a "$probes/$f" "$work/"
+	done
+fi
 bash "$here/../runtimes/build.sh" "$work" >&2
 task=$(user_copy "$here/outcome_task.sh")
 
