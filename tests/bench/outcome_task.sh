@@ -4,7 +4,7 @@
 # "outcome=WORD peak_kib=N threads=N": finished, runtime_oom (the
 # runtime's own out-of-memory: Java's OutOfMemoryError, V8's fatal heap
 # error), killed (a signal: the kernel's OOM killer) or timeout (still
-# running after the limit: thrashing).
+# running after 60 s: thrashing at the memory limit).
 #   outcome_task.sh WORK CASE
 set -uo pipefail
 work=$1
@@ -20,7 +20,7 @@ esac
 peak=$(mktemp)
 trap 'rm -f "$peak"' EXIT
 rc=0
-line=$(/usr/bin/time -f %M -o "$peak" timeout -k 5 120 "${cmd[@]}" 2>/dev/null) || rc=$?
+line=$(/usr/bin/time -f %M -o "$peak" timeout -k 5 60 "${cmd[@]}" 2>/dev/null) || rc=$?
 case $rc in
 0) outcome=finished ;;
 3 | 134) outcome=runtime_oom ;;

@@ -59,8 +59,9 @@ def main() -> int:
             tsv.write(f"{r['case']}\t{r['side']}\t{r['round']}\t{r['ms']}\t{r['oom']}\t"
                       f"{outcome(r)}\t{peak}\t{threads}\n")
     rows = ["| program | step | side | finished | OOM-killed (Slurm's count) | runtime's own OOM "
-            "| wall s (median) | peak MiB (largest process) | threads per CPU |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+            "| timed out (thrashing) | wall s (median) | peak MiB (largest process) "
+            "| threads per CPU |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     plot = []
     for name, kind, cpus, shape in cases:
         bars = []
@@ -78,13 +79,10 @@ def main() -> int:
             kills = sum(1 for r in mine if r["oom"] or outcome(r) == "killed")
             rows.append(f"| {LABELS.get(name, name)} | `{shape}` | {SIDES[side]} | "
                         f"{words.count('finished')}/{n} | {kills}/{n} | "
-                        f"{words.count('runtime_oom')}/{n} | {wall:.2f} | {peak:.0f} | "
+                        f"{words.count('runtime_oom')}/{n} | {words.count('timeout')}/{n} | "
+                        f"{wall:.2f} | {peak:.0f} | "
                         f"{'-' if kind == 'memory' else f'{tpc:g}'} |")
-            finished = words.count("finished")
-            bars.append((wall, "finished" if finished == n else
-                         f"{n - finished}/{n} " + ("OOM-killed" if kills else
-                                                   "out of memory" if "runtime_oom" in words
-                                                   else "failed")))
+            bars.append((wall, bar_label(words, kills, n)))
         if len(bars) == 2:
             plot.append((LABELS.get(name, name), bars))
     table = "\n".join(rows)
@@ -92,6 +90,17 @@ def main() -> int:
     print(table)
     write_plot(plot, outdir)
     return 0
+
+
+def bar_label(words, kills: int, n: int) -> str:
+    """"finished", or what became of the runs that did not finish."""
+    if words.count("finished") == n:
+        return "finished"
+    parts = [f"{kills}/{n} OOM-killed"] if kills else []
+    for word, text in (("runtime_oom", "out of memory"), ("timeout", "thrashing")):
+        if words.count(word):
+            parts.append(f"{words.count(word)}/{n} {text}")
+    return ", ".join(parts) or f"{n - words.count('finished')}/{n} failed"
 
 
 def write_plot(plot, outdir: pathlib.Path) -> None:
