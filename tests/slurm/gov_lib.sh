@@ -61,6 +61,22 @@ assert_idle() {
 	die "nodes not idle: $(node_states | tr '\n' ' ')"
 }
 
+# user_namespaces: 0 when the test user can make a user namespace (and
+# bubblewrap is there to use it); 1 in a Slurm root, a chroot
+# (tests/slurm/chroot.sh), where the kernel refuses user namespaces to the
+# chrooted process: a fact of the machine the caller names; anywhere else
+# a refusal fails the case.
+user_namespaces() {
+	if as_user unshare --user true 2>/dev/null; then
+		command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh installs it)"
+		return 0
+	fi
+	[[ $(stat -c %d:%i /) != "$(stat -c %d:%i /proc/1/root/ 2>/dev/null)" ]] ||
+		die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
+	return 1
+}
+CHROOT_NO_USERNS="this Slurm runs in a chroot (chroot.sh), where the kernel refuses user namespaces (CLONE_NEWUSER: EPERM)"
+
 # gov_python_copy: copies the Python binding and the built library where the
 # test user can read them; prints the directory (PYTHONPATH; the library is
 # DIR/libgovernor.so, for GOVERNOR_LIBRARY).

@@ -35,13 +35,10 @@ rm -f "$home/doc_examples.dat"
 # the other Slurm series run here (as in gov_container): there the two
 # examples are left to the host's series.
 not_here=
-if ! as_user unshare --user true 2>/dev/null; then
-	[[ $(stat -c %d:%i /) != "$(stat -c %d:%i /proc/1/root/ 2>/dev/null)" ]] ||
-		die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
-	echo "this Slurm runs in a chroot (chroot.sh), where the kernel refuses user namespaces: the container examples are checked on the host's series"
+if ! user_namespaces; then
+	echo "$CHROOT_NO_USERNS: the container examples are checked on the host's series"
 	not_here=container_snapshot,container_verify_json
 else
-	command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh)"
 	gov_plugstack handoff=munge,file
 	bwrap='bwrap --unshare-user --bind / / --dev-bind /dev /dev --uid 0 --gid 0 --unshare-pid
 		--proc /proc --unshare-cgroup --tmpfs /run --ro-bind /run/slurm-governor /run/slurm-governor --'

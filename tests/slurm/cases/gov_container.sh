@@ -18,12 +18,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 
 # The kernel refuses a user namespace to a chrooted process, which is how
 # the other Slurm series run here (tests/slurm/chroot.sh).
-if ! as_user unshare --user true 2>/dev/null; then
-	[[ $(stat -c %d:%i /) == "$(stat -c %d:%i /proc/1/root/)" ]] ||
-		skip "this Slurm runs in a chroot (chroot.sh), where the kernel refuses user namespaces (CLONE_NEWUSER: EPERM)"
-	die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
-fi
-command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh, the guest's image.sh install it)"
+user_namespaces || skip "$CHROOT_NO_USERNS"
 
 gov_plugstack handoff=munge,file
 mem=300

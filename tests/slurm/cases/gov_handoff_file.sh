@@ -18,13 +18,7 @@ source "$(dirname "$0")/../gov_lib.sh"
 # other Slurm series run here (tests/slurm/chroot.sh); there that check
 # alone is left out, and says so.
 userns=yes
-if ! as_user unshare --user true 2>/dev/null; then
-	[[ $(stat -c %d:%i /) != "$(stat -c %d:%i /proc/1/root/)" ]] ||
-		die "the test user cannot make a user namespace (kernel.unprivileged_userns_clone=0?)"
-	userns=no
-else
-	command -v bwrap >/dev/null || die "bubblewrap is missing (tests/install-deps.sh installs it)"
-fi
+user_namespaces || userns=no
 home=$(user_home)
 steps=/run/slurm-governor/steps
 # shellcheck disable=SC2016 # expanded in the task
