@@ -243,6 +243,12 @@ static uint64_t jvm_sees(const builder *b, const gov_knob *k)
         return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
     }
     if (k->kind == GOV_KNOB_JAVA_RAM) {
+        /* The heap's percentage needs its base pinned: a JVM in a container
+         * with its own cgroup namespace sees the host, not the limit this
+         * task saw before it entered (75 % of a 24 GiB host in a 512 MiB
+         * step). */
+        if (java_heap_percent(b->share))
+            return GOV_UNKNOWN;
         /* With container support HotSpot reads the cgroup's hard limit (v1:
          * the hierarchical one) but nothing of the scheduler or our share. */
         seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes

@@ -102,6 +102,25 @@ assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[1]}" "Java churn u
 assert_match '^jchurn=finished maxheap_mib=3[0-9][0-9]$' "${r[2]}" "Java churn with --governor=runtimes in --mem=512M"
 assert_idle
 
+# In a container with its own cgroup namespace (pyxis joins one) the JVM
+# sees the host, not the step: the heap's percentage must apply to a
+# MaxRAM pinned to the share, or 75 % of the host would be its heap.  The
+# kernel refuses user namespaces in a Slurm root (a chroot): there the
+# host's series checks it.
+if user_namespaces; then
+	# shellcheck disable=SC2016 # expanded in the task
+	java_in='bwrap --unshare-user --bind / / --dev-bind /dev /dev --unshare-cgroup -- "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" java'
+	alone=$(as_user srun -n1 -c1 --mem=512M bash -c "$java_in" 2>/dev/null)
+	mode=$(as_user srun --governor=runtimes -n1 -c1 --mem=512M bash -c "$java_in" 2>/dev/null)
+	printf -- '--- JVM in a cgroup namespace, --mem=512M: alone %s, --governor=runtimes %s\n' "$alone" "$mode"
+	heap=$(val "java $mode" java maxheap_mib)
+	assert_match '^[0-9]+$' "$heap" "the JVM's heap in a cgroup namespace"
+	((heap <= 512)) || die "--governor=runtimes in a cgroup namespace: JVM heap $heap MiB past --mem=512M"
+else
+	echo "$CHROOT_NO_USERNS: the JVM in a cgroup namespace is checked on the host's series"
+fi
+assert_idle
+
 # Two tasks sharing the step's cpuset (--cpu-bind=none) each count both
 # CPUs: joblib's n_jobs=-1 would start two workers in each.  loky reads
 # LOKY_MAX_CPU_COUNT: each task then starts its share, one.
