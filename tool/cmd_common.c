@@ -249,14 +249,17 @@ void gov__fmt_memory_high(const gov_snapshot *s, char *buf, size_t cap)
 
 bool gov__fmt_plan_reserve(const gov_snapshot *s, const gov_plan *p, char *buf, size_t cap)
 {
-    char mem[32];
+    char mem[32] = "", threads[32] = "";
 
     if (!p->reserve_threads && !p->reserve_memory_bytes)
         return false;
-    gov__fmt_bytes(p->reserve_memory_bytes, mem, sizeof mem);
-    snprintf(buf, cap, "%llu thread%s and %s (profile %s, as governor watch keeps)",
-             (unsigned long long)p->reserve_threads, p->reserve_threads == 1 ? "" : "s", mem,
-             gov_profile_name(s->policy.profile));
+    if (p->reserve_threads)
+        snprintf(threads, sizeof threads, "%llu thread%s", (unsigned long long)p->reserve_threads,
+                 p->reserve_threads == 1 ? "" : "s");
+    if (p->reserve_memory_bytes)
+        gov__fmt_bytes(p->reserve_memory_bytes, mem, sizeof mem);
+    snprintf(buf, cap, "%s%s%s (profile %s, as governor watch keeps)", threads,
+             *threads && *mem ? " and " : "", mem, gov_profile_name(s->policy.profile));
     return true;
 }
 

@@ -83,7 +83,8 @@ void gov__fmt_plan_memory(const gov_plan *p, char *buf, size_t cap);
 void gov__fmt_memory_high(const gov_snapshot *s, char *buf, size_t cap);
 
 /* What the plan keeps back, "1 thread and 50.0 MiB (profile interactive,
- * ...)"; false (buf untouched) when it keeps nothing. */
+ * ...)", a figure of 0 left out; false (buf untouched) when it keeps
+ * nothing. */
 bool gov__fmt_plan_reserve(const gov_snapshot *s, const gov_plan *p, char *buf, size_t cap);
 
 #endif

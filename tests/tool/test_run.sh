@@ -65,6 +65,8 @@ check "the interactive profile's reserve applies to run" 135MiB \
 check "the interactive quarter in plan as in watch" \
   "$("$gov" watch --count 1 --json --sysroot "$node_fix" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ram"]["reserve_bytes"])')" \
   "$("$gov" plan --json --sysroot "$node_fix" | python3 -c 'import json,sys; print(json.load(sys.stdin)["reserve_memory_bytes"])')"
+contains "plan says what it keeps back, no figure of 0" "kept back:           50.0 MiB (profile interactive" \
+  "$("$gov" plan --sysroot "$node_fix")"
 check "NODE_OPTIONS appended, never clobbered" "--require ./t.js --max-old-space-size=72 --max-semi-space-size=12" \
   "$(SLURM_JOB_ID=1 NODE_OPTIONS='--require ./t.js' run_env NODE_OPTIONS --sysroot "$node_fix")"
 check "a user's heap size kept" "--max-old-space-size=64 --max-semi-space-size=12" \
