@@ -133,6 +133,27 @@ assert_eq "2 2 " "$alone" "joblib counts the shared cpuset alone"
 assert_eq "1 1 " "$mode" "joblib's share with --governor=runtimes"
 assert_idle
 
+# 26.05's salloc --exclusive=allocation: whole nodes, and every step all of
+# the allocation (no --exact): a step of one task is told both CPUs, two
+# tasks of one step that share them (--cpu-bind=none) one each, each
+# narrowed onto its own CPU (as gov_narrow_spread shows).  Steps
+# that overlap each hold the whole allocation by Slurm's own rule; the
+# governor sees one step and cannot divide between them (docs/runtimes.md).
+if [[ $(by_series 22.05=no 24.11=no 26.05=yes) == yes ]]; then
+	# shellcheck disable=SC2016 # expanded in the steps
+	steps='srun -n1 bash -c "$0"; srun --governor=runtimes -n1 bash -c "$0"
+		srun -n2 --cpu-bind=none bash -c "$0"; srun --governor=runtimes -n2 --cpu-bind=none bash -c "$0"'
+	# shellcheck disable=SC2016 # expanded in the task
+	show='echo "$SLURM_STEP_ID $(nproc) ${OMP_NUM_THREADS:-unset}"'
+	out=$(as_user salloc --exclusive=allocation -n2 bash -c "$steps" "$show" 2>/dev/null | sort | tr '\n' ' ')
+	printf -- '--- salloc --exclusive=allocation -n2, steps (id cpus OMP_NUM_THREADS): %s\n' "$out"
+	assert_eq "0 2 unset 1 2 2 2 2 unset 2 2 unset 3 1 1 3 1 1 " "$out" \
+		"--exclusive=allocation: each step the allocation, tasks sharing it their share"
+	assert_idle
+else
+	echo "Slurm $(slurm_series) has no --exclusive=allocation (26.05 does)"
+fi
+
 # --governor=threads exports the same list of CPU variables: Go sizes itself
 # from it without governor run.
 # shellcheck disable=SC2016 # expanded in the task
