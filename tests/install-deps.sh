@@ -33,6 +33,8 @@ packages=(
   golang-go nodejs default-jdk-headless cargo librust-rayon-dev
   python3-numpy python3-threadpoolctl libopenblas0-pthread
   python3-joblib python3-dask python3-distributed python3-numexpr
+  # PyTorch 1.13 (python_pools: its pools from OMP_NUM_THREADS, else the host).
+  python3-torch
   # The outcome benchmark's plot (tests/bench/outcomes.sh).
   gnuplot-nox
 )

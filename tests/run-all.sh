@@ -19,7 +19,7 @@
 #   8. the same for Slurm 26.05, in a cached Debian unstable root
 #   9. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
 #      a cached Debian trixie image (tests/guest/run.sh): the cases that
-#      cover v2; then two guests of different shapes joined by a network,
+#      cover v2 and the outcome benchmark's memory-bound programs; then two guests of different shapes joined by a network,
 #      one cluster of two real machines (tests/guest/pair.sh), the first a
 #      2-socket SMT NUMA node that also runs the topology cases
 #  10. benchmarks (figures only, never pass/fail on speed)
@@ -230,8 +230,10 @@ root_e2e() { # SERIES
 	bash tests/slurm/run.sh --slurm "$1" --build "$out/slurm-$1"
 }
 
+# Then the outcome benchmark's memory-bound programs on that v2 cluster
+# (figures only; the runtimes stage's probes).
 e2e_v2() {
-	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out"
+	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out" --outcomes "$out/runtimes"
 }
 
 # Two machines, one cluster: node1 a node of real shape (2 sockets x 2
@@ -295,7 +297,7 @@ def install plain "install, man pages, dist tarball" install_checks
 def debs - "Debian packages" debs
 def debs-24.11 - "Slurm 24.11 root: Debian packages" root_debs 24.11
 def debs-26.05 - "Slurm 26.05 root: Debian packages" root_debs 26.05
-def v2 - "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest)" e2e_v2
+def v2 probes "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest), and the outcome benchmark there" e2e_v2
 def pair - "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
 def bench plain,probes "benchmarks" bench
 

@@ -4,8 +4,8 @@
 # "outcome=WORD peak_kib=N threads=N": finished, runtime_oom (the
 # runtime's own out-of-memory: Java's OutOfMemoryError, V8's fatal heap
 # error), killed (a signal: the kernel's OOM killer) or timeout (still
-# running after 60 s: thrashing at the memory limit).
-#   outcome_task.sh WORK CASE
+# running after TIMEOUT s, default 60: thrashing at the memory limit).
+#   outcome_task.sh WORK CASE [TIMEOUT]
 set -uo pipefail
 work=$1
 case $2 in
@@ -14,13 +14,14 @@ node) cmd=(/usr/bin/node "$work/node_churn.js" 250 4) ;;
 java) cmd=(/usr/lib/jvm/default-java/bin/java -cp "$work/java" Churn 200) ;;
 blas) cmd=(/usr/bin/python3 "$work/blas_work.py" 150) ;;
 pool) cmd=(/usr/bin/python3 "$work/pool_work.py" 48) ;;
+torch) cmd=(/usr/bin/python3 "$work/torch_work.py" 80) ;;
 rayon) cmd=("$work/rayon_probe" work 1500) ;;
 *) echo "outcome_task.sh: unknown case '$2'" >&2; exit 2 ;;
 esac
 peak=$(mktemp)
 trap 'rm -f "$peak"' EXIT
 rc=0
-line=$(/usr/bin/time -f %M -o "$peak" timeout -k 5 60 "${cmd[@]}" 2>/dev/null) || rc=$?
+line=$(/usr/bin/time -f %M -o "$peak" timeout -k 5 "${3:-60}" "${cmd[@]}" 2>/dev/null) || rc=$?
 case $rc in
 0) outcome=finished ;;
 3 | 134) outcome=runtime_oom ;;

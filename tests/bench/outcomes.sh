@@ -12,8 +12,15 @@
 # (tests/bench/outcomes_report.py) and writes OUT/outcomes.tsv,
 # OUT/outcomes.md and the plot OUT/outcomes.svg (gnuplot).
 #   outcomes.sh [--build DIR] [--probes DIR] [--runs N] [--dir DIR] [--out DIR]
+#               [--cgroup v1|v2] [--timeout S] [--no-plot] [--cases NAME,...]
 # --probes: probes tests/runtimes/build.sh already built (the runtimes
-# stage's), copied instead of built again.
+# stage's), copied instead of built: a machine without the toolchains (the
+# cgroup v2 guest) runs them so.  --cgroup: the cluster's (cluster.sh).
+# --timeout: how long a program may run before it counts as thrashing
+# (default 60 s; the emulated guest runs about ten times slower).
+# --no-plot: the table alone (the guest has no gnuplot).
+# --cases: only these programs (go node java blas rayon pool torch;
+# default all).
 # Runs as root (it starts Slurm); the jobs run as the test user.
 set -euo pipefail
 
@@ -24,6 +31,10 @@ runs=3
 dir=${GOV_CLUSTER_DIR:-/tmp/gov-outcomes}
 out=
 probes=
+cgroup=v1
+timeout=60
+no_plot=
+only=
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--build) build=${2:?--build needs a directory}; shift 2 ;;
@@ -31,59 +42,77 @@ while [[ $# -gt 0 ]]; do
 	--dir) dir=${2:?--dir needs a directory}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--probes) probes=${2:?--probes needs a directory}; shift 2 ;;
-	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
+	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
+	--no-plot) no_plot=1; shift ;;
+	--cases) only=${2:?--cases needs names}; shift 2 ;;
+	-h | --help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "outcomes.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "outcomes.sh: --runs needs a positive number" >&2; exit 2; }
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || { echo "outcomes.sh: --timeout needs whole seconds" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 out=${out:-$build/outcomes}
 plugin=$build/spank/governor.so
 [[ -f $plugin ]] || { echo "outcomes.sh: no $plugin; build first" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || { echo "outcomes.sh: must run as root (it starts Slurm)" >&2; exit 1; }
-command -v gnuplot >/dev/null || { echo "outcomes.sh: gnuplot is missing (tests/install-deps.sh)" >&2; exit 1; }
+[[ -z $probes || -f $probes/toolchains ]] ||
+	{ echo "outcomes.sh: $probes holds no built probes (tests/runtimes/build.sh)" >&2; exit 2; }
+[[ -n $no_plot ]] || command -v gnuplot >/dev/null || { echo "outcomes.sh: gnuplot is missing (tests/install-deps.sh)" >&2; exit 1; }
 mkdir -p "$out"
-
-trap '"$slurm/cluster.sh" stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
-"$slurm/cluster.sh" start --dir "$dir" --nodes 1 --plugin "$plugin" --wait 300
-eval "$("$slurm/cluster.sh" env --dir "$dir")"
-# shellcheck source=../slurm/lib.sh
-source "$slurm/lib.sh"
-
-# The probes, built with Debian's toolchains where the test user reads them.
-work=$dir/probes
-if [[ -n $probes ]]; then
-	mkdir -p "$work"
-	for f in gomaxprocs churn rayon_probe java toolchains; do
-		[[ -e $probes/$f ]] && cp -a "$probes/$f" "$work/"
-	done
-fi
-bash "$here/../runtimes/build.sh" "$work" >&2
-task=$(user_copy "$here/outcome_task.sh")
 
 # CASE KIND CPUS SHAPE: memory-bound programs in one task whose memory the
 # step's cgroup holds; CPU-bound ones in tasks that share one cpuset
-# (--cpu-bind=none: each counts both CPUs) or in one CPU (the pool).
+# (--cpu-bind=none: each counts both CPUs), in one CPU (the pool) or in
+# two (PyTorch, which counts cores its own way).
 cases='go memory 1 -n1 -c1 --mem=400M
 node memory 1 -n1 -c1 --mem=512M
 java memory 1 -n1 -c1 --mem=512M
 blas cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
 rayon cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
-pool cpu 1 -n1 -c1 --mem=1G'
+pool cpu 1 -n1 -c1 --mem=1G
+torch cpu 2 -n1 -c2 --mem=1G'
+if [[ -n $only ]]; then
+	for n in ${only//,/ }; do
+		grep -q "^$n " <<<"$cases" || { echo "outcomes.sh: no case '$n' (go node java blas rayon pool torch)" >&2; exit 2; }
+	done
+	cases=$(grep -E "^(${only//,/|}) " <<<"$cases")
+fi
+
+trap '"$slurm/cluster.sh" stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
+"$slurm/cluster.sh" start --dir "$dir" --nodes 1 --plugin "$plugin" --cgroup "$cgroup" --wait 300
+eval "$("$slurm/cluster.sh" env --dir "$dir")"
+# shellcheck source=../slurm/lib.sh
+source "$slurm/lib.sh"
+
+# The probes, built with Debian's toolchains (or copied), where the test
+# user reads them.
+work=$dir/probes
+if [[ -n $probes ]]; then
+	rm -rf "$work" && mkdir -p "$work"
+	for f in "$probes"/*; do
+		[[ $(basename "$f") == cache || $(basename "$f") == rayon-src ]] || cp -a "$f" "$work/"
+	done
+	chmod -R a+rX "$work"
+else
+	bash "$here/../runtimes/build.sh" "$work" >&2
+fi
+task=$(user_copy "$here/outcome_task.sh")
 
 # The test user's loop: RUNS rounds, each case once a side a round, the
 # side that goes first alternating.  Prints "CASE SIDE ROUND MS OOM" and
 # then the tasks' lines, each prefixed "task ".
 # shellcheck disable=SC2016 # expanded by the user's shell
 loop='
-runs=$1 task=$2 work=$3 cases=$4
+runs=$1 task=$2 work=$3 cases=$4 timeout=$5
 for ((r = 1; r <= runs; r++)); do
 	while read -r name kind cpus shape; do
 		sides="P R"; ((r % 2)) || sides="R P"
 		for s in $sides; do
 			opt=; [[ $s == R ]] && opt=--governor=runtimes
 			t0=$EPOCHREALTIME
-			o=$(srun $opt $shape bash "$task" "$work" "$name" </dev/null 2>/tmp/outcomes.err.$$) || true
+			o=$(srun $opt $shape bash "$task" "$work" "$name" "$timeout" </dev/null 2>/tmp/outcomes.err.$$) || true
 			t1=$EPOCHREALTIME
 			oom=$(sed -n "s/.*Detected \([0-9]*\) oom.kill event.*/\1/p" /tmp/outcomes.err.$$ | head -n1)
 			printf "run %s %s %d %d %s\n" "$name" "$s" "$r" \
@@ -93,15 +122,17 @@ for ((r = 1; r <= runs; r++)); do
 	done <<<"$cases"
 done
 rm -f /tmp/outcomes.err.$$'
-"$slurm/as_user.sh" bash -c "$loop" _ "$runs" "$task" "$work" "$cases" >"$out/raw.txt"
+"$slurm/as_user.sh" bash -c "$loop" _ "$runs" "$task" "$work" "$cases" "$timeout" >"$out/raw.txt"
 
 {
 	printf 'host=%s cpus=%s slurm=%s cgroup=v%s\n' "$(uname -r)" "$(nproc)" \
 		"$(scontrol version | awk '{print $2}')" "$([[ $(stat -fc %T /sys/fs/cgroup) == cgroup2fs ]] && echo 2 || echo 1)"
-	printf 'runtimes: %s; %s; %s; %s; %s\n' "$(/usr/bin/go version | awk '{print $3}')" \
+	# Go and Rust as the probes were built (toolchains: build.sh's record).
+	printf 'runtimes: %s; %s; %s; %s; %s\n' "$(awk '/^go version/ {print $3}' "$work/toolchains")" \
 		"Node.js $(/usr/bin/node --version)" \
 		"$(/usr/lib/jvm/default-java/bin/java -version 2>&1 | head -n1)" \
 		"$(/usr/bin/python3 -V) numpy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')" \
-		"$(/usr/bin/cargo --version | awk '{print "Rust", $2}') rayon"
+		"$(awk '/^cargo/ {print "Rust", $2}' "$work/toolchains") rayon"
+	printf 'PyTorch: %s\n' "$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null || echo none)"
 } >"$out/machine.txt"
-python3 "$here/outcomes_report.py" "$out/raw.txt" "$cases" "$out"
+python3 "$here/outcomes_report.py" ${no_plot:+--no-plot} "$out/raw.txt" "$cases" "$out"

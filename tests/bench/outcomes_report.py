@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The table and the plot of tests/bench/outcomes.sh.
 
-    outcomes_report.py RAW CASES OUTDIR
+    outcomes_report.py [--no-plot] RAW CASES OUTDIR
 
 RAW holds "run CASE SIDE ROUND MS OOM" lines, each followed by its tasks'
 "task outcome=WORD peak_kib=N threads=N" lines; CASES the script's
 "CASE KIND CPUS SHAPE..." lines.  Writes OUTDIR/outcomes.tsv (one row per
-run), OUTDIR/outcomes.md (the table, printed too) and OUTDIR/outcomes.svg.
+run), OUTDIR/outcomes.md (the table, printed too) and OUTDIR/outcomes.svg
+(gnuplot; not with --no-plot).
 """
 import pathlib
 import statistics
@@ -20,6 +21,7 @@ LABELS = {
     "blas": "numpy/OpenBLAS, 2 tasks share 2 CPUs",
     "rayon": "Rust rayon, 2 tasks share 2 CPUs",
     "pool": "Python Pool() + numpy, 1 CPU",
+    "torch": "PyTorch 1.13 element-wise, 2 CPUs",
 }
 SIDES = {"P": "plain srun", "R": "--governor=runtimes"}
 
@@ -47,7 +49,11 @@ def outcome(run) -> str:
 
 
 def main() -> int:
-    raw, cases_text, outdir = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
+    args = sys.argv[1:]
+    plot_it = args[:1] != ["--no-plot"]
+    if not plot_it:
+        args = args[1:]
+    raw, cases_text, outdir = args[0], args[1], pathlib.Path(args[2])
     cases = [(w[0], w[1], int(w[2]), " ".join(w[3:]))
              for w in (line.split() for line in cases_text.splitlines()) if w]
     runs = parse(pathlib.Path(raw).read_text())
@@ -88,7 +94,8 @@ def main() -> int:
     table = "\n".join(rows)
     (outdir / "outcomes.md").write_text(table + "\n")
     print(table)
-    write_plot(plot, outdir)
+    if plot_it:
+        write_plot(plot, outdir)
     return 0
 
 

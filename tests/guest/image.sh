@@ -5,7 +5,7 @@
 #   DIR/root.img     the same tree as an ext4 image (mkfs.ext4 -d: no loop
 #                    device, no mount), the guest's /dev/vda
 #   DIR/vmlinuz, DIR/initrd.img   the root's own kernel and initramfs
-#   image.sh [--suite trixie|bookworm] [--cache DIR]
+#   image.sh [--suite trixie|bookworm|unstable] [--cache DIR]
 # Cached under DIR (default $GOV_GUEST_CACHE or /var/cache/slurm-governor/guests),
 # keyed by this file's content and the suite: a second run reuses the guest,
 # any change to how it is made builds a new one. The guest boots into
@@ -25,9 +25,13 @@ done
 # shellcheck source=../lib/die.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
+aptopts=(--aptopt='APT::Install-Recommends "false"')
 case $suite in
 trixie | bookworm) ;;
-*) die "no guest recipe for '$suite'; known: trixie (Slurm 24.11), bookworm (Slurm 22.05)" ;;
+# The reachable mirror's unstable Release file is past its Valid-Until
+# (as for the Slurm root, tests/slurm/root.sh).
+unstable) aptopts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
+*) die "no guest recipe for '$suite'; known: trixie (Slurm 24.11), bookworm (Slurm 22.05), unstable (Slurm 26.05)" ;;
 esac
 for tool in mmdebstrap mkfs.ext4; do
 	command -v "$tool" >/dev/null || die "$tool is missing (tests/install-deps.sh installs it)"
@@ -46,6 +50,10 @@ packages=(
 	# bubblewrap's shapes, and rootless podman (newuidmap from uidmap) on
 	# an image made below.
 	bubblewrap podman uidmap
+	# The outcome benchmark on v2 (tests/bench/outcomes.sh --cgroup v2): the
+	# runtimes its programs need; Go and Rust probes come built from the
+	# host (static, or glibc only), Java's classes load in this newer JDK.
+	nodejs default-jre-headless python3-numpy libopenblas0-pthread time
 )
 key=$(cat "$0" <(printf '%s\n' "$suite") | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key
@@ -87,7 +95,7 @@ echo "image.sh: building a Debian $suite guest (a few minutes)" >&2
 log=$tmp.log
 # The hooks are shell text that mmdebstrap runs with the root as $1.
 # shellcheck disable=SC2016
-if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
+if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
 	--include="$(
 		IFS=,
 		echo "${packages[*]}"
@@ -107,7 +115,7 @@ fi
 # the same suite with what the governor tool links (no registry is
 # reachable; `podman import` takes the tarball), made readable by the
 # test user.
-if ! mmdebstrap --mode=root --variant=minbase --aptopt='APT::Install-Recommends "false"' \
+if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' --include=libhwloc15,libmunge2 \
 	"$suite" "$tmp/root/var/lib/gov-container.tar" "$mirror" >>"$log" 2>&1; then

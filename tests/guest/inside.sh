@@ -109,6 +109,19 @@ bash tests/slurm/run.sh --cgroup v2 --build "$disk/build" --dir /var/tmp/gov-clu
 rc=${PIPESTATUS[0]}
 say "run.sh ended with status $rc after $(awk -v t="$t0" '{ printf "%d", $1 - t }' /proc/uptime) s"
 cp -r /var/tmp/gov-cluster/log "$out/logs" 2>/dev/null || true
+# tests/guest/run.sh --outcomes: the benchmark on this v2 cluster, on the
+# probes the host built, one round, the memory-bound programs (what v2's
+# memory controller holds): TCG runs their collectors about ten times
+# slower than the host, hence the longer bound before a program counts as
+# thrashing, and emulates vector code so slowly that the CPU-bound
+# programs' times would say nothing.
+if [[ -d $disk/probes ]]; then
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	bash tests/bench/outcomes.sh --build "$disk/build" --probes "$disk/probes" --cgroup v2 \
+		--runs 1 --timeout 120 --no-plot --cases go,node,java --dir /var/tmp/gov-outcomes \
+		--out "$out/outcomes" 2>&1 | tee "$out/outcomes.log"
+	say "outcomes.sh ended with status ${PIPESTATUS[0]} after $(awk -v t="$t0" '{ printf "%d", $1 - t }' /proc/uptime) s"
+fi
 dmesg >"$out/dmesg.log" 2>&1 || true
 printf '%s\n' "$rc" >"$out/status"
 sync

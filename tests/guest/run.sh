@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The end-to-end suite on Slurm's cgroup/v2 under systemd, in a QEMU guest
 # (this machine's own hierarchy is hybrid, so v2 cannot run on it):
-#   run.sh --build DIR [--suite trixie|bookworm] [--out DIR] [--timeout S]
+#   run.sh --build DIR [--suite trixie|bookworm|unstable] [--out DIR] [--timeout S]
 #          [--shape flat|smt-numa] [--cpu MODEL] [--capture DEST | --probe]
-#          [--] [run.sh OPTION or CASE...]
+#          [--outcomes PROBES] [--] [run.sh OPTION or CASE...]
 # 1. the guest (image.sh: cached Debian root, ext4 image, kernel, initramfs);
 # 2. the project built natively in a chroot of that same root, into DIR
 #    (tests/slurm/build.sh; compiling under emulation would be slow);
@@ -22,6 +22,10 @@
 # --cpu MODEL: QEMU's CPU model (default max under TCG, host under KVM).
 # --probe runs probe.sh alone instead of the cases: what the guest's kernel,
 # hwloc and slurmd -C see of that machine, and what a trivial step costs.
+# --outcomes PROBES: after the cases, the outcome benchmark
+# (tests/bench/outcomes.sh, one round, the host's built probes PROBES) on
+# this cgroup v2 cluster; its table is printed and kept in OUT/outcomes/.
+# Figures, not pass/fail; the run fails only if the benchmark cannot run.
 # KVM when the CPU offers hardware virtualisation and a stock kernel boots
 # under it, else TCG (GOV_GUEST_ACCEL=kvm|tcg forces one); the choice is
 # printed. Exit status is the guest's run.sh's; its last line is
@@ -36,21 +40,23 @@ res=
 timeout=2400
 capture=
 probe=
+outcomes=
 shape=flat
 cpu=
 pass=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--build) build=${2:?--build needs a directory}; shift 2 ;;
-	--suite) suite=${2:?--suite needs trixie or bookworm}; shift 2 ;;
+	--suite) suite=${2:?--suite needs trixie, bookworm or unstable}; shift 2 ;;
 	--out) res=${2:?--out needs a directory}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--) shift; pass+=("$@"); break ;;
 	--capture) capture=$(realpath -m "${2:?--capture needs a directory}"); shift 2 ;;
 	--probe) probe=1; shift ;;
+	--outcomes) outcomes=$(realpath -m "${2:?--outcomes needs the built probes}"); shift 2 ;;
 	--shape) shape=${2:?--shape needs flat or smt-numa}; shift 2 ;;
 	--cpu) cpu=${2:?--cpu needs a QEMU CPU model}; shift 2 ;;
-	-h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,32p' "$0"; exit 0 ;;
 	*) pass+=("$1"); shift ;;
 	esac
 done
@@ -62,6 +68,8 @@ source "$here/lib.sh"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout takes whole seconds, got '$timeout'"
 [[ $shape == flat || $shape == smt-numa ]] || die "--shape takes flat or smt-numa, got '$shape'"
 [[ -z $capture || -z $probe ]] || die "--capture and --probe each run alone: give one"
+[[ -z $outcomes || -f $outcomes/toolchains ]] ||
+	die "--outcomes takes probes tests/runtimes/build.sh built; $outcomes has none"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 for tool in qemu-system-x86_64 mkfs.ext4 debugfs; do
 	command -v "$tool" >/dev/null ||
@@ -107,6 +115,11 @@ fi
 [[ -z $probe ]] || pass+=(tests/guest/probe.sh)
 guest_data "$data" "$build" ${pass[@]+"${pass[@]}"}
 [[ -z $capture ]] || : >"$data/capture"
+if [[ -n $outcomes ]]; then
+	mkdir -p "$data/probes"
+	cp -a "$outcomes/." "$data/probes/"
+	rm -rf "$data/probes/cache" "$data/probes/rayon-src"
+fi
 guest_disk "$data" "$work/data.img"
 guest_accel
 
@@ -158,4 +171,9 @@ if [[ -n $probe ]]; then
 	cat "$res/logs/cases/probe.log" 2>/dev/null || echo "guest/run.sh: the probe left no log"
 fi
 tail -n 1 "$res/run.log"
+if [[ -n $outcomes ]]; then
+	mark "the outcome benchmark on cgroup v2 (figures, not pass/fail):"
+	cat "$res/outcomes/machine.txt" "$res/outcomes/outcomes.md" 2>/dev/null ||
+		{ tail -n 30 "$res/outcomes.log" 2>/dev/null; die "the outcome benchmark did not run (log: $res/outcomes.log)"; }
+fi
 exit "$status"

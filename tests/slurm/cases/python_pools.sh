@@ -8,6 +8,7 @@
 # binding (governor.plan().cpu_workers).  In a 1-CPU step and in two tasks
 # sharing a 2-CPU cpuset (--cpu-bind=none); and numexpr's threads.  Before 3.13 nothing but the
 # program itself sizes Pool and ProcessPoolExecutor: they count the host.
+# And PyTorch's pools (Debian 12's 1.13).
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -83,3 +84,29 @@ for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
 	assert_eq "1 1" "$(cut -d' ' -f6,7 <<<"$governed")" "$shape: numexpr with --governor=runtimes"
 done
 assert_idle
+
+# PyTorch before 2.14 sizes its intra-op pool from OMP_NUM_THREADS (or
+# MKL_NUM_THREADS), else from cpuinfo's count of the machine's cores,
+# whatever the task holds; its inter-op pool from the same count, with no
+# variable at all.  Governed, the intra-op pool is the task's share, in a
+# cpuset the tasks share and in a step of two CPUs alike.  Debian 12's
+# 1.13 on the host's series; the Slurm roots do not carry Debian's 2.6 and
+# 2.14 (300 MiB and more each).
+if [[ $(by_series 22.05=torch 24.11=none 26.05=none) == torch ]]; then
+	torch='import os, torch; print(os.environ.get("OMP_NUM_THREADS", "-"), torch.get_num_threads(), torch.get_num_interop_threads())'
+	for shape in "-n2 -c1 --cpu-bind=none" "-n1 -c2"; do
+		# shellcheck disable=SC2086 # one word per option
+		plain=$(as_user srun $shape --mem=1G /usr/bin/python3 -c "$torch" | sort -u)
+		# shellcheck disable=SC2086
+		governed=$(as_user srun --governor=runtimes $shape --mem=1G /usr/bin/python3 -c "$torch" | sort -u)
+		printf -- '--- PyTorch %s (OMP_NUM_THREADS intra-op inter-op): plain %s; --governor=runtimes %s\n' \
+			"$shape" "$plain" "$governed"
+		share=1
+		[[ $shape == -n1* ]] && share=2
+		assert_eq "$share $share" "$(cut -d' ' -f1,2 <<<"$governed")" "$shape: PyTorch's intra-op pool governed"
+		assert_eq "-" "$(cut -d' ' -f1 <<<"$plain")" "$shape: no OMP_NUM_THREADS plain"
+	done
+	assert_idle
+else
+	echo "PyTorch is checked on the host's series (Debian 12's 1.13): the Slurm roots do not carry it"
+fi
