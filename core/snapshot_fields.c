@@ -76,6 +76,20 @@ static const char *memory_model(const gov_snapshot *s, char *buf, size_t cap)
     return s->accel.gpu_unified ? "unified_cpu_gpu" : "dedicated";
 }
 
+/* The cgroup's hard limit against the step's memory on the node: "below"
+ * once Slurm 26.05 lowers a running job's memory (scontrol update
+ * MinMemoryNode, srun --mem-update) or where AllowedRAMSpace is under 100;
+ * the effective limit follows the kernel's. */
+static const char *memory_against_allocation(const gov_snapshot *s, char *buf, size_t cap)
+{
+    uint64_t limit = s->memory.cgroup.limit_bytes, alloc = s->memory.scheduler.limit_bytes;
+
+    (void)buf, (void)cap;
+    if (limit == GOV_UNKNOWN || alloc == GOV_UNKNOWN)
+        return NULL;
+    return limit < alloc ? "below" : limit == alloc ? "equal" : "above";
+}
+
 static const char *disk_scope(const gov_snapshot *s, char *buf, size_t cap)
 {
     (void)s, (void)buf, (void)cap;
@@ -167,6 +181,7 @@ static const gov_field fields[] = {
     FIELD(COUNT, "memory.cgroup.working_set_bytes", memory.cgroup.working_set_bytes),
     FIELD(COUNT, "memory.cgroup.remaining_bytes", memory.cgroup.remaining_bytes),
     FIELD(COUNT, "memory.cgroup.planning_remaining_bytes", memory.cgroup.planning_remaining_bytes),
+    DERIVED("memory.cgroup.against_allocation", memory_against_allocation),
     FIELD(COUNT, "memory.scheduler.limit_bytes", memory.scheduler.limit_bytes),
     FIELD(COUNT, "memory.scheduler.per_task_bytes", memory.scheduler.per_task_bytes),
     DERIVED("memory.scheduler.per_task_source", per_task_source),

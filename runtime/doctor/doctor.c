@@ -49,7 +49,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 14 findings; the bound only guards edits. */
+    /* The rules below add at most 15 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -286,6 +286,26 @@ static uint64_t memory_allocation(const gov_snapshot *s)
                                                              : s->memory.scheduler.limit_bytes;
 }
 
+/* A hard limit below the step's memory on the node: lowered while the job
+ * runs (Slurm 26.05's memory resizing) or AllowedRAMSpace under 100. */
+static void memory_lowered(const gov_snapshot *s, gov_doctor_report *r)
+{
+    uint64_t limit = s->memory.cgroup.limit_bytes, alloc = s->memory.scheduler.limit_bytes;
+
+    if (limit == GOV_UNKNOWN || alloc == GOV_UNKNOWN || limit >= alloc)
+        return;
+    assessed(add(r, "memory.lowered", GOV_DOCTOR_WARN, "memory",
+                 "the kernel holds this step to less memory than its allocation: lowered while "
+                 "the job runs (Slurm 26.05: scontrol update job MinMemoryNode=, srun "
+                 "--mem-update) or AllowedRAMSpace under 100 in cgroup.conf; the budget follows "
+                 "the lower limit, but runtimes sized when a program started (GOMEMLIMIT, "
+                 "Node.js's and the JVM's heaps) still aim at the allocation",
+                 "start the program again (governor run, or a new srun --governor=runtimes "
+                 "step) to size its runtimes to the limit; a Go program can lower its own "
+                 "with debug.SetMemoryLimit"),
+             alloc, GOV_DOCTOR_HELD(GOV_LAYER_CGROUP));
+}
+
 static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
 {
     uint64_t mem = memory_allocation(s);
@@ -295,6 +315,7 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
         assessed(add(r, "memory.enforced", GOV_DOCTOR_OK, "memory",
                      "a cgroup hard limit at or below the allocation holds this process", NULL),
                  mem, GOV_DOCTOR_HELD(GOV_LAYER_CGROUP));
+        memory_lowered(s, r);
         return 0;
     case GOV_NOT_ENFORCED:
         if (memory_evidence_missing(s)) {

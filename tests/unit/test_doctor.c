@@ -645,6 +645,27 @@ static void test_memory_high_only(void **state)
     assert_int_equal(r.exit_status, 1);
 }
 
+/* A limit lowered below the allocation while the job runs (Slurm 26.05's
+ * scontrol update MinMemoryNode): still enforced, and said. */
+static void test_memory_lowered(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+    const gov_doctor_finding *f;
+
+    (void)state;
+    task_cgroup(&s);
+    r = examine(&s);
+    assert_null(find(&r, "memory.lowered"));
+    s.memory.cgroup.limit_bytes = 150 * MiB;
+    r = examine(&s);
+    expect(&r, "memory.enforced", GOV_DOCTOR_OK, "memory");
+    f = expect(&r, "memory.lowered", GOV_DOCTOR_WARN, "memory");
+    assert_int_equal(f->allocation, 200 * MiB);
+    expect_fix(f, "governor run");
+    assert_int_equal(r.exit_status, 0);
+}
+
 /* ---- cgroup, pressure, swap --------------------------------------------- */
 
 static void test_cgroup_unknown(void **state)
@@ -826,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_memory_unconfirmed),
         cmocka_unit_test(test_memory_allocation_unknown),
         cmocka_unit_test(test_memory_high_only),
+        cmocka_unit_test(test_memory_lowered),
         cmocka_unit_test(test_cgroup_unknown),
         cmocka_unit_test(test_pressure_unavailable),
         cmocka_unit_test(test_swap_activity),

@@ -94,6 +94,38 @@ static void test_contract_values(void **state)
     free(j);
 }
 
+/* The cgroup's hard limit against the step's memory: equal as Slurm sets
+ * it, below once a running job's memory is lowered (Slurm 26.05), and the
+ * effective limit the lower; unknown on either side is null. */
+static void test_memory_against_allocation(void **state)
+{
+    gov_snapshot s;
+    char *j;
+
+    (void)state;
+    gov_snapshot_init(&s);
+    s.memory.host.total_bytes = 8589934592;
+    s.memory.cgroup.version = 2;
+    s.memory.cgroup.status = GOV_LIMIT_LIMITED;
+    s.memory.cgroup.limit_bytes = 419430400;
+    gov_snapshot_resolve(&s);
+    j = render(&s);
+    assert_non_null(strstr(j, "\"against_allocation\":null"));
+    free(j);
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.mem_per_node_bytes = 419430400;
+    gov_snapshot_resolve(&s);
+    j = render(&s);
+    assert_non_null(strstr(j, "\"against_allocation\":\"equal\""));
+    free(j);
+    s.memory.cgroup.limit_bytes = 157286400;
+    gov_snapshot_resolve(&s);
+    j = render(&s);
+    assert_non_null(strstr(j, "\"against_allocation\":\"below\""));
+    assert_non_null(strstr(j, "\"effective\":{\"limit_bytes\":157286400"));
+    free(j);
+}
+
 static void test_invalid_descriptor_reason(void **state)
 {
     gov_snapshot s;
@@ -113,6 +145,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_is_null),
         cmocka_unit_test(test_contract_values),
+        cmocka_unit_test(test_memory_against_allocation),
         cmocka_unit_test(test_invalid_descriptor_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
