@@ -15,6 +15,10 @@ usage: cluster.sh start|stop|status|env|restart-slurmd [options]
                        task/affinity alone, to see a step that no cgroup limits)
   --conf-line KEY=VAL  one more slurm.conf line, after the generated settings
                        (repeatable; e.g. PrologFlags=contain)
+  --cgroup-line KEY=VAL
+                       one more cgroup.conf line (repeatable; e.g. 26.05's
+                       CgroupJobIdPaths=yes; CgroupSlice=NAME also puts slurmd's
+                       service in that slice, as the man page asks)
   --munge-socket PATH  socket of the MUNGE daemon (default /run/munge/munge.socket.2, where
                        libmunge looks unless told otherwise)
   --base-port P        slurmctld port; nodes use P+1..P+N (default 16817)
@@ -76,6 +80,7 @@ plugin=
 plugin_args=
 task_plugin=task/cgroup,task/affinity
 conf_lines=()
+cgroup_lines=()
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=180
@@ -100,6 +105,7 @@ while [[ $# -gt 0 ]]; do
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--task-plugin) task_plugin=${2:?--task-plugin needs a value}; shift 2 ;;
 	--conf-line) conf_lines+=("${2:?--conf-line needs KEY=VALUE}"); shift 2 ;;
+	--cgroup-line) cgroup_lines+=("${2:?--cgroup-line needs KEY=VALUE}"); shift 2 ;;
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -125,6 +131,15 @@ done
 for line in ${conf_lines[@]+"${conf_lines[@]}"}; do
 	[[ $line =~ ^[A-Za-z]+=[^[:cntrl:]]+$ ]] ||
 		die "--conf-line takes one slurm.conf setting such as PrologFlags=contain, got '$line'"
+done
+slice=system.slice
+for line in ${cgroup_lines[@]+"${cgroup_lines[@]}"}; do
+	[[ $line =~ ^[A-Za-z]+=[^[:cntrl:][:space:]]+$ ]] ||
+		die "--cgroup-line takes one cgroup.conf setting such as CgroupJobIdPaths=yes, got '$line'"
+	if [[ $line == CgroupSlice=* ]]; then
+		slice=${line#*=}
+		[[ $slice =~ ^[A-Za-z0-9_-]+\.slice$ ]] || die "CgroupSlice takes a systemd slice such as gov.slice, got '$slice'"
+	fi
 done
 [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be between 1 and 99, got '$nodes'"
 [[ -z $gpus || $gpus =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--gpus takes a comma list of counts such as 4,2, got '$gpus'"
@@ -351,6 +366,7 @@ ConstrainRAMSpace=yes
 ConstrainSwapSpace=no
 ConstrainDevices=$constrain_devices
 EOF
+	printf '%s\n' ${cgroup_lines[@]+"${cgroup_lines[@]}"} >>"$etc/cgroup.conf"
 	if [[ -n $plugin ]]; then
 		[[ -f $plugin ]] || die "plugin '$plugin' does not exist; build it first"
 		# A copy the test user can always read (srun loads the plugin too,
@@ -364,6 +380,7 @@ EOF
 	fi
 	chmod 644 "$conf" "$etc/cgroup.conf" "$etc/plugstack.conf"
 	printf '%s\n' "$nodes" >"$run/nodes"
+	printf '%s\n' "$slice" >"$run/slice"
 	printf '%s\n' "$munge_socket" >"$run/munge_socket"
 	# What restart-slurmd needs to start a node's slurmd the same way.
 	printf 'cgroup=%s\nsystemd=%s\n' "$cgroup" "$systemd" >"$run/settings"
@@ -506,7 +523,7 @@ remove_fake_devices() {
 # it stops with "systemd scope for slurmstepd could not be set").
 start_slurmd() {
 	if [[ $cgroup == v2 && $systemd == yes ]]; then
-		systemd-run --quiet --collect --unit="$(slurmd_unit "$1")" --property=Delegate=yes \
+		systemd-run --quiet --collect --unit="$(slurmd_unit "$1")" --slice="$slice" --property=Delegate=yes \
 			--property=KillMode=process --setenv="$marker" --setenv=SLURM_CONF="$conf" \
 			slurmd -D -f "$conf" -N "node$1"
 	else
@@ -688,15 +705,16 @@ cluster_pids() {
 # Directories of this cluster's cgroups: Slurm names them slurm_<node> when
 # several slurmd share a machine.
 cluster_cgroups() {
-	local c k n
+	local c k n s=system.slice
 	[[ -f $run/nodes ]] || return 0
 	n=$(<"$run/nodes")
+	[[ -f $run/slice ]] && s=$(<"$run/slice")
 	# cgroup/v2: each node's steps live in its own scope (Debian builds
 	# slurmd for several per machine), made by systemd or, with
-	# IgnoreSystemd, by slurmd.
+	# IgnoreSystemd, by slurmd; in CgroupSlice's slice when set.
 	for ((k = 1; k <= n; k++)); do
-		[[ -d $cgroup_root/system.slice/node${k}_slurmstepd.scope ]] &&
-			printf '%s\n' "$cgroup_root/system.slice/node${k}_slurmstepd.scope"
+		[[ -d $cgroup_root/$s/node${k}_slurmstepd.scope ]] &&
+			printf '%s\n' "$cgroup_root/$s/node${k}_slurmstepd.scope"
 	done
 	for c in "${cgroup_controllers[@]}"; do
 		for ((k = 1; k <= n; k++)); do

@@ -120,6 +120,14 @@ _pick() {
 	die "no expectation for $what here (have: ${*%%=*}); observe it and add one"
 }
 
+# v2_job_dir: the regular expression of a job's cgroup/v2 directory name:
+# job_N until 26.05, which names it after the job's SLUID ('s' and 13
+# characters of Crockford's base32) unless CgroupJobIdPaths=yes
+# (cases/cgroup_paths.sh).  cgroup/v1's directories keep the job id.
+v2_job_dir() {
+	by_series 22.05='job_[0-9]+' 24.11='job_[0-9]+' 26.05='s[0-9A-Z]{13}'
+}
+
 # cgroup_mode: the cluster's cgroup plugin, v1 or v2 (run.sh --cgroup).
 cgroup_mode() {
 	printf '%s\n' "${GOV_CGROUP:-v1}"

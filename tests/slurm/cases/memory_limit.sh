@@ -3,8 +3,9 @@
 # --mem=200M is enforced by the step's memory cgroup, and the task's own
 # level is unlimited (what the runtime's cgroup collector must walk up to
 # find). v1: the step one level above the task, and the job, carry the
-# limit. v2 (24.11): job_N and step_0/user carry it, memory.high equal to
-# memory.max on both; task_0 and step_0 are unlimited. Using more than that
+# limit. v2 (24.11, 26.05): the job's level (job_N, 26.05's SLUID) and
+# step_0/user carry it, memory.high equal to memory.max on both; task_0 and
+# step_0 are unlimited. Using more than that
 # gets the task killed.
 set -euo pipefail
 # shellcheck source=../lib.sh
@@ -46,7 +47,7 @@ done
 	assert_line 'task_0 max max max ' "$out" "the task's level"
 	assert_line 'user 209715200 209715200 max ' "$out" "step_0/user: the step's limit"
 	assert_line 'step_0 max max max ' "$out" "step_0 itself"
-	assert_line 'job_[0-9]+ 209715200 209715200 max ' "$out" "the job's level"
+	assert_line "$(v2_job_dir) 209715200 209715200 max " "$out" "the job's level"
 	assert_line 'node[0-9]+_slurmstepd.scope max max max ' "$out" "the node's scope"
 fi
 
