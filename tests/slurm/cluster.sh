@@ -526,6 +526,16 @@ start_slurmd() {
 		systemd-run --quiet --collect --unit="$(slurmd_unit "$1")" --slice="$slice" --property=Delegate=yes \
 			--property=KillMode=process --setenv="$marker" --setenv=SLURM_CONF="$conf" \
 			slurmd -D -f "$conf" -N "node$1"
+	elif [[ $cgroup == v2 ]]; then
+		# IgnoreSystemd: from 25.11 slurmd moves itself into a "slurmd"
+		# cgroup below its own and enables the controllers there, which the
+		# kernel refuses (EBUSY) in a cgroup that holds other processes, a
+		# shell's or a service's.  As an init without systemd would, each
+		# slurmd starts alone in a cgroup of its own below the root.
+		local cg
+		cg=$(slurmd_cgroup "$1")
+		mkdir -p "$cg"
+		(echo "$BASHPID" >"$cg/cgroup.procs" && exec env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$1")
 	else
 		env "$marker" SLURM_CONF="$conf" slurmd -f "$conf" -N "node$1"
 	fi
@@ -535,6 +545,12 @@ start_slurmd() {
 # that two clusters never share one.
 slurmd_unit() {
 	printf 'gov-slurmd-%s-node%s.service\n' "$(printf '%s' "$dir" | cksum | cut -d' ' -f1)" "$1"
+}
+
+# nodeK's own cgroup where slurmd runs without systemd on v2 (start_slurmd),
+# named after the state directory as its unit is.
+slurmd_cgroup() {
+	printf '%s/gov-nosystemd-%s-node%s\n' "$cgroup_root" "$(printf '%s' "$dir" | cksum | cut -d' ' -f1)" "$1"
 }
 
 node_states() {
@@ -715,6 +731,7 @@ cluster_cgroups() {
 	for ((k = 1; k <= n; k++)); do
 		[[ -d $cgroup_root/$s/node${k}_slurmstepd.scope ]] &&
 			printf '%s\n' "$cgroup_root/$s/node${k}_slurmstepd.scope"
+		[[ -d $(slurmd_cgroup "$k") ]] && slurmd_cgroup "$k"
 	done
 	for c in "${cgroup_controllers[@]}"; do
 		for ((k = 1; k <= n; k++)); do

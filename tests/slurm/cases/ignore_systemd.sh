@@ -2,9 +2,10 @@
 # covers: v2
 # v1: IgnoreSystemd is a setting of Slurm's cgroup/v2 plugin only
 # cgroup.conf IgnoreSystemd=yes: slurmd, started by hand outside any
-# systemd service, makes its node's slurmstepd scope itself. Steps land in
+# systemd service (alone in a cgroup of its own, as 25.11 and later need:
+# cluster.sh), makes its node's slurmstepd scope itself. Steps land in
 # the same layout as under systemd, and a governed task's snapshot reads the
-# same memory limits. 24.11 (EnableControllers=yes) enables the controllers
+# same memory limits. 24.11 and 26.05 (EnableControllers=yes) enable the controllers
 # down to the scope; 22.05 has no such setting, and below system.slice only
 # memory is enabled for it, so there ConstrainCores holds nothing: the
 # task's cpuset is the whole machine's.
@@ -26,8 +27,8 @@ out=$(as_user srun --governor -w node1 -n1 -c1 --mem=200M bash -c '
 	echo "controllers $(cat "/sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)/cgroup.controllers")"
 	"$GOV_TOOL" snapshot --json | jq -r "[.descriptor.status, .memory.cgroup.limit_bytes, .memory.cgroup.high_bytes, .cpu.cgroup.cpuset_count, .enforcement.memory] | join(\" \")"')
 printf '%s\n' "$out"
-assert_line '0::/system.slice/node1_slurmstepd.scope/job_[0-9]+/step_0/user/task_0' "$out" "the task's cgroup"
-assert_line "controllers $(by_series 22.05=memory 24.11="cpuset cpu memory")" "$out" \
+assert_line "0::/system.slice/node1_slurmstepd.scope/$(v2_job_dir)/step_0/user/task_0" "$out" "the task's cgroup"
+assert_line "controllers $(by_series 22.05=memory 24.11="cpuset cpu memory" 26.05="cpuset cpu memory")" "$out" \
 	"the controllers of the task's cgroup"
-assert_line "verified $((200 << 20)) $((200 << 20)) $(by_series 22.05=2 24.11=1) enforced" "$out" \
+assert_line "verified $((200 << 20)) $((200 << 20)) $(by_series 22.05=2 24.11=1 26.05=1) enforced" "$out" \
 	"the snapshot"
