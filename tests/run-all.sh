@@ -17,10 +17,12 @@
 #      the build (warnings as errors) and unit tests, the .deb packages,
 #      then the same end-to-end suite
 #   8. the same for Slurm 26.05, in a cached Debian unstable root
-#   9. Slurm 24.11 on cgroup v2 under systemd, in a QEMU guest booted from
-#      a cached Debian trixie image (tests/guest/run.sh): the cases that
-#      cover v2 and the outcome benchmark's memory-bound programs; then two guests of different shapes joined by a network,
-#      one cluster of two real machines (tests/guest/pair.sh), the first a
+#   9. Slurm 26.05 on cgroup v2 under systemd, in a QEMU guest booted from
+#      a cached Debian unstable image (tests/guest/run.sh): the cases that
+#      cover v2 (SLUID cgroup paths, CgroupJobIdPaths, CgroupSlice) and the
+#      outcome benchmark's memory-bound programs; then Slurm 24.11 in two
+#      guests of different shapes joined by a network, one cluster of two
+#      real machines (tests/guest/pair.sh), the first a
 #      2-socket SMT NUMA node that also runs the topology cases
 #  10. benchmarks (figures only, never pass/fail on speed)
 # Not in that order: what starts no cluster runs in background lanes beside
@@ -230,16 +232,19 @@ root_e2e() { # SERIES
 	bash tests/slurm/run.sh --slurm "$1" --build "$out/slurm-$1"
 }
 
-# Then the outcome benchmark's memory-bound programs on that v2 cluster
-# (figures only; the runtimes stage's probes).
+# The newest series on cgroup v2, where 26.05 keys its directories off
+# SLUIDs (24.11 keeps its own v2 run in the pair stage's guests); then the
+# outcome benchmark's memory-bound programs on that cluster (figures only;
+# the runtimes stage's probes).
 e2e_v2() {
-	bash tests/guest/run.sh --build "$out/guest-24.11" --out "$out/guest-out" --outcomes "$out/runtimes"
+	bash tests/guest/run.sh --suite unstable --build "$out/guest-26.05" --out "$out/guest-out" \
+		--outcomes "$out/runtimes"
 }
 
 # Two machines, one cluster: node1 a node of real shape (2 sockets x 2
 # cores x 2 threads, a NUMA node per socket), where the topology cases run
 # too, node2 a flat 4-core node with GPUs, each its own kernel, boot id,
-# /dev and munged; the build of the cgroup v2 stage reused.
+# /dev and munged; Slurm 24.11 of Debian trixie.
 e2e_pair() {
 	bash tests/guest/pair.sh --build "$out/guest-24.11" --out "$out/pair-out" \
 		-- tests/slurm/pair/pair_*.sh tests/slurm/cases/topo_shapes.sh
@@ -263,7 +268,8 @@ prefetch() {
 	mkdir -p "$out"
 	{ bash tests/slurm/root.sh --series 24.11 && bash tests/slurm/root.sh --series 26.05; } \
 		>"$out/prefetch-roots.log" 2>&1 &
-	bash tests/guest/image.sh >"$out/prefetch-guest.log" 2>&1 &
+	{ bash tests/guest/image.sh --suite unstable && bash tests/guest/image.sh --suite trixie; } \
+		>"$out/prefetch-guest.log" 2>&1 &
 }
 
 # Every stage: its id (--list, --only), what it needs built first when run
@@ -297,7 +303,7 @@ def install plain "install, man pages, dist tarball" install_checks
 def debs - "Debian packages" debs
 def debs-24.11 - "Slurm 24.11 root: Debian packages" root_debs 24.11
 def debs-26.05 - "Slurm 26.05 root: Debian packages" root_debs 26.05
-def v2 probes "end-to-end on Slurm 24.11, cgroup v2 under systemd (QEMU guest), and the outcome benchmark there" e2e_v2
+def v2 probes "end-to-end on Slurm 26.05, cgroup v2 under systemd (QEMU guest), and the outcome benchmark there" e2e_v2
 def pair - "two machines in one cluster: a 2-socket SMT NUMA node (the topology cases) and a flat GPU node (two QEMU guests, Slurm 24.11)" e2e_pair
 def bench plain,probes "benchmarks" bench
 
