@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# covers: v1 v2
+# covers: v1
 # v2: cgroup-independent (how srun --async launches a step); left out of the TCG guest for time
 # Slurm 26.05's `srun --async` submits a step to the job's step manager
 # (`salloc --stepmgr`, which needs PrologFlags=contain) and returns once the
