@@ -113,8 +113,8 @@ cp -r /var/tmp/gov-cluster/log "$out/logs" 2>/dev/null || true
 # probes the host built, one round, the memory-bound programs (what v2's
 # memory controller holds): TCG runs their collectors about ten times
 # slower than the host, hence the longer bound before a program counts as
-# thrashing, and emulates vector code so slowly that the CPU-bound
-# programs' times would say nothing.
+# thrashing; one host thread runs both vCPUs, so the CPU-bound programs'
+# times would say nothing.
 if [[ -d $disk/probes ]]; then
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	bash tests/bench/outcomes.sh --build "$disk/build" --probes "$disk/probes" --cgroup v2 \
