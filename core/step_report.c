@@ -49,6 +49,7 @@ void gov__step_record_init(gov_step_record *r)
     r->budget_cpus = r->budget_memory_bytes = r->budget_gpus = GOV_UNKNOWN;
     r->told_threads = r->told_memory_bytes = GOV_UNKNOWN;
     r->memory_peak_bytes = r->memory_cache_bytes = r->memory_working_set_bytes = GOV_UNKNOWN;
+    r->memory_limit_bytes = GOV_UNKNOWN;
     r->oom_kills = GOV_UNKNOWN;
     r->elapsed_s = r->cpu_s = r->cpu_efficiency = r->memory_efficiency = NAN;
     r->cpu_throttled_s = r->cpu_some_s = r->memory_some_s = r->memory_full_s = NAN;
@@ -103,6 +104,9 @@ void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
     r->findings = 0;
     if (r->oom_kills != GOV_UNKNOWN && r->oom_kills > 0)
         r->findings |= 1u << GOV_FINDING_OOM_KILLED;
+    if (r->memory_limit_bytes != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN &&
+        r->memory_limit_bytes < r->budget_memory_bytes)
+        r->findings |= 1u << GOV_FINDING_MEMORY_LOWERED;
     if (near != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN && r->budget_memory_bytes &&
         !below(near, NEAR_LIMIT, r->budget_memory_bytes))
         r->findings |= 1u << GOV_FINDING_MEMORY_NEAR_LIMIT;
@@ -152,6 +156,7 @@ static const struct field {
     U("used.memory_cache_bytes", memory_cache_bytes),
     U("used.memory_working_set_bytes", memory_working_set_bytes),
     { "used.memory_efficiency", K_RATIO, offsetof(gov_step_record, memory_efficiency) },
+    U("used.memory_limit_bytes", memory_limit_bytes),
     U("used.oom_kills", oom_kills),
     S("used.cpu_throttled_s", cpu_throttled_s),
     S("used.pressure.cpu_some_s", cpu_some_s),

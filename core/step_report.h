@@ -34,7 +34,9 @@
     X(CPU_UNDERUSED, "cpu_underused",                                                       \
       "the step used less than a quarter of its sealed CPUs over its run")                  \
     X(THROTTLED, "throttled", "a CPU quota held the step back for 10 % or more of its run") \
-    X(STALLED, "stalled", "tasks waited for memory (PSI some) for 10 % or more of the run")
+    X(STALLED, "stalled", "tasks waited for memory (PSI some) for 10 % or more of the run")   \
+    X(MEMORY_LOWERED, "memory_lowered",                                                     \
+      "the kernel's memory limit at the step's end was below its sealed memory")
 
 typedef enum gov_finding {
 #define GOV_FINDING_ENUM_(id, name, text) GOV_FINDING_##id,
@@ -70,6 +72,10 @@ typedef struct gov_step_record {
      * admin-guide.md, "Memory: peak and working set"), over the budget. */
     uint64_t memory_peak_bytes, memory_cache_bytes, memory_working_set_bytes;
     double memory_efficiency;
+    /* The step cgroup's hard limit at its end (v2 memory.max, v1
+     * memory.limit_in_bytes): below the budget when the job's memory was
+     * lowered while it ran (Slurm 26.05) or AllowedRAMSpace is under 100. */
+    uint64_t memory_limit_bytes;
     uint64_t oom_kills;
     double cpu_throttled_s, cpu_some_s, memory_some_s, memory_full_s;
     uint32_t findings;       /* bit (1u << gov_finding) */

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include "step_report.h"
 
+#include "cgroup.h"
 #include "cgroup_locate.h"
 #include "text.h"
 
@@ -199,12 +200,30 @@ static void psi(const gov_root *root, const char *dir, const char *name, double 
         *full = seconds(f, 1e6);
 }
 
+/* The step's hard memory limit at its end; unknown without one. */
+static uint64_t memory_limit(const gov_root *root, const char *dir, int version)
+{
+    char buf[64];
+    size_t n;
+    uint64_t v;
+    bool unlimited;
+    int rc;
+
+    if (read_text(root, dir, version == 2 ? "memory.max" : "memory.limit_in_bytes", buf,
+                  sizeof buf, &n))
+        return GOV_UNKNOWN;
+    rc = version == 2 ? gov__parse_memory_value(buf, n, &v, &unlimited)
+                      : gov__parse_v1_limit(buf, n, &v, &unlimited);
+    return rc || unlimited ? GOV_UNKNOWN : v;
+}
+
 void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r)
 {
     if (cg->version == 2) {
         r->cpu_s = seconds(keyed(root, cg->dir, "cpu.stat", "usage_usec"), 1e6);
         r->cpu_throttled_s = seconds(keyed(root, cg->dir, "cpu.stat", "throttled_usec"), 1e6);
         r->memory_peak_bytes = read_u64(root, cg->dir, "memory.peak");
+        r->memory_limit_bytes = memory_limit(root, cg->dir, 2);
         r->memory_cache_bytes = file_cache(root, cg->dir, "active_file", "inactive_file");
         r->oom_kills = keyed(root, cg->dir, "memory.events", "oom_kill");
         psi(root, cg->dir, "cpu.pressure", &r->cpu_some_s, NULL);
@@ -215,6 +234,7 @@ void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_
             r->cpu_throttled_s = seconds(keyed(root, cg->cpuacct, "cpu.stat", "throttled_time"), 1e9);
         }
         r->memory_peak_bytes = read_u64(root, cg->dir, "memory.max_usage_in_bytes");
+        r->memory_limit_bytes = memory_limit(root, cg->dir, 1);
         r->memory_cache_bytes =
             file_cache(root, cg->dir, "total_active_file", "total_inactive_file");
         r->oom_kills = v1_oom_kills(root, cg->dir);

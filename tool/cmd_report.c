@@ -35,7 +35,7 @@ static void usage(FILE *f)
             "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by\n"
             "s, m, h, d or w (that long ago: -7d).\n"
             "Findings: oom_killed, memory_near_limit, memory_underused, cpu_underused,\n"
-            "throttled, stalled.\n"
+            "throttled, stalled, memory_lowered.\n"
             "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
 }
 

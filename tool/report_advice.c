@@ -86,6 +86,11 @@ static void advise(FILE *f, const gov_report_step *s, gov_finding fi, const busi
     case GOV_FINDING_STALLED:
         fprintf(f, "its tasks waited for memory: ask more (--mem) or use less at once\n");
         break;
+    case GOV_FINDING_MEMORY_LOWERED:
+        fprintf(f, "its memory was lowered below %s a node while it ran: runtimes sized at "
+                "start aimed above the new limit; start such programs again after a change\n",
+                budget);
+        break;
     case GOV_FINDING_COUNT:
         break;
     }

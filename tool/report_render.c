@@ -115,6 +115,7 @@ static const struct metric {
     U("governor_step_memory_cache_bytes", memory_cache_bytes, "Reclaimable page cache the step held at its end."),
     U("governor_step_memory_working_set_bytes", memory_working_set_bytes, "The peak less the page cache held at the end."),
     D("governor_step_memory_efficiency_ratio", memory_efficiency, "Working set over sealed memory."),
+    U("governor_step_memory_limit_bytes", memory_limit_bytes, "The step's hard memory limit at its end."),
     U("governor_step_oom_kills", oom_kills, "Processes of the step the kernel killed for memory."),
     D("governor_step_cpu_throttled_seconds", cpu_throttled_s, "Time a CPU quota held the step back."),
     D("governor_step_pressure_cpu_some_seconds", cpu_some_s, "PSI cpu some total."),

@@ -65,6 +65,9 @@ def judged(rec, min_s):
 
     out = {"oom_killed": used["oom_kills"] not in (None, 0)}
     mem = budget["memory_bytes"]
+    # The kernel's limit at the end below the sealed memory (26.05 lowers it).
+    limit = used.get("memory_limit_bytes")
+    out["memory_lowered"] = limit is not None and mem is not None and limit < mem
     # Near the limit on the working set (the peak less the page cache held
     # at the end) where the record has it, else on the peak.
     wset = used.get("memory_working_set_bytes")

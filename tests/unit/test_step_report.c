@@ -58,7 +58,7 @@ static void test_round_trip(void **state)
         "\"used\":{\"cpu_s\":9.500,\"cpu_efficiency\":0.2375,\"cpu_source\":\"rusage\","
         "\"memory_peak_bytes\":104857600,\"memory_cache_bytes\":null,"
         "\"memory_working_set_bytes\":null,\"memory_efficiency\":null,"
-        "\"oom_kills\":0,\"cpu_throttled_s\":null,"
+        "\"memory_limit_bytes\":null,\"oom_kills\":0,\"cpu_throttled_s\":null,"
         "\"pressure\":{\"cpu_some_s\":1.250,\"memory_some_s\":null,\"memory_full_s\":null}},"
         "\"told\":{\"tasks\":2,\"threads\":2,\"memory_bytes\":null},"
         "\"findings\":[\"cpu_underused\"]}\n");
@@ -173,6 +173,35 @@ static void test_judge(void **state)
     r.memory_some_s = 1.0;
     gov__step_record_judge(&r, 10);
     assert_true(r.findings & (1u << GOV_FINDING_STALLED));
+}
+
+/* A hard limit below the sealed memory at the step's end (lowered while it
+ * ran, Slurm 26.05) is said whatever the step's length; equal, above or
+ * unknown is not. */
+static void test_judge_memory_lowered(void **state)
+{
+    gov_step_record r = sample(), back;
+    char line[GOV_REPORT_LINE_MAX];
+    int len;
+
+    (void)state;
+    r.cpu_s = 40.0;
+    r.memory_peak_bytes = 200u << 20;
+    r.memory_limit_bytes = r.budget_memory_bytes;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);
+    r.memory_limit_bytes = 150u << 20;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_MEMORY_LOWERED);
+    len = gov__step_record_encode(&r, line, sizeof line);
+    assert_non_null(strstr(line, "\"memory_limit_bytes\":157286400,"));
+    assert_non_null(strstr(line, "\"findings\":[\"memory_lowered\"]"));
+    assert_int_equal(gov__step_record_decode(line, (size_t)len - 1, &back), 0);
+    assert_int_equal(back.memory_limit_bytes, 150u << 20);
+    assert_int_equal(back.findings, 1u << GOV_FINDING_MEMORY_LOWERED);
+    r.memory_limit_bytes = GOV_UNKNOWN;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);
 }
 
 /* The working set is the peak less the page cache held at the end: a step
@@ -402,6 +431,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_judge_memory_lowered),
         cmocka_unit_test(test_told_null),
         cmocka_unit_test(test_names_refused),
         cmocka_unit_test(test_decode_refuses),

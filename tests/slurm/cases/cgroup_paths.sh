@@ -39,7 +39,8 @@ layout() {
 	records=$((records + 1))
 	wait_records "$records"
 	report_of "$(job_of "$REPORT_TASKS")" | jq -e --argjson m $((300 << 20)) \
-		'.steps[0].nodes[0] | .budget.memory_bytes == $m and .used.memory_peak_bytes > 0' >/dev/null ||
+		'.steps[0].nodes[0] | .budget.memory_bytes == $m and .used.memory_limit_bytes == $m and
+		 .used.memory_peak_bytes > 0 and (.findings | index("memory_lowered") == null)' >/dev/null ||
 		die "$1: the step report has no record of the step's limit and use"
 	assert_idle
 }

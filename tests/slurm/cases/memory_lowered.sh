@@ -8,12 +8,14 @@
 # governed step the snapshot keeps the sealed allocation and follows the
 # kernel: its effective limit becomes the new one and
 # .memory.cgroup.against_allocation says "below"; governor watch's budget
-# follows at one of its next lines; the doctor warns (memory.lowered).  What
-# the runtimes were told at start (GOMEMLIMIT) stays: that is the warning's
-# point.  22.05 and 24.11 cannot lower a running job's memory.
+# follows at one of its next lines; the doctor warns (memory.lowered), and
+# the step report records the limit at the step's end and the finding
+# memory_lowered.  What the runtimes were told at start (GOMEMLIMIT) stays:
+# that is the warning's point.  22.05 and 24.11 cannot lower a running
+# job's memory.
 set -euo pipefail
-# shellcheck source=../gov_lib.sh
-source "$(dirname "$0")/../gov_lib.sh"
+# shellcheck source=../report_lib.sh
+source "$(dirname "$0")/../report_lib.sh"
 
 if [[ $(by_series 22.05=no 24.11=no 26.05=yes) == no ]]; then
 	echo "Slurm $(slurm_series) does not lower a running job's memory (26.05 does)"
@@ -22,7 +24,7 @@ fi
 restart_cluster --conf-line SlurmctldParameters=enable_stepmgr \
 	--conf-line JobAcctGatherType=jobacct_gather/cgroup --conf-line PrologFlags=contain
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
-gov_plugstack
+report_plugstack
 dir=$(as_user mktemp -d /var/tmp/gov-lowered.XXXXXX)
 
 # The task: its budget, then governor watch every 250 ms until the case
@@ -83,5 +85,11 @@ awk -v s="$(<"$dir/watch_start")" -v e="$seen" -v t="$t0" \
 # The runtimes keep what they were told at start: 90 % of 400 MiB less
 # the reserve (docs/runtimes.md), not of 150.
 printf -- '--- GOMEMLIMIT told at start: %s\n' "$(<"$dir/gomemlimit")"
+# The step report: the sealed budget, the kernel's limit at the end, and
+# the finding.
+wait_records 1
+rec=$(report_of "$job" | jq -c '.steps[0].nodes[0] | [.budget.memory_bytes, .used.memory_limit_bytes, (.findings | index("memory_lowered") != null)]')
+printf -- '--- the step record (budget, limit at the end, memory_lowered): %s\n' "$rec"
+assert_eq "[$((400 * mib)),$((150 * mib)),true]" "$rec" "the step report of a lowered step"
 rm -rf "$dir"
 assert_idle
