@@ -1210,7 +1210,10 @@ typedef struct gov_pressure_state {
     uint32_t healthy_streak;     /**< consecutive healthy observations (saturates) */
     uint32_t swap_streak;        /**< consecutive swap-activity deltas (saturates) */
     uint64_t observations;       /**< snapshots observed (saturates) */
-    uint64_t reserved[8];  /**< zero (see "ABI" above) */
+    /** Kernel pressure triggers that fired since gov_governor_follow_triggers()
+     *  (0 without them); each one also bumped the generation. */
+    uint64_t triggers_fired;
+    uint64_t reserved[7];  /**< zero (see "ABI" above) */
 } gov_pressure_state;
 
 /** Returns CLOCK_MONOTONIC-like nanoseconds; \p arg is the options' clock_arg. */
@@ -1342,6 +1345,73 @@ int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
  */
 int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
                           gov_pressure_state *out);
+
+/* ------------------------------------------------------------------------ */
+/** \name Pressure triggers: waiting on the kernel, not on a clock         */
+/* ------------------------------------------------------------------------ */
+/*
+ * systemd's protocol, which `srun --governor=pressure` follows on cgroup v2
+ * (and systemd for its services): $MEMORY_PRESSURE_WATCH names a PSI file,
+ * $MEMORY_PRESSURE_WRITE (base64) the trigger to write into it, "some
+ * 200000 2000000" for 200 ms of stall in any 2 s; CPU_ and IO_ pairs
+ * likewise.  The file then polls readable-priority (POLLPRI) each time the
+ * stall crosses the threshold within the window.
+ */
+
+/** The resources a trigger watches, as bits of a mask. */
+#define GOV_TRIGGER_MEMORY 0x1u
+#define GOV_TRIGGER_CPU    0x2u
+#define GOV_TRIGGER_IO     0x4u
+
+/** Opaque: the open PSI files and their triggers. */
+typedef struct gov_pressure_triggers gov_pressure_triggers;
+
+/**
+ * Open the triggers this process's environment hands it.  A pair whose
+ * WATCH is unset, empty or "/dev/null" opens nothing, and none at all is
+ * no error: *out then watches nothing (gov_pressure_triggers_kinds() 0).
+ * *out owns the files; close it with gov_pressure_triggers_close().
+ * Returns 0; GOV_EINVAL (NULL out); GOV_EPARSE (a WRITE that is not base64
+ * of a trigger, or missing beside its WATCH); GOV_ENOMEM; or the system's
+ * error opening a file or writing the trigger (GOV_EACCES when the file is
+ * not the process's to write, -EPERM or GOV_EINVAL when the kernel refuses
+ * the trigger), *out NULL.  Reads the environment: not thread-safe against
+ * setenv().
+ */
+int gov_pressure_triggers_open(gov_pressure_triggers **out);
+
+/** The GOV_TRIGGER_* bits \p t watches (0 for NULL).  Thread-safe. */
+unsigned gov_pressure_triggers_kinds(const gov_pressure_triggers *t);
+
+/**
+ * Sleep until a trigger fires or \p timeout_ms passes.  *fired (optional)
+ * gets the GOV_TRIGGER_* bits that fired (0 on a timeout).  With no
+ * trigger it sleeps the whole timeout.  Returns 0 (fired), GOV_ETIMEDOUT,
+ * GOV_EINVAL (NULL t), or the system's error from poll(2) (-ENODEV: the
+ * cgroup went away).  One thread at a time per \p t.
+ */
+int gov_pressure_triggers_wait(gov_pressure_triggers *t, uint64_t timeout_ms,
+                               unsigned *fired);
+
+/**
+ * Close the files (NULL allowed).  Must not race with a wait on \p t, nor
+ * outlive a governor following it (destroy that first).
+ */
+void gov_pressure_triggers_close(gov_pressure_triggers *t);
+
+/**
+ * Make \p gov wake its waiters when a trigger of \p t fires: the governor
+ * starts one thread that sleeps in poll(2) on \p t's files and, at each
+ * event, counts it (gov_pressure_state.triggers_fired) and bumps the
+ * generation, so that gov_governor_wait_for_change() returns at once and
+ * the caller captures a fresh snapshot when the kernel reports pressure,
+ * not at its next timeout.  \p t stays the caller's and must stay open
+ * until gov_governor_destroy(), which stops the thread.  Once per
+ * governor.  Returns 0; GOV_EINVAL (NULL, or \p t watches nothing);
+ * GOV_EALREADY (already following); GOV_ENOMEM (no thread or pipe).
+ * Thread-safe.
+ */
+int gov_governor_follow_triggers(gov_governor *gov, gov_pressure_triggers *t);
 
 /** Stable names: "green", "admit", "stale_snapshot"...  Static strings;
  *  NULL for a value outside the enum (the rule of the snapshot's names). */

@@ -1,5 +1,6 @@
 /* option.c - the user's --governor[=MODE]: a comma list of one profile
- * (batch, interactive) and the flags threads, runtimes, noruntimes and off. */
+ * (batch, interactive) and the flags threads, runtimes, noruntimes, pressure
+ * and off. */
 #include "parse.h"
 #include "names.h"
 
@@ -32,6 +33,8 @@ int gov__mode_parse(const char *text, gov_mode *out)
             m.runtimes = true;
         } else if (gov__token_eq(p, n, "noruntimes")) {
             m.noruntimes = true;
+        } else if (gov__token_eq(p, n, "pressure")) {
+            m.pressure = true;
         } else if (gov__token_eq(p, n, "off")) {
             m.off = true;
         } else {
@@ -42,7 +45,7 @@ int gov__mode_parse(const char *text, gov_mode *out)
         p += n + 1;
     }
     /* "off" with anything else is a contradiction, not a preference. */
-    if ((m.off && (m.threads || m.profile_set || m.runtimes || m.noruntimes)) ||
+    if ((m.off && (m.threads || m.profile_set || m.runtimes || m.noruntimes || m.pressure)) ||
         (m.runtimes && m.noruntimes))
         return GOV_EPARSE;
     *out = m;

@@ -14,7 +14,7 @@
 
 /* Shown in every complaint about a MODE. */
 #define GOV_MODE_HELP \
-    "valid values: batch, interactive, threads, runtimes, noruntimes, off, as a comma " \
+    "valid values: batch, interactive, threads, runtimes, noruntimes, pressure, off, as a comma " \
     "list (e.g. --governor=interactive,runtimes)"
 
 typedef struct gov_mode {
@@ -23,6 +23,7 @@ typedef struct gov_mode {
     bool threads;        /* thread counts only */
     bool runtimes;       /* every variable `governor run` sets */
     bool noruntimes;     /* none of them, where the site's default says runtimes */
+    bool pressure;       /* pressure triggers for the tasks (pressure=allow) */
     bool profile_set;
     gov_profile profile;
 } gov_mode;
@@ -49,6 +50,20 @@ typedef enum gov_runtimes_policy {
     GOV_RUNTIMES_POLICY_LIST(GOV_ENUM_MEMBER_)
 } gov_runtimes_policy;
 
+/* The site's pressure= key: whether a governed step's tasks get the PSI
+ * triggers of systemd's protocol (pressure_protocol.h) on cgroup v2. */
+#define GOV_PRESSURE_POLICY_LIST(X)                                    \
+    X(GOV_PRESSURE_OFF, "off")     /* never; --governor=pressure refused */ \
+    X(GOV_PRESSURE_ALLOW, "allow") /* when a user asks (--governor=pressure) */ \
+    X(GOV_PRESSURE_ON, "on")       /* every governed step */             \
+    /* append above this line */
+typedef enum gov_pressure_policy {
+    GOV_PRESSURE_POLICY_LIST(GOV_ENUM_MEMBER_)
+} gov_pressure_policy;
+
+/* pressure_threshold_ms=: stall time in a 2 s window that fires a trigger. */
+#define GOV_PRESSURE_THRESHOLD_MS_DEFAULT 200
+
 typedef struct gov_spank_policy {
     bool default_on;
     bool allow_off;                /* users may say --governor=off */
@@ -70,6 +85,8 @@ typedef struct gov_spank_policy {
      * credential in GOVERNOR_DESCRIPTOR, a root-written file in run_dir
      * named by GOVERNOR_DESCRIPTOR_FILE, or both; at least one. */
     bool handoff_munge, handoff_file;
+    gov_pressure_policy pressure;
+    uint32_t pressure_threshold_ms;   /* 1 to 1999 */
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
@@ -89,5 +106,13 @@ int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy 
  * "noruntimes" only under runtimes=on; otherwise the site's default stands. */
 bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
+
+/* Whether a governed step's tasks get pressure triggers: pressure=on, or
+ * pressure=allow and the user asked (--governor=pressure). */
+bool gov__spank_pressure_resolve(const gov_spank_policy *site, const gov_mode *mode);
+
+/* A kernel release (uname -r: "6.12.48+deb13-amd64") is at least
+ * MAJOR.MINOR.  Anything that does not start "N.N" is not. */
+bool gov__kernel_release_at_least(const char *release, unsigned major, unsigned minor);
 
 #endif /* GOV_SPANK_PARSE_H */

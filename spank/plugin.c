@@ -12,8 +12,10 @@
  *     affinity in place, counted on the node's table that the capture
  *     kept); with report=DIR,
  *     find the step's cgroups at the first task's fork (task_post_fork)
- *     and write its record when the last task exits (task_exit); free the
- *     table at the step's end (exit).
+ *     and write its record when the last task exits (task_exit); with
+ *     pressure triggers, give the step's PSI files to the user at that
+ *     fork and name them in each task (task_init); free the table at the
+ *     step's end (exit).
  *     Errors here are logged and degrade: a non-zero return from init or
  *     init_post_opt would abort the step and can drain the node.
  */
@@ -21,6 +23,7 @@
 #include "environment.h"
 #include "handoff.h"
 #include "node_topology.h"
+#include "pressure.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -63,6 +66,12 @@ static int governor_option(int val, const char *optarg, int remote)
                     "drop noruntimes from --governor");
         return -1;
     }
+    if (m.pressure && gov_state.site_ok && gov_state.site.pressure == GOV_PRESSURE_OFF &&
+        !remote) {
+        slurm_error("governor: this site hands out no pressure triggers (pressure=off); "
+                    "drop pressure from --governor");
+        return -1;
+    }
     gov_state.mode = m;
     gov_state.mode_ok = true;
     return 0;
@@ -74,7 +83,8 @@ static struct spank_option governor_opt = {
     "batch (default) or interactive; threads (export OMP_NUM_THREADS and the other "
     "thread counts); runtimes (start each task with the variables `governor run` "
     "sets: thread counts, GOMEMLIMIT, Node's and Java's memory; the site may make "
-    "it the default) or noruntimes (decline that default); or off.",
+    "it the default) or noruntimes (decline that default); pressure (on cgroup v2, "
+    "MEMORY_PRESSURE_WATCH and the CPU and IO ones, where the site allows); or off.",
     2, 0, governor_option,
 };
 
@@ -140,6 +150,10 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS)
         slurm_info("governor: --governor=noruntimes reached this step although the site sizes "
                    "every runtime (runtimes=always); the runtimes' variables are set");
+    if (gov_state.mode.given && gov_state.mode.pressure &&
+        gov_state.site.pressure == GOV_PRESSURE_OFF)
+        slurm_info("governor: --governor=pressure reached this step although the site hands "
+                   "out no pressure triggers (pressure=off); none are set");
     if (!gov__spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
         return 0;
     rc = gov__capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
@@ -152,6 +166,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     }
     gov_state.step.policy = pol;
     gov_state.active = true;
+    gov_state.pressure = gov__spank_pressure_resolve(&gov_state.site, &gov_state.mode);
     if (gov_state.site.report_dir[0])
         gov__report_begin(&gov_state.report, &gov_state.step);
     gov__handoff_step(sp, &gov_state);
@@ -198,8 +213,10 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (spank_remote(sp))
+    if (spank_remote(sp)) {
         gov__report_task_forked(&gov_state.report, sp);
+        gov__pressure_delegate(sp, &gov_state);
+    }
     return 0;
 }
 
@@ -207,8 +224,10 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (spank_remote(sp))
+    if (spank_remote(sp)) {
         gov__environment_task(sp, &gov_state);
+        gov__pressure_task(sp, &gov_state);
+    }
     return 0;
 }
 

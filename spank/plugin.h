@@ -28,6 +28,8 @@ typedef struct gov_plugin {
     bool mode_ok;          /* the last --governor value parsed */
     bool active;           /* capture done; a descriptor for each task */
     bool capture_failed;   /* on for the step, but its facts were unreadable */
+    bool pressure;         /* the tasks get pressure triggers (pressure.c) */
+    bool pressure_delegated;   /* the first task's fork gave the files away */
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */
     gov_report report;     /* report=DIR: the step's record (report.c) */

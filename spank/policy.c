@@ -2,6 +2,7 @@
  * strict key=value words, every key documented in docs/admin-guide.md. */
 #include "names.h"
 #include "parse.h"
+#include "pressure_protocol.h"
 #include "run_dir.h"
 #include "step_report.h"
 #include "text.h"
@@ -20,6 +21,7 @@ void gov__spank_policy_init(gov_spank_policy *p)
     p->site.cpu_reserve_threads = GOV_UNKNOWN;
     memcpy(p->run_dir, GOV_RUN_DIR_DEFAULT, sizeof GOV_RUN_DIR_DEFAULT);
     p->report_min_s = GOV_REPORT_MIN_S_DEFAULT;
+    p->pressure_threshold_ms = GOV_PRESSURE_THRESHOLD_MS_DEFAULT;
 }
 
 /* Strict decimal: digits only, bounded. */
@@ -183,6 +185,29 @@ static int set_runtimes(const char *v, struct policy_build *b)
     return 0;
 }
 
+static int set_pressure(const char *v, struct policy_build *b)
+{
+#define PRESSURE_NAME(id, name) [id] = name,
+    static const char *const names[] = { GOV_PRESSURE_POLICY_LIST(PRESSURE_NAME) };
+    int i = gov__name_lookup(GOV_NAMES(names), v, strlen(v));
+
+    if (i < 0)
+        return GOV_EPARSE;
+    b->p.pressure = (gov_pressure_policy)i;
+    return 0;
+}
+
+/* Below the 2 s window (GOV_PRESSURE_WINDOW_US): a trigger the kernel takes. */
+static int set_pressure_threshold(const char *v, struct policy_build *b)
+{
+    uint64_t x;
+
+    if (parse_num(v, strlen(v), GOV_PRESSURE_WINDOW_US / 1000 - 1, &x) || x == 0)
+        return GOV_EPARSE;
+    b->p.pressure_threshold_ms = (uint32_t)x;
+    return 0;
+}
+
 static int set_per_core(const char *v, struct policy_build *b)
 {
     return parse_choice(v, "yes", "no", &b->p.per_core);
@@ -253,6 +278,8 @@ static const struct policy_key {
     { "report", "an absolute directory path", set_report },
     { "report_min_s", "seconds from 0 to 86400", set_report_min },
     { "handoff", "munge, file, or munge,file", set_handoff },
+    { "pressure", "off, allow or on", set_pressure },
+    { "pressure_threshold_ms", "milliseconds from 1 to 1999", set_pressure_threshold },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -338,4 +365,10 @@ bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mod
     case GOV_RUNTIMES_ALWAYS: out->runtimes = true; break;
     }
     return on;
+}
+
+bool gov__spank_pressure_resolve(const gov_spank_policy *site, const gov_mode *mode)
+{
+    return site->pressure == GOV_PRESSURE_ON ||
+           (site->pressure == GOV_PRESSURE_ALLOW && mode->given && mode->pressure);
 }

@@ -1,6 +1,8 @@
 /* cmd_watch.c - `governor watch`: observe a snapshot every interval with a
  * governor of its own and print the pressure level, batch ceiling and
- * availability, for a person or (--json) as JSON lines for a script. */
+ * availability, for a person or (--json) as JSON lines for a script.
+ * Handed pressure triggers (--governor=pressure, a systemd service), it
+ * also prints a line the moment one fires. */
 #include "cmd.h"
 #include "cmd_common.h"
 #include "governor.h"
@@ -29,7 +31,9 @@ static void watch_usage(FILE *f)
             "and print its memory pressure level (green/yellow/red), batch ceiling and\n"
             "what is free: RAM after the host reserve, CPU threads, I/O and GPU slots.\n"
             "This governor holds no reservations: it shows the budget, not other\n"
-            "processes' reservations.\n"
+            "processes' reservations.  With pressure triggers in the environment\n"
+            "(MEMORY_PRESSURE_WATCH and the CPU and IO ones) a line also comes the\n"
+            "moment one fires.\n"
             "\n"
             "  --json          one JSON object per line (schema governor.watch/1)\n"
             "  --interval MS   milliseconds between lines, %d to 1000000\n"
@@ -84,11 +88,11 @@ static void print_header(void)
 }
 
 static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                        const gov_availability *a)
+                        const gov_availability *a, unsigned fired)
 {
     gov_reason gate = psi_gate(s);
     const char *from = gov_pressure_source_name(s->pressure.source);
-    char b1[32], b2[32], b3[32], c1[24], c2[24], th[48], p1[24], p2[24], t[24];
+    char b1[32], b2[32], b3[32], c1[24], c2[24], th[48], p1[24], p2[24], t[24], w[32];
 
     gov__fmt_bytes(a->ram_bytes, b1, sizeof b1);
     gov__fmt_bytes(a->detected_ram_bytes, b2, sizeof b2);
@@ -98,30 +102,38 @@ static void print_human(uint64_t t_ms, const gov_snapshot *s, const gov_pressure
     snprintf(th, sizeof th, "%s/%s", c1, c2);
     snprintf(t, sizeof t, "%llu.%03llus", (unsigned long long)(t_ms / 1000),
              (unsigned long long)(t_ms % 1000));
-    printf("%10s  %-6s %7llu  %10s %10s %10s  %7s %3llu %3llu  %7s %7s %-8s  %s%s\n", t,
+    printf("%10s  %-6s %7llu  %10s %10s %10s  %7s %3llu %3llu  %7s %7s %-8s  %s%s%s%s%s\n", t,
            gov_pressure_level_name(ps->level), (unsigned long long)ps->ceiling, b1, b2, b3, th,
            (unsigned long long)a->io_slots, (unsigned long long)a->gpu_slots,
            human_pct(s->pressure.cpu_some_avg10, p1, sizeof p1),
            human_pct(s->pressure.memory_some_avg10, p2, sizeof p2), from ? from : "-",
            gate != GOV_REASON_NONE ? "waits: " : "may start",
-           gate != GOV_REASON_NONE ? gov_reason_name(gate) : "");
+           gate != GOV_REASON_NONE ? gov_reason_name(gate) : "",
+           fired ? "  (trigger: " : "", fired ? gov__trigger_names(fired, w, sizeof w) : "",
+           fired ? ")" : "");
 }
 
 static int print_json(uint64_t t_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                      const gov_availability *a)
+                      const gov_availability *a, unsigned fired)
 {
     char *text = NULL;
 
-    return gov__cmd_put_json(gov__watch_json(t_ms, s, ps, a, psi_gate(s), &text, NULL), &text)
+    return gov__cmd_put_json(gov__watch_json(t_ms, s, ps, a, psi_gate(s), fired, &text, NULL),
+                             &text)
                ? GOV_ENOMEM : 0;
 }
 
-static void sleep_ms(uint64_t ms)
+/* The triggers this process was handed; one that cannot be used is said
+ * once, and the tool keeps its interval. */
+static gov_pressure_triggers *open_triggers(void)
 {
-    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+    gov_pressure_triggers *t = NULL;
+    int rc = gov_pressure_triggers_open(&t);
 
-    while (nanosleep(&ts, &ts) != 0)
-        ;
+    if (rc)
+        fprintf(stderr, "governor: watch: the pressure triggers in the environment cannot be "
+                        "used (%s); lines come every interval only\n", gov_strerror(rc));
+    return t;   /* NULL on an error; watching nothing when none was handed */
 }
 
 static uint64_t monotonic_ms(void)
@@ -132,6 +144,36 @@ static uint64_t monotonic_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+static void sleep_ms(uint64_t ms)
+{
+    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* Until the next line: the interval, or a trigger's firing first (its
+ * GOV_TRIGGER_* bits returned).  A file that fails (its cgroup is gone)
+ * is said once and the interval alone stays. */
+static unsigned wait_line(gov_pressure_triggers **trig, uint64_t interval_ms)
+{
+    unsigned fired = 0;
+    int rc;
+
+    if (!*trig) {
+        sleep_ms(interval_ms);
+        return 0;
+    }
+    rc = gov_pressure_triggers_wait(*trig, interval_ms, &fired);
+    if (rc && rc != GOV_ETIMEDOUT) {
+        fprintf(stderr, "governor: watch: waiting on the pressure triggers failed (%s); "
+                        "lines come every interval only\n", gov_strerror(rc));
+        gov_pressure_triggers_close(*trig);
+        *trig = NULL;
+    }
+    return fired;
+}
+
 int gov__cmd_watch(int argc, char **argv)
 {
     struct watch_args a = { .interval_ms = 1000, .max_batch = 64 };
@@ -139,6 +181,7 @@ int gov__cmd_watch(int argc, char **argv)
     gov_governor_options gopts = { 0 };
     gov_context *ctx = NULL;
     gov_governor *gov = NULL;
+    gov_pressure_triggers *trig = NULL;
     uint64_t start;
     int rc, status = GOV_EXIT_OK;
 
@@ -159,6 +202,7 @@ int gov__cmd_watch(int argc, char **argv)
         gov_context_destroy(ctx);
         return GOV_EXIT_FAILED;
     }
+    trig = open_triggers();
     start = monotonic_ms();
     if (!a.common.json)
         print_header();
@@ -166,9 +210,10 @@ int gov__cmd_watch(int argc, char **argv)
         gov_snapshot snap;
         gov_pressure_state ps;
         gov_availability av;
+        unsigned fired = 0;
 
         if (n)
-            sleep_ms(a.interval_ms);
+            fired = wait_line(&trig, a.interval_ms);
         rc = gov_snapshot_capture(ctx, &snap);
         if (rc != 0) {
             gov__cmd_capture_error(&a.common, rc, &snap);
@@ -179,9 +224,9 @@ int gov__cmd_watch(int argc, char **argv)
         if (rc == 0)
             rc = gov_governor_availability(gov, &snap, &av);
         if (rc == 0 && a.common.json)
-            rc = print_json(monotonic_ms() - start, &snap, &ps, &av);
+            rc = print_json(monotonic_ms() - start, &snap, &ps, &av, fired);
         else if (rc == 0)
-            print_human(monotonic_ms() - start, &snap, &ps, &av);
+            print_human(monotonic_ms() - start, &snap, &ps, &av, fired);
         if (rc != 0) {
             fprintf(stderr, "governor: watch: %s\n", gov_strerror(rc));
             status = GOV_EXIT_FAILED;
@@ -189,6 +234,7 @@ int gov__cmd_watch(int argc, char **argv)
         }
         fflush(stdout);
     }
+    gov_pressure_triggers_close(trig);
     gov_governor_destroy(gov);
     gov_context_destroy(ctx);
     return status;

@@ -7,11 +7,14 @@
 #include "snapshot/clock.h"
 #include "admission.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct gov_governor {
     pthread_mutex_t lock;
@@ -29,6 +32,12 @@ struct gov_governor {
     gov_pressure_sm pressure;
     uint64_t generation;
     unsigned waiters;            /* threads in wait_for_change */
+    /* gov_governor_follow_triggers(): the thread that sleeps on the
+     * triggers' files, and the pipe that stops it. */
+    gov_pressure_triggers *triggers;
+    pthread_t follower;
+    int stop[2];
+    uint64_t triggers_fired;
 };
 
 static uint64_t default_clock(void *arg)
@@ -105,6 +114,14 @@ void gov_governor_destroy(gov_governor *gov)
 {
     if (!gov)
         return;
+    if (gov->triggers) {
+        /* A byte on the pipe wakes the follower's poll(2). */
+        while (write(gov->stop[1], "", 1) < 0 && errno == EINTR)
+            ;
+        pthread_join(gov->follower, NULL);
+        close(gov->stop[0]);
+        close(gov->stop[1]);
+    }
     pthread_cond_destroy(&gov->changed);
     pthread_mutex_destroy(&gov->lock);
     gov__history_free(&gov->history);
@@ -380,6 +397,58 @@ int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
     return rc;
 }
 
+/* The follower: each firing counts and wakes the waiters; it ends at the
+ * stop byte, or when a file polls an error (the cgroup is gone). */
+static void *follow(void *arg)
+{
+    gov_governor *gov = arg;
+    struct pollfd fds[GOV_TRIGGER_KINDS + 1];
+    unsigned kind[GOV_TRIGGER_KINDS], fired;
+    size_t n = gov__triggers_pollfds(gov->triggers, fds, kind);
+
+    fds[n] = (struct pollfd){ .fd = gov->stop[0], .events = POLLIN };
+    for (;;) {
+        if (poll(fds, n + 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (fds[n].revents || gov__triggers_fired(fds, kind, n, &fired))
+            break;
+        if (!fired)
+            continue;
+        pthread_mutex_lock(&gov->lock);
+        gov->triggers_fired++;
+        bump(gov);
+        pthread_mutex_unlock(&gov->lock);
+    }
+    return NULL;
+}
+
+int gov_governor_follow_triggers(gov_governor *gov, gov_pressure_triggers *t)
+{
+    int rc = 0;
+
+    if (!gov || !gov_pressure_triggers_kinds(t))
+        return GOV_EINVAL;
+    pthread_mutex_lock(&gov->lock);
+    if (gov->triggers) {
+        rc = GOV_EALREADY;
+    } else if (pipe2(gov->stop, O_CLOEXEC)) {
+        rc = GOV_ENOMEM;
+    } else {
+        gov->triggers = t;
+        if (pthread_create(&gov->follower, NULL, follow, gov)) {
+            gov->triggers = NULL;
+            close(gov->stop[0]);
+            close(gov->stop[1]);
+            rc = GOV_ENOMEM;
+        }
+    }
+    pthread_mutex_unlock(&gov->lock);
+    return rc;
+}
+
 int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
                           gov_pressure_state *out)
 {
@@ -402,6 +471,7 @@ int gov_governor_pressure(gov_governor *gov, const gov_snapshot *snap,
         .healthy_streak = gov->pressure.healthy_streak,
         .swap_streak = gov->pressure.swap_streak,
         .observations = gov->pressure.observations,
+        .triggers_fired = gov->triggers_fired,
     };
     pthread_mutex_unlock(&gov->lock);
     return 0;

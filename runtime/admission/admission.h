@@ -8,6 +8,7 @@
 
 #include "governor.h"
 
+#include <poll.h>
 #include <stdbool.h>
 
 /* ---- budget (admission_budget.c) ----------------------------------------- */
@@ -136,5 +137,18 @@ void gov__held_insert(gov_held_table *t, const gov_held *h);
 /* Remove id into *out: true when it was present. */
 bool gov__held_remove(gov_held_table *t, uint64_t id, gov_held *out);
 bool gov__held_contains(const gov_held_table *t, uint64_t id);
+
+/* ---- pressure triggers (admission_triggers.c) ----------------------------- */
+
+/* t's open files as pollfds asking POLLPRI, kind[i] the GOV_TRIGGER_* bit
+ * of fds[i] (both at least GOV_TRIGGER_KINDS long).  Returns the count. */
+#define GOV_TRIGGER_KINDS 3
+size_t gov__triggers_pollfds(const gov_pressure_triggers *t, struct pollfd *fds,
+                             unsigned *kind);
+
+/* After poll(2): *fired gets the bits whose file polled POLLPRI.  Returns 0,
+ * or -ENODEV when a file polled an error (its cgroup is gone). */
+int gov__triggers_fired(const struct pollfd *fds, const unsigned *kind, size_t n,
+                        unsigned *fired);
 
 #endif

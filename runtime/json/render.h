@@ -27,9 +27,15 @@ int gov__plan_json(const gov_snapshot *s, const gov_plan *p, char **out, size_t 
 int gov__run_json(const gov_snapshot *s, const gov_runenv *env, char **out, size_t *len);
 
 /* One line of `governor watch --json`, elapsed_ms since watch began; gate
- * is the PSI gate that holds new work (GOV_REASON_NONE: none). */
+ * is the PSI gate that holds new work (GOV_REASON_NONE: none); fired the
+ * GOV_TRIGGER_* bits whose firing woke this line (0: the interval). */
 int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                    const gov_availability *a, gov_reason gate, char **out, size_t *len);
+                    const gov_availability *a, gov_reason gate, unsigned fired, char **out,
+                    size_t *len);
+
+/* The GOV_TRIGGER_* bits as "memory,cpu,io" (a subset, in that order);
+ * "" for none. */
+const char *gov__trigger_names(unsigned bits, char *buf, size_t cap);
 
 /* `governor verify --json`: the descriptor's status, reason and age. */
 int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len);

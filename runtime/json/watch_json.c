@@ -3,9 +3,25 @@
 #include "render.h"
 #include "json.h"
 
-int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
-                    const gov_availability *a, gov_reason gate, char **out, size_t *len)
+#include <stdio.h>
+
+const char *gov__trigger_names(unsigned bits, char *buf, size_t cap)
 {
+    static const char *const names[] = { "memory", "cpu", "io" };
+    size_t o = 0;
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (bits & 1u << k && o < cap)
+            o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? "," : "", names[k]);
+    return buf;
+}
+
+int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressure_state *ps,
+                    const gov_availability *a, gov_reason gate, unsigned fired, char **out,
+                    size_t *len)
+{
+    char woke[32];
     gov_jw w;
 
     gov__jw_init(&w);
@@ -35,6 +51,7 @@ int gov__watch_json(uint64_t elapsed_ms, const gov_snapshot *s, const gov_pressu
     gov__jw_double(&w, "cpu_some_avg10", s->pressure.cpu_some_avg10);
     gov__jw_double(&w, "memory_some_avg10", s->pressure.memory_some_avg10);
     gov__jw_string(&w, "gate", gate == GOV_REASON_NONE ? NULL : gov_reason_name(gate));
+    gov__jw_string(&w, "trigger", fired ? gov__trigger_names(fired, woke, sizeof woke) : NULL);
     gov__jw_object_end(&w);
     gov__jw_object_end(&w);
     return gov__jw_finish(&w, out, len);

@@ -54,6 +54,9 @@ packages=(
 	# runtimes its programs need; Go and Rust probes come built from the
 	# host (static, or glibc only), Java's classes load in this newer JDK.
 	nodejs default-jre-headless python3-numpy libopenblas0-pthread time
+	# Pressure triggers (tests/slurm/cases/pressure_triggers.sh): a program
+	# on sd-event's memory pressure source, built against this libsystemd.
+	libsystemd-dev
 )
 key=$(cat "$0" <(printf '%s\n' "$suite") | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key

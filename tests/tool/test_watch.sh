@@ -19,6 +19,15 @@ check "detected RAM" 1 "$(grep -c '"detected_bytes":209715200' <<<"$first")"
 check "interactive reserve" 1 "$(grep -c '"reserve_bytes":52428800' <<<"$first")"
 check "PSI memory gate" 1 "$(grep -c '"gate":"memory_pressure"' <<<"$first")"
 check "ceiling starts at 1" 1 "$(grep -c '"ceiling":1,' <<<"$first")"
+check "no trigger handed: every line on the interval" 7 "$(grep -c '"trigger":null' <<<"$out")"
+# A trigger that cannot be used is said once; the lines keep the interval.
+err=$(MEMORY_PRESSURE_WATCH=/nonexistent/memory.pressure \
+  MEMORY_PRESSURE_WRITE=c29tZSAyMDAwMDAgMjAwMDAwMA== \
+  "$gov" watch --json --sysroot "$root" --interval 10 --count 3 2>&1 >/dev/null)
+check "unusable trigger: exit 0" 0 $?
+check "unusable trigger: said once" 1 "$(grep -c 'pressure triggers in the environment cannot be used (not found); lines come every interval only' <<<"$err")"
+err=$(MEMORY_PRESSURE_WATCH=/dev/null "$gov" watch --json --sysroot "$root" --interval 10 --count 2 2>&1 >/dev/null)
+check "systemd's none (/dev/null): nothing said" "" "$err"
 # The fixture's memory PSI (2.88 %) holds new admissions: the ceiling is
 # held at 1 and no observation counts as healthy while it does (a snapshot
 # a loaded machine lets age past 1 s is not observed at all: no_observation).

@@ -44,6 +44,10 @@ static void test_lists(void **state)
     assert_int_equal(gov__mode_parse("noruntimes,threads", &m), 0);
     assert_true(m.noruntimes);
     assert_true(m.threads);
+    assert_false(m.pressure);
+    assert_int_equal(gov__mode_parse("interactive,pressure", &m), 0);
+    assert_true(m.pressure);
+    assert_int_equal(m.profile, GOV_PROFILE_INTERACTIVE);
 }
 
 static void test_bad(void **state)
@@ -52,6 +56,7 @@ static void test_bad(void **state)
         "on", "Batch", "batch,", ",batch", "batch,,threads", "batch interactive",
         "batch,interactive", "off,threads", "off,batch", " batch", "threads=2", ",",
         "nul\001l", "runtimes,noruntimes", "off,runtimes", "off,noruntimes", "runtime",
+        "off,pressure", "pressure=on", "Pressure",
     };
     gov_mode m = { .given = true, .threads = true };
 
@@ -61,7 +66,7 @@ static void test_bad(void **state)
         assert_true(m.threads);
     }
     assert_int_equal(gov__mode_parse("x", NULL), GOV_EINVAL);
-    assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, runtimes, noruntimes, off"));
+    assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, runtimes, noruntimes, pressure, off"));
 }
 
 int main(void)

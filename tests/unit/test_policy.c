@@ -32,6 +32,8 @@ static void test_defaults(void **state)
     assert_true(p.allow_off);
     assert_int_equal(p.munge_timeout_s, GOV_MUNGE_TIMEOUT_S);
     assert_false(p.per_core);
+    assert_int_equal(p.pressure, GOV_PRESSURE_OFF);
+    assert_int_equal(p.pressure_threshold_ms, GOV_PRESSURE_THRESHOLD_MS_DEFAULT);
 }
 
 static void test_every_key(void **state)
@@ -249,6 +251,48 @@ static void test_resolve_runtimes(void **state)
     assert_non_null(strstr(err, "runtimes' needs off, on or always"));
 }
 
+/* pressure=off|allow|on: who decides whether a step's tasks get pressure
+ * triggers; pressure_threshold_ms stays inside the kernel's 2 s window. */
+static void test_resolve_pressure(void **state)
+{
+    gov_spank_policy site;
+    gov_mode none = { 0 }, asked, other;
+    char err[256];
+
+    assert_int_equal(gov__mode_parse("pressure", &asked), 0);
+    assert_int_equal(gov__mode_parse("runtimes", &other), 0);
+    assert_int_equal(parse("default=on", NULL, &site, err), 0);
+    assert_false(gov__spank_pressure_resolve(&site, &asked));
+    assert_int_equal(parse("pressure=allow", "pressure_threshold_ms=1999", &site, err), 0);
+    assert_int_equal(site.pressure_threshold_ms, 1999);
+    assert_false(gov__spank_pressure_resolve(&site, &none));
+    assert_false(gov__spank_pressure_resolve(&site, &other));
+    assert_true(gov__spank_pressure_resolve(&site, &asked));
+    assert_int_equal(parse("pressure=on", NULL, &site, err), 0);
+    assert_true(gov__spank_pressure_resolve(&site, &none));
+
+    assert_int_equal(parse("pressure=yes", NULL, &site, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "pressure' needs off, allow or on"));
+    assert_int_equal(parse("pressure_threshold_ms=2000", NULL, &site, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "milliseconds from 1 to 1999"));
+    assert_int_equal(parse("pressure_threshold_ms=0", NULL, &site, err), GOV_EPARSE);
+}
+
+/* What the plugin hands out depends on the kernel's release (uname -r). */
+static void test_kernel_release(void **state)
+{
+    assert_true(gov__kernel_release_at_least("6.5.0", 6, 5));
+    assert_true(gov__kernel_release_at_least("6.12.48+deb13-amd64", 6, 5));
+    assert_true(gov__kernel_release_at_least("7.0", 6, 5));
+    assert_false(gov__kernel_release_at_least("6.1.0-40-amd64", 6, 5));
+    assert_false(gov__kernel_release_at_least("5.19.17", 6, 5));
+    assert_false(gov__kernel_release_at_least("6", 6, 0));
+    assert_false(gov__kernel_release_at_least("six.5", 6, 5));
+    assert_false(gov__kernel_release_at_least("", 6, 5));
+    assert_false(gov__kernel_release_at_least(NULL, 6, 5));
+    assert_false(gov__kernel_release_at_least("99999999999999999999.1", 6, 5));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_resolve_runtimes),
         cmocka_unit_test(test_per_core),
+        cmocka_unit_test(test_resolve_pressure),
+        cmocka_unit_test(test_kernel_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,7 +185,8 @@ class PressureState(Structure):
         ("healthy_streak", c_uint32),
         ("swap_streak", c_uint32),
         ("observations", c_uint64),
-        ("reserved", c_uint64 * 8),
+        ("triggers_fired", c_uint64),
+        ("reserved", c_uint64 * 7),
     ]
 
 

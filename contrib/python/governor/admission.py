@@ -192,6 +192,7 @@ class PressureState:
     healthy_streak: int
     swap_streak: int
     observations: int
+    triggers_fired: int = 0
 
 
 class Reservation:
@@ -352,7 +353,7 @@ class Governor(_lib.Owner):
                    "gov_governor_pressure")
         return PressureState(PressureLevel(out.level), out.ceiling,
                              CeilingReason(out.ceiling_reason), out.healthy_streak,
-                             out.swap_streak, out.observations)
+                             out.swap_streak, out.observations, out.triggers_fired)
 
     def record_batch(self, task_class: int, items: int, peak_memory_bytes: int = 0,
                      duration_ns: int = 0) -> None:

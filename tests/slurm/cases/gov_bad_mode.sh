@@ -23,7 +23,7 @@ for mode in bogus batch,interactive off,threads 'threads,'; do
 		# shellcheck disable=SC2086 # the command's words
 		out=$(as_user ${cmd%% *} --governor="$mode" ${cmd#* } 2>&1) || rc=$?
 		((rc != 0)) || die "${cmd%% *} --governor=$mode succeeded"
-		assert_match 'governor: invalid --governor value; valid values: batch, interactive, threads, runtimes, noruntimes, off' \
+		assert_match 'governor: invalid --governor value; valid values: batch, interactive, threads, runtimes, noruntimes, pressure, off' \
 			"$out" "${cmd%% *} --governor=$mode"
 	done
 done
