@@ -100,6 +100,9 @@ fi
 
 # tests/guest/run.sh --capture: capture.sh puts its trees here.
 [[ -f $disk/capture ]] && export GOV_CAPTURE_DIR=$out/fixtures
+# tests/guest/run.sh --outcomes: the host's built runtime probes, for the
+# cases that run them too (memory_lowered's Go programs).
+[[ -d $disk/probes ]] && export GOV_PROBES=$disk/probes
 args=()
 [[ -f $disk/args ]] && mapfile -t args <"$disk/args"
 cd "$disk/src" || exit 1

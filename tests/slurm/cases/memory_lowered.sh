@@ -11,8 +11,10 @@
 # follows at one of its next lines; the doctor warns (memory.lowered), and
 # the step report records the limit at the step's end and the finding
 # memory_lowered.  What the runtimes were told at start (GOMEMLIMIT) stays:
-# that is the warning's point.  22.05 and 24.11 cannot lower a running
-# job's memory.
+# that is the warning's point.  A Go program that follows the cgroup's
+# limit itself (debug.SetMemoryLimit, tests/runtimes/probes/churn.go
+# -follow) finishes under the lower limit; the same program without it is
+# OOM-killed.  22.05 and 24.11 cannot lower a running job's memory.
 set -euo pipefail
 # shellcheck source=../report_lib.sh
 source "$(dirname "$0")/../report_lib.sh"
@@ -24,6 +26,10 @@ fi
 restart_cluster --conf-line SlurmctldParameters=enable_stepmgr \
 	--conf-line JobAcctGatherType=jobacct_gather/cgroup --conf-line PrologFlags=contain
 GOV_TOOL=$(user_copy "$GOV_BUILD_DIR/tool/governor")
+[[ -x ${GOV_PROBES:-}/churn ]] ||
+	die "no Go probe: give tests/guest/run.sh --outcomes DIR (tests/runtimes/build.sh DIR builds it)"
+GOV_CHURN=$(user_copy "$GOV_PROBES/churn")
+export GOV_CHURN
 report_plugstack
 dir=$(as_user mktemp -d /var/tmp/gov-lowered.XXXXXX)
 
@@ -51,6 +57,15 @@ done
 kill "$w"
 budget >"$d/after"
 "$GOV_TOOL" doctor --json >"$d/doctor" || true
+# Two Go programs with the step's GOMEMLIMIT, sized for 400 MiB: one keeps
+# its limit in step with the cgroup's (churn.go -follow, the pattern of
+# docs/runtimes.md), one does not.  The second goes last: its OOM kill
+# may take the step with it.
+"$GOV_CHURN" -live 100 -churn 1024 -follow >"$d/go_follow" 2>&1
+echo $? >"$d/go_follow_rc"
+echo started >"$d/go_plain_rc"
+"$GOV_CHURN" -live 100 -churn 1024 >"$d/go_plain" 2>&1
+echo $? >"$d/go_plain_rc"
 EOF
 chmod 755 "$dir/task.sh"
 
@@ -65,7 +80,10 @@ job=$(squeue -h -o %i -u "${GOV_TEST_USER:-govtest}" | head -n1)
 t0=$EPOCHREALTIME
 scontrol update jobid="$job" MinMemoryNode=150
 touch "$dir/lowered"
-wait "$step" || die "the step failed"
+# The step ends with an OOM kill (the Go program that does not follow),
+# which srun reports; the task's own files say how it went.
+wait "$step" || true
+[[ -f $dir/after && -f $dir/go_follow_rc ]] || die "the step did not run its task to the Go programs"
 
 mib=$((1 << 20))
 before=$(tr '\t' ' ' <"$dir/before") after=$(tr '\t' ' ' <"$dir/after")
@@ -90,6 +108,15 @@ awk -v s="$(<"$dir/watch_start")" -v e="$seen" -v t="$t0" \
 # The runtimes keep what they were told at start: 90 % of 400 MiB less
 # the reserve (docs/runtimes.md), not of 150.
 printf -- '--- GOMEMLIMIT told at start: %s\n' "$(<"$dir/gomemlimit")"
+# Go: the follower lowered its limit below the new one and finished; the
+# same program without it kept 360 MiB and was killed.
+printf -- '--- Go after the shrink: following: %s (status %s); not following: %s (status %s)\n' \
+	"$(tr '\n' ' ' <"$dir/go_follow")" "$(<"$dir/go_follow_rc")" "$(tr '\n' ' ' <"$dir/go_plain")" \
+	"$(<"$dir/go_plain_rc")"
+assert_eq 0 "$(<"$dir/go_follow_rc")" "the Go program that follows the limit finishes"
+limit=$(sed -n 's/.*memlimit_mib=\([0-9]*\).*/\1/p' "$dir/go_follow")
+((limit > 0 && limit < 150)) || die "the following Go program's limit at its end was '$limit' MiB, not under the lowered 150"
+assert_match '^(137|started)$' "$(<"$dir/go_plain_rc")" "the Go program that keeps its start limit is OOM-killed"
 # The step report: the sealed budget, the kernel's limit at the end, and
 # the finding.
 wait_records 1
