@@ -121,9 +121,5 @@ int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
  * exited for the figures to be final. */
 void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_step_record *r);
 
-/* A PSI file's "total=" figures, in microseconds: some, and full (GOV_UNKNOWN
- * when the file has no full line, as cpu.pressure before 5.13).  Returns 0
- * or GOV_EPARSE. */
-int gov__psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us);
 
 #endif /* GOV_STEP_REPORT_H */

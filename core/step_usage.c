@@ -10,6 +10,7 @@
 
 #include "cgroup.h"
 #include "cgroup_locate.h"
+#include "psi.h"
 #include "text.h"
 
 #include <dirent.h>
@@ -155,49 +156,19 @@ static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
     return sum == GOV_UNKNOWN ? sum : sum + v1_oom_below(root, dir, V1_OOM_DEPTH, &budget);
 }
 
-int gov__psi_totals_parse(const char *text, size_t len, uint64_t *some_us, uint64_t *full_us)
-{
-    gov_lines it = gov__lines_of(text, len, false);
-    const char *line;
-    size_t n;
-
-    *some_us = *full_us = GOV_UNKNOWN;
-    while (gov__line_next(&it, &line, &n)) {
-        const char *t = NULL, *rest;
-        size_t rl;
-        uint64_t v, *dst;
-
-        if (gov__prefix(line, n, "some ", &rest, &rl))
-            dst = some_us;
-        else if (gov__prefix(line, n, "full ", &rest, &rl))
-            dst = full_us;
-        else
-            return GOV_EPARSE;
-        for (size_t i = 0; i + 6 <= rl; i++)
-            if ((i == 0 || rest[i - 1] == ' ') && !memcmp(rest + i, "total=", 6)) {
-                t = rest + i + 6;
-                break;
-            }
-        if (!t || *dst != GOV_UNKNOWN ||
-            gov__parse_dec(t, (size_t)(rest + rl - t), GOV_NUM_SPACE, GOV_UNKNOWN - 1, &v))
-            return GOV_EPARSE;
-        *dst = v;
-    }
-    return *some_us == GOV_UNKNOWN ? GOV_EPARSE : 0;
-}
-
 static void psi(const gov_root *root, const char *dir, const char *name, double *some,
                 double *full)
 {
     char buf[512];
     size_t n;
-    uint64_t s, f;
+    gov_psi p;
 
-    if (read_text(root, dir, name, buf, sizeof buf, &n) || gov__psi_totals_parse(buf, n, &s, &f))
+    if (read_text(root, dir, name, buf, sizeof buf, &n) ||
+        gov__psi_parse(buf, n, GOV_PSI_STRICT, &p))
         return;
-    *some = seconds(s, 1e6);
+    *some = seconds(p.some_total_us, 1e6);
     if (full)
-        *full = seconds(f, 1e6);
+        *full = seconds(p.full_total_us, 1e6);
 }
 
 /* The step's hard memory limit at its end; unknown without one. */

@@ -42,9 +42,6 @@ void gov__accel_confinement(gov_snapshot_accel *a, const gov_cgroup_evidence *cg
 
 /* ---- pressure, swap (pressure.c) ---------------------------------------- */
 
-/* One PSI file: "some avg10=..." and "full avg10=..." lines; NaN if absent. */
-int gov__psi_parse(const char *text, size_t len, double *some_avg10,
-                   double *full_avg10);
 void gov__pressure_collect(const gov_root *root, const gov_cgroup_evidence *cg,
                            gov_snapshot_pressure *out);
 

@@ -3,68 +3,9 @@
  * /proc/vmstat.  Missing evidence is NaN / GOV_UNKNOWN, never zero: a
  * kernel without PSI says nothing about pressure. */
 #include "collect.h"
+#include "psi.h"
 
 #include <string.h>
-
-/* A percentage "12.34" (locale-independent); NaN when malformed or > 100. */
-static double percent(const char *p, const char *end)
-{
-    double v = 0, scale = 1;
-    bool digits = false;
-
-    for (; p < end && *p >= '0' && *p <= '9'; p++) {
-        v = v * 10 + (*p - '0');
-        digits = true;
-        if (v > 100)
-            return NAN;
-    }
-    if (p < end && *p == '.') {
-        for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
-            scale /= 10;
-            v += (*p - '0') * scale;
-            digits = true;
-        }
-    }
-    if (!digits || p != end || v > 100)
-        return NAN;
-    return v;
-}
-
-/* The avg10 field of one "some ..." / "full ..." line. */
-static double avg10_of(const char *p, const char *eol)
-{
-    while (p < eol) {
-        const char *sp = memchr(p, ' ', (size_t)(eol - p));
-        const char *stop = sp ? sp : eol;
-
-        const char *v;
-
-        if (gov__prefix(p, (size_t)(stop - p), "avg10=", &v, NULL))
-            return percent(v, stop);
-        p = sp ? sp + 1 : eol;
-    }
-    return NAN;
-}
-
-int gov__psi_parse(const char *text, size_t len, double *some_avg10,
-                   double *full_avg10)
-{
-    gov_lines it = gov__lines_of(text, len, false);
-    const char *p;
-    size_t n;
-
-    if (!some_avg10 || !full_avg10 || (!text && len))
-        return GOV_EINVAL;
-    *some_avg10 = *full_avg10 = NAN;
-    while (gov__line_next(&it, &p, &n)) {
-        const char *v;
-        if (gov__prefix(p, n, "some ", &v, NULL))
-            *some_avg10 = avg10_of(v, p + n);
-        else if (gov__prefix(p, n, "full ", &v, NULL))
-            *full_avg10 = avg10_of(v, p + n);
-    }
-    return isnan(*some_avg10) && isnan(*full_avg10) ? GOV_EPARSE : 0;
-}
 
 /* Read one PSI file at DIR/NAME under root; false when nothing usable. */
 static bool read_psi(const gov_root *root, const char *dir, const char *name,
@@ -72,13 +13,17 @@ static bool read_psi(const gov_root *root, const char *dir, const char *name,
 {
     char buf[512];
     size_t len;
+    gov_psi p;
 
     *some = *full = NAN;
     /* A kernel with PSI compiled in but disabled fails the read with
      * EOPNOTSUPP; that is as unknown as a missing file. */
-    if (gov__read_file_in(root, dir, name, buf, sizeof buf, &len))
+    if (gov__read_file_in(root, dir, name, buf, sizeof buf, &len) ||
+        gov__psi_parse(buf, len, 0, &p))
         return false;
-    return gov__psi_parse(buf, len, some, full) == 0;
+    *some = p.some_avg10;
+    *full = p.full_avg10;
+    return true;
 }
 
 static bool read_source(const gov_root *root, const char *dir, const char *cpu,

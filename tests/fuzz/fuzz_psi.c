@@ -1,8 +1,11 @@
-/* Fuzz the PSI parsers: never crash; every average is NaN or a
- * percentage; the totals parse only with a "some" total. */
-#include "collect/collect.h"
-#include "step_report.h"
+/* Fuzz the PSI reader (psi.h), lenient and strict: never crash; every
+ * average is NaN or a percentage; lenient succeeds exactly when an average
+ * was read, strict only with a "some" total. */
+#include "psi.h"
 
+#include "governor.h"
+
+#include <math.h>
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -14,16 +17,15 @@ static int percent_or_nan(double v)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    double some, full;
-    int rc = gov__psi_parse((const char *)data, size, &some, &full);
+    gov_psi p;
+    int rc = gov__psi_parse((const char *)data, size, 0, &p);
 
-    if (!percent_or_nan(some) || !percent_or_nan(full))
+    if (!percent_or_nan(p.some_avg10) || !percent_or_nan(p.full_avg10))
         abort();
-    if ((rc == 0) != (!isnan(some) || !isnan(full)))
+    if ((rc == 0) != (!isnan(p.some_avg10) || !isnan(p.full_avg10)))
         abort();
-    uint64_t some_us, full_us;
-    if (gov__psi_totals_parse((const char *)data, size, &some_us, &full_us) == 0 &&
-        some_us == GOV_UNKNOWN)
+    if (gov__psi_parse((const char *)data, size, GOV_PSI_STRICT, &p) == 0 &&
+        p.some_total_us == GOV_UNKNOWN)
         abort();
     return 0;
 }

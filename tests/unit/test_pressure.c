@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
+#include "psi.h"
 #include "fixture_root.h"
 
 #define CGDIR "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_42/step_0/user/task_0"
@@ -142,20 +143,22 @@ static void test_parser(void **state)
     const char *bad[] = { "", "some\n", "some avg10=\n", "some avg10=1.2.3 avg60=0\n",
                           "some avg10=-1\n", "some avg10=100.01\n", "some avg10=abc\n",
                           "some avg10=1e3\n", "avg10=5\n", "somex avg10=1\n" };
-    double some, full;
+    gov_psi p;
 
-    assert_int_equal(gov__psi_parse(cpu_old, strlen(cpu_old), &some, &full), 0);
-    assert_float_equal(some, 0.25, 1e-12);
-    assert_true(isnan(full)); /* cpu "full" appeared in 5.13 */
-    assert_int_equal(gov__psi_parse(no_full_avg, strlen(no_full_avg), &some, &full), 0);
-    assert_float_equal(some, 7.0, 0);
-    assert_true(isnan(full));
-    assert_int_equal(gov__psi_parse("some avg10=100.00", 17, &some, &full), 0);
-    assert_float_equal(some, 100.0, 0);
+    assert_int_equal(gov__psi_parse(cpu_old, strlen(cpu_old), 0, &p), 0);
+    assert_float_equal(p.some_avg10, 0.25, 1e-12);
+    assert_true(isnan(p.full_avg10)); /* cpu "full" appeared in 5.13 */
+    assert_int_equal(gov__psi_parse(no_full_avg, strlen(no_full_avg), 0, &p), 0);
+    assert_float_equal(p.some_avg10, 7.0, 0);
+    assert_true(isnan(p.full_avg10));
+    assert_int_equal(p.full_total_us, 3);
+    assert_int_equal(gov__psi_parse("some avg10=100.00", 17, 0, &p), 0);
+    assert_float_equal(p.some_avg10, 100.0, 0);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(gov__psi_parse(bad[i], strlen(bad[i]), &some, &full), GOV_EPARSE);
-        assert_true(isnan(some) && isnan(full));
+        assert_int_equal(gov__psi_parse(bad[i], strlen(bad[i]), 0, &p), GOV_EPARSE);
+        assert_true(isnan(p.some_avg10) && isnan(p.full_avg10));
     }
+    assert_int_equal(gov__psi_parse(NULL, 1, 0, &p), GOV_EINVAL);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include "cgroup_locate.h"
 #include "fixture_root.h"
 #include "json_read.h"
+#include "psi.h"
 #include "step_report.h"
 
 static gov_step_record sample(void)
@@ -299,25 +300,30 @@ static void test_psi_totals(void **state)
                       "full avg10=0.00 avg60=0.00 avg300=0.00 total=56\n";
     char real[512];
     size_t n;
-    uint64_t some, full;
+    gov_psi p;
 
     (void)state;
     assert_int_equal(gov__read_file(&root, "/sys/fs/cgroup/system.slice/node1_slurmstepd.scope/"
                                           "job_1/step_0/user/memory.pressure",
                                    real, sizeof real, &n), 0);
     gov__root_close(&root);
-    assert_int_equal(gov__psi_totals_parse(real, n, &some, &full), 0);
-    assert_int_equal(some, 0);
-    assert_int_equal(full, 0);
-    assert_int_equal(gov__psi_totals_parse(mem, strlen(mem), &some, &full), 0);
-    assert_int_equal(some, 1234);
-    assert_int_equal(full, 56);
-    assert_int_equal(gov__psi_totals_parse(mem, (size_t)(strchr(mem, '\n') - mem + 1), &some,
-                                           &full), 0);
-    assert_true(full == GOV_UNKNOWN);
-    assert_int_equal(gov__psi_totals_parse("some avg10=1\n", 13, &some, &full), GOV_EPARSE);
-    assert_int_equal(gov__psi_totals_parse("full total=1\n", 13, &some, &full), GOV_EPARSE);
-    assert_int_equal(gov__psi_totals_parse("some total=1\nsome total=2\n", 26, &some, &full),
+    assert_int_equal(gov__psi_parse(real, n, GOV_PSI_STRICT, &p), 0);
+    assert_int_equal(p.some_total_us, 0);
+    assert_int_equal(p.full_total_us, 0);
+    assert_int_equal(gov__psi_parse(mem, strlen(mem), GOV_PSI_STRICT, &p), 0);
+    assert_int_equal(p.some_total_us, 1234);
+    assert_int_equal(p.full_total_us, 56);
+    assert_int_equal(gov__psi_parse(mem, (size_t)(strchr(mem, '\n') - mem + 1), GOV_PSI_STRICT,
+                                    &p), 0);
+    assert_true(p.full_total_us == GOV_UNKNOWN);
+    assert_int_equal(gov__psi_parse("some avg10=1\n", 13, GOV_PSI_STRICT, &p), GOV_EPARSE);
+    assert_int_equal(gov__psi_parse("full total=1\n", 13, GOV_PSI_STRICT, &p), GOV_EPARSE);
+    assert_int_equal(gov__psi_parse("some total=1\nsome total=2\n", 26, GOV_PSI_STRICT, &p),
+                     GOV_EPARSE);
+    /* Lenient, the same text is read: the last "some" line stands. */
+    assert_int_equal(gov__psi_parse("some avg10=1 total=1\nsome avg10=2 total=2\n", 42, 0, &p), 0);
+    assert_int_equal(p.some_total_us, 2);
+    assert_int_equal(gov__psi_parse("some total=1\nnoise\n", 19, GOV_PSI_STRICT, &p),
                      GOV_EPARSE);
 }
 
