@@ -427,7 +427,7 @@ int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap)
         return GOV_EINVAL;
     t = &d->topo;
     p = &d->policy;
-    if ((unsigned)d->step_kind > GOV_STEP_INTERACTIVE || !gov_profile_name(p->site.profile) ||
+    if ((unsigned)d->step_kind >= GOV_STEP_KIND_COUNT || !gov_profile_name(p->site.profile) ||
         t->numa_count > GOV_DESC_MAX_NUMA || t->gpu_count > GOV_DESC_MAX_GPUS)
         return GOV_EINVAL;
     for (size_t i = 0; i < N_U64; i++)
