@@ -39,20 +39,6 @@ static void line(gov_text_buf *o, const gov_cpuset *set)
     gov__text_append(o, "\n", 1);
 }
 
-static void set_and(gov_cpuset *dst, const gov_cpuset *a, const gov_cpuset *b)
-{
-    for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++)
-        dst->bits[i] = a->bits[i] & b->bits[i];
-}
-
-static bool set_intersects(const gov_cpuset *a, const gov_cpuset *b)
-{
-    for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++)
-        if (a->bits[i] & b->bits[i])
-            return true;
-    return false;
-}
-
 /* The cores 0 .. n-1. */
 static void set_first(gov_cpuset *s, uint32_t n)
 {
@@ -70,11 +56,9 @@ static bool partition(const gov_cpuset *sets, size_t stride, uint32_t n, const g
     memset(&seen, 0, sizeof seen);
     for (uint32_t k = 0; k < n; k++) {
         const gov_cpuset *s = (const gov_cpuset *)((const char *)sets + k * stride);
-        for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++) {
-            if ((s->bits[i] & ~all->bits[i]) || (exact && (s->bits[i] & seen.bits[i])))
-                return false;
-            seen.bits[i] |= s->bits[i];
-        }
+        if (!gov__cpuset_within(s, all) || (exact && gov__cpuset_intersects(s, &seen)))
+            return false;
+        gov__cpuset_or(&seen, s);
     }
     return !exact || !memcmp(&seen, all, sizeof seen);
 }
@@ -163,7 +147,7 @@ static int core_lines(const gov_topo_table *t, gov_text_buf *o)
         gov__text_put(o, "core=");
         line(o, one);
         for (uint32_t i = ends[c]; i < end; i++)
-            one->bits[order[i] / 64] = 0;
+            gov__cpu_del(one, order[i]);
     }
     free(one);
     free(ends);
@@ -258,7 +242,7 @@ static int core_line(const char *v, size_t n, uint32_t c, gov_topo_table *t)
 
     if (c >= t->cores || list(v, n, false, &pus))
         return GOV_EPARSE;
-    if (set_intersects(&pus, &t->pus))
+    if (gov__cpuset_intersects(&pus, &t->pus))
         return GOV_EPARSE;
     GOV_CPU_FOREACH(p, &pus) {
         gov__cpu_add(&t->pus, p);
@@ -361,7 +345,7 @@ void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
     memset(out, 0, sizeof *out);
     out->packages = out->cores = out->pus = out->numa_nodes = GOV_UNKNOWN;
     set_first(&all, t->cores);
-    set_and(&step, cores, &all);
+    gov__cpuset_and(&step, cores, &all);
     out->cores = gov_cpuset_count(&step);
     if (out->cores == 0) {
         out->cores = GOV_UNKNOWN;
@@ -369,9 +353,9 @@ void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
     }
     out->packages = out->pus = out->numa_nodes = 0;
     for (uint32_t k = 0; k < t->n_packages; k++)
-        out->packages += set_intersects(&t->package[k], &step);
+        out->packages += gov__cpuset_intersects(&t->package[k], &step);
     for (uint32_t k = 0; k < t->n_pu_groups; k++) {
-        set_and(&part, &t->pu_group[k].cores, &step);
+        gov__cpuset_and(&part, &t->pu_group[k].cores, &step);
         out->pus += t->pu_group[k].pus * gov_cpuset_count(&part);
     }
     /* The step's PUs: a NUMA node counts when one of them is nearest it. */
@@ -380,7 +364,7 @@ void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
         if (gov__cpu_in(&step, t->pu_core[p]))
             gov__cpu_add(&part, p);
     for (uint32_t k = 0; k < t->n_numa; k++) {
-        if (!set_intersects(&t->numa[k].pus, &part))
+        if (!gov__cpuset_intersects(&t->numa[k].pus, &part))
             continue;
         out->numa_nodes++;
         if (out->numa_count < GOV_DESC_MAX_NUMA)
@@ -389,7 +373,7 @@ void gov__topo_summarise(const gov_topo_table *t, const gov_cpuset *cores,
     out->gpu_count = t->n_gpus;
     for (uint32_t k = 0; k < t->n_gpus; k++) {
         out->gpu_numa[k] = t->gpu[k].numa_os;
-        out->gpu_local[k] = set_intersects(&t->gpu[k].cores, &step);
+        out->gpu_local[k] = gov__cpuset_intersects(&t->gpu[k].cores, &step);
     }
     out->present = true;
 }
@@ -408,11 +392,10 @@ void gov__topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t ma
 {
     gov_cpuset pus, cores, split, scratch;
     uint32_t node[GOV_TOPO_MAX_NUMA], n = 0;
-    uint64_t whole = 0;
 
     if (!t || !mask || mask_count == GOV_UNKNOWN || mask_count == 0)
         return;
-    set_and(&pus, mask, &t->pus);
+    gov__cpuset_and(&pus, mask, &t->pus);
     if (!gov_cpuset_count(&pus))
         return;
     /* A core is whole when none of its PUs is outside the mask. */
@@ -423,17 +406,15 @@ void gov__topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t ma
     out->source = GOV_TOPOLOGY_SOURCE_LIVE;
     out->task.pus = gov_cpuset_count(&pus);
     out->task.cores = cores_of(t, &pus, &cores);
-    for (size_t i = 0; i < GOV_CPUSET_BITS / 64; i++)
-        whole += (uint64_t)__builtin_popcountll(cores.bits[i] & ~split.bits[i]);
-    out->task_whole_cores = whole;
+    out->task_whole_cores = gov__cpuset_count_outside(&cores, &split);
     out->task.packages = 0;
     for (uint32_t k = 0; k < t->n_packages; k++)
-        out->task.packages += set_intersects(&t->package[k], &cores);
+        out->task.packages += gov__cpuset_intersects(&t->package[k], &cores);
     /* The NUMA nodes the mask touches, in OS order, as the library lists
      * them (the table keeps hwloc's order of first PUs). */
     for (uint32_t k = 0; k < t->n_numa; k++) {
         uint32_t at;
-        if (!set_intersects(&t->numa[k].pus, &pus))
+        if (!gov__cpuset_intersects(&t->numa[k].pus, &pus))
             continue;
         for (at = n++; at > 0 && t->numa[node[at - 1]].os_index > t->numa[k].os_index; at--)
             node[at] = node[at - 1];
@@ -444,7 +425,7 @@ void gov__topo_task(const gov_topo_table *t, const gov_cpuset *mask, uint64_t ma
     for (uint32_t i = 0; i < out->numa_count; i++) {
         gov_topology_numa *e = &out->numa[i];
         e->os_index = t->numa[node[i]].os_index;
-        set_and(&e->cpus, mask, &t->numa[node[i]].pus);
+        gov__cpuset_and(&e->cpus, mask, &t->numa[node[i]].pus);
         e->pus = (uint32_t)gov_cpuset_count(&e->cpus);
         e->cores = cores_of(t, &e->cpus, &scratch);
         e->local_memory_bytes = t->numa[node[i]].mem_bytes ? t->numa[node[i]].mem_bytes

@@ -72,6 +72,32 @@ static void test_put_after_text(void **state)
     assert_string_equal(buf, "cpus=0-3,8-9;");
 }
 
+/* The whole-set operations of cpuset.h, across word boundaries. */
+static void test_set_operations(void **state)
+{
+    gov_cpuset a, b, c;
+    char buf[64];
+
+    (void)state;
+    assert_int_equal(gov_cpuset_parse("0-3,63-65,200", 13, &a), 0);
+    assert_int_equal(gov_cpuset_parse("2-70", 4, &b), 0);
+    gov__cpuset_and(&c, &a, &b);
+    assert_true(gov_cpuset_format(&c, buf, sizeof buf) > 0);
+    assert_string_equal(buf, "2-3,63-65");
+    assert_true(gov__cpuset_intersects(&a, &b));
+    assert_true(gov__cpuset_within(&c, &a));
+    assert_true(gov__cpuset_within(&c, &b));
+    assert_false(gov__cpuset_within(&a, &b));
+    assert_int_equal(gov__cpuset_count_outside(&a, &b), 3);   /* 0, 1, 200 */
+    gov__cpu_del(&a, 64);
+    gov__cpu_del(&a, GOV_CPUSET_BITS);                           /* past the end: nothing */
+    gov__cpuset_or(&a, &c);                                      /* 64 back */
+    assert_true(gov_cpuset_format(&a, buf, sizeof buf) > 0);
+    assert_string_equal(buf, "0-3,63-65,200");
+    assert_int_equal(gov_cpuset_parse("100", 3, &c), 0);
+    assert_false(gov__cpuset_intersects(&a, &c));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -79,6 +105,7 @@ int main(void)
         cmocka_unit_test(test_invalid_lists),
         cmocka_unit_test(test_format_too_small),
         cmocka_unit_test(test_put_after_text),
+        cmocka_unit_test(test_set_operations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
