@@ -14,7 +14,9 @@
 # that is the warning's point.  A Go program that follows the cgroup's
 # limit itself (debug.SetMemoryLimit, tests/runtimes/probes/churn.go
 # -follow) finishes under the lower limit; the same program without it is
-# OOM-killed.  22.05 and 24.11 cannot lower a running job's memory.
+# OOM-killed.  Then sbatch --mem-update lowers a job's memory by itself,
+# and the governed step inside sees it the same way.  22.05 and 24.11
+# cannot lower a running job's memory.
 set -euo pipefail
 # shellcheck source=../report_lib.sh
 source "$(dirname "$0")/../report_lib.sh"
@@ -123,5 +125,41 @@ wait_records 1
 rec=$(report_of "$job" | jq -c '.steps[0].nodes[0] | [.budget.memory_bytes, .used.memory_limit_bytes, (.findings | index("memory_lowered") != null)]')
 printf -- '--- the step record (budget, limit at the end, memory_lowered): %s\n' "$rec"
 assert_eq "[$((400 * mib)),$((150 * mib)),true]" "$rec" "the step report of a lowered step"
+assert_idle
+
+# sbatch --mem-update=MARGIN@DELAY: Slurm itself lowers the job's memory to
+# its use plus MARGIN per cent, DELAY after the start.  A governed step
+# holding 64 MiB watches its snapshot until the limit falls (bounded at
+# 150 s); the doctor names it.
+rm -f "$dir"/mu_*
+cat >"$dir/mu_task.sh" <<'EOF'
+d=$1
+python3 -c '
+import sys, time
+hold = bytearray(64 << 20)
+for i in range(0, len(hold), 4096):
+    hold[i] = 1
+time.sleep(float(sys.argv[1]))' 200 &
+hold=$!
+for ((i = 0; i < 150; i++)); do
+	"$GOV_TOOL" snapshot --json | jq -r '[.memory.scheduler.limit_bytes, .memory.effective.limit_bytes,
+		.memory.cgroup.against_allocation] | @tsv' >"$d/mu_now"
+	[[ $(cut -f3 "$d/mu_now") == below ]] && break
+	sleep 1
+done
+"$GOV_TOOL" doctor --json >"$d/mu_doctor" || true
+kill "$hold"
+EOF
+chmod 755 "$dir/mu_task.sh"
+job=$(as_user sbatch --parsable -n1 -c1 --mem=400M --mem-update=50@0:30 -o "$dir/mu_out" \
+	--wrap "srun --governor -n1 -c1 --mem=400M bash $dir/mu_task.sh $dir")
+state=$(wait_job "$job" 300)
+read -r sealed effective against < <(tr '\t' ' ' <"$dir/mu_now")
+printf -- '--- sbatch --mem-update=50@0:30: job %s; sealed %s, effective %s (%s)\n' "$state" "$sealed" \
+	"$effective" "$against"
+assert_eq "COMPLETED $((400 * mib)) below" "$state $sealed $against" "the step once Slurm lowered the job's memory itself"
+((effective < 400 * mib && effective >= 40 * mib)) ||
+	die "the effective limit after --mem-update is $effective bytes (the use plus 50 %, at least a tenth of 400 MiB)"
+assert_eq warn "$(doctor_finding "$(<"$dir/mu_doctor")" memory.lowered severity)" "the doctor after --mem-update"
 rm -rf "$dir"
 assert_idle
