@@ -8,7 +8,8 @@ cc=$1 check=$2
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$here/../lib/tap.sh"
 
 # SRC HDR LIB: build the small library with debug information.
 build() {
@@ -29,7 +30,7 @@ case_() {
 	cp "$here/mini.c" "$d/mini.c"
 	local target=$d/include/mini.h
 	[ "$file" = source ] && target=$d/mini.c
-	python3 - "$target" "$old" "$new" <<'PY' || { echo "FAIL $name: the edit did not apply"; fail=1; return; }
+	python3 - "$target" "$old" "$new" <<'PY' || { fail "$name: the edit applies"; return; }
 import sys
 path, old, new = sys.argv[1:]
 text = open(path).read()
@@ -41,15 +42,14 @@ PY
 		python3 -c 'import sys; p=sys.argv[1]; t=open(p).read(); open(p,"w").write(t.replace(sys.argv[2], sys.argv[3], 1))' \
 			"$d/mini.c" "$old" "$new"
 	fi
-	build "$d/mini.c" "$d/include" "$d/libmini.so" || { echo "FAIL $name: does not build"; fail=1; return; }
+	build "$d/mini.c" "$d/include" "$d/libmini.so" || { fail "$name: builds"; return; }
 	HEADER=$d/include/mini.h BASELINE=$tmp/base.abi "$check" "$d/libmini.so" >"$d/out" 2>&1
 	rc=$?
 	if [ "$rc" = "$expect" ]; then
-		echo "ok   $name (exit $rc)"
+		pass "$name (exit $rc)"
 	else
-		echo "FAIL $name: exit $rc, expected $expect"
-		sed 's/^/     /' "$d/out"
-		fail=1
+		fail "$name: exit $expect" "exit $rc; check.sh said:
+$(cat "$d/out")"
 	fi
 }
 
@@ -76,4 +76,4 @@ case_ 1 tail-overflow header 'uint32_t b;
 case_ 1 enumerator-inserted header 'MINI_A = 0,' 'MINI_A = 0, MINI_A2,'
 case_ 1 function-removed both 'int mini_extra(uint64_t n)' 'static inline int mini_gone(uint64_t n)'
 case_ 1 parameter-retyped both 'int mini_extra(uint64_t n)' 'int mini_extra(uint32_t n)'
-exit $fail
+finish

@@ -11,9 +11,11 @@
 # build directory inside the tree (a Debian build's obj-*, with meson-info).
 # usage: test_doc_paths.sh SRC
 set -uo pipefail
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 cd "${1:?usage: test_doc_paths.sh SRC}" || exit 1
 top='(core|spank|runtime|tool|tests|docs|contrib|include|abi)'
-fail=0 n=0
+missing=0 paths=0
 
 exists() { # FILE PATH: PATH from the top or from a directory above FILE
 	local d=$1
@@ -35,16 +37,20 @@ while read -r file path; do
 	*.so) continue ;;
 	esac
 	[[ ${path##*/} == *.* ]] || continue
-	n=$((n + 1))
+	paths=$((paths + 1))
 	exists "$file" "$path" && continue
-	echo "not ok - $file names $path, which does not exist"
-	fail=1
+	fail "$file names only paths that exist" "$path does not exist"
+	missing=1
 done < <(find . -mindepth 1 \( -name '.*' -o -path ./tests/fixtures -o -name 'meson-*' -o -name '*.p' \
 	-o -type d -exec test -e '{}/meson-info' \; \) -prune -o \
 	-type f \( -path './docs/*.md' -o -name README.md -o -name '*.[ch]' -o -name '*.sh' \
 	-o -name '*.py' -o -name meson.build -o -name '*.scd' \) -print | sed 's|^\./||' |
 	xargs grep -oHE "(^|[^A-Za-z0-9_./-])$top/[A-Za-z0-9_.*/-]*[A-Za-z0-9_*]" |
 	sed -E "s/^([^:]*):[^A-Za-z0-9_]?($top\/.*)$/\1 \2/" | sort -u)
-[[ $n -gt 50 ]] || { echo "not ok - only $n paths found: the scan is broken"; exit 1; }
-[[ $fail -eq 0 ]] && echo "ok - the $n repository paths named in docs and comments exist"
-exit $fail
+if [[ $paths -gt 50 ]]; then
+	pass "the scan found $paths repository paths in docs and comments"
+else
+	fail "the scan finds the paths named in docs and comments (only $paths: it is broken)"
+fi
+((missing)) || pass "the $paths repository paths named in docs and comments exist"
+finish

@@ -7,28 +7,23 @@
 # usage: test_plugin_links.sh GOVERNOR.so
 set -euo pipefail
 so=$1
-status=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 if [[ $needed == *hwloc* || $needed == *libgovernor* ]]; then
-	echo "not ok - governor.so needs: $needed"
-	status=1
+	fail "governor.so needs neither hwloc nor libgovernor" "it needs: $needed"
+else
+	pass "governor.so needs neither hwloc nor libgovernor"
 fi
 undefined=$(nm -u "$so" | awk '{ print $2 }' | grep -E '^(gov_|hwloc_)' || true)
-if [ -n "$undefined" ]; then
-	echo "not ok - governor.so leaves project or hwloc symbols undefined (a runtime/ file in the plugin?):"
-	echo "$undefined"
-	status=1
-fi
+check "governor.so leaves no project or hwloc symbol undefined (a runtime/ file in the plugin?)" \
+	"" "$undefined"
 exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ { sub(/@.*/, "", $3); print $3 }' |
 	grep -vE '^(slurm_spank_|plugin_|spank_plugin_version$)' || true)
-if [ -n "$exported" ]; then
-	echo "not ok - governor.so exports more than its version script names:"
-	echo "$exported"
-	status=1
+check "governor.so exports no more than its version script names" "" "$exported"
+if nm -D --defined-only "$so" | grep -qw slurm_spank_init; then
+	pass "governor.so exports slurm_spank_init"
+else
+	fail "governor.so exports slurm_spank_init"
 fi
-if ! nm -D --defined-only "$so" | grep -qw slurm_spank_init; then
-	echo "not ok - governor.so does not export slurm_spank_init"
-	status=1
-fi
-[ "$status" = 0 ] && echo "ok - governor.so: core only, no hwloc, exports what Slurm looks up"
-exit "$status"
+finish

@@ -6,10 +6,11 @@
 # usage: test_plugstack_keys.sh PLUGSTACK_KEYS SRC
 set -uo pipefail
 keys=$1 src=$2
-fail=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-code=$("$keys" | sort) || { echo "not ok - $keys failed"; exit 1; }
-[ -n "$code" ] || { echo "not ok - no key in the plugin's message"; exit 1; }
+code=$("$keys" | sort) || { fail "$keys ran"; finish; }
+[ -n "$code" ] || { fail "the plugin's message lists keys"; finish; }
 
 # The first column of the admin guide's table headed "| key | values |...".
 guide=$(awk '/^\| key \| values \|/ { t = 1; next }
@@ -25,14 +26,13 @@ example=$(sed -n 's/^#   \([a-z_]*\)=.*/\1/p' "$src/contrib/plugstack.conf.examp
 
 compare() { # FILE KEYS
   if [ "$code" = "$2" ]; then
-    echo "ok - $1 lists exactly the plugin's $(wc -l <<<"$code") keys"
+    pass "$1 lists exactly the plugin's $(wc -l <<<"$code") keys"
   else
-    echo "not ok - $1 does not list exactly the plugin's keys (-: only in spank/policy.c, +: only in $1):"
-    diff <(printf '%s\n' "$code") <(printf '%s\n' "$2") | sed -n 's/^</  -/p; s/^>/  +/p'
-    fail=1
+    fail "$1 lists exactly the plugin's keys (-: only in spank/policy.c, +: only in $1)" \
+      "$(diff <(printf '%s\n' "$code") <(printf '%s\n' "$2") | sed -n 's/^</-/p; s/^>/+/p')"
   fi
 }
 compare docs/admin-guide.md "$guide"
 compare docs/man/governor.so.8.scd "$man"
 compare contrib/plugstack.conf.example "$example"
-exit $fail
+finish

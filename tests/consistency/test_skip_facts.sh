@@ -5,25 +5,23 @@
 # usage: test_skip_facts.sh SOURCE_ROOT
 set -uo pipefail
 src=$1
-status=0
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 while IFS= read -r fact; do
 	if grep -qxF "$fact" "$src/tests/skip-facts"; then
-		echo "ok - listed: $fact"
+		pass "listed: $fact"
 	else
-		echo "not ok - tests/unit/skip_because.h's fact is not in tests/skip-facts: $fact"
-		status=1
+		fail "tests/unit/skip_because.h's fact is in tests/skip-facts: $fact"
 	fi
 done < <(sed -n 's/^#define GOV_FACT_[A-Z_]* "\(.*\)"$/\1/p' "$src/tests/unit/skip_because.h")
 if printf '# SKIP: not root (euid != 0): x\n' | "$src/tests/check-skips.sh" >/dev/null; then
-	echo "ok - a listed fact passes"
+	pass "a listed fact passes"
 else
-	echo "not ok - a listed fact is refused"
-	status=1
+	fail "a listed fact passes"
 fi
 if printf 'SKIP  case: no jq\n' | "$src/tests/check-skips.sh" >/dev/null; then
-	echo "not ok - a skip that names no fact passes"
-	status=1
+	fail "a skip that names no fact is refused"
 else
-	echo "ok - a skip that names no fact is refused"
+	pass "a skip that names no fact is refused"
 fi
-exit "$status"
+finish

@@ -5,9 +5,11 @@
 # usage: test_snapshot_fields.sh SNAPSHOT_FIELDS SRC
 set -uo pipefail
 fields=$1 src=$2
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
 
-code=$("$fields" | sort) || { echo "not ok - $fields failed"; exit 1; }
-[ -n "$code" ] || { echo "not ok - the field table is empty"; exit 1; }
+code=$("$fields" | sort) || { fail "$fields ran"; finish; }
+[ -n "$code" ] || { fail "the field table has fields"; finish; }
 
 # Table rows between "## Fields" and the next "## " heading: each `.a.b`.
 docs=$(awk '/^## / { s = ($0 == "## Fields"); next }
@@ -15,9 +17,9 @@ docs=$(awk '/^## / { s = ($0 == "## Fields"); next }
          grep -o '`\.[A-Za-z0-9_.]*`' | tr -d '`' | sort -u)
 
 if [ "$code" = "$docs" ]; then
-  echo "ok - docs/snapshot.md lists exactly the $(wc -l <<<"$code") fields of the snapshot"
-  exit 0
+  pass "docs/snapshot.md lists exactly the $(wc -l <<<"$code") fields of the snapshot"
+else
+  fail "docs/snapshot.md lists exactly the snapshot's fields (-: only in core/snapshot_fields.c, +: only in the docs)" \
+    "$(diff <(printf '%s\n' "$code") <(printf '%s\n' "$docs") | sed -n 's/^</-/p; s/^>/+/p')"
 fi
-echo "not ok - docs/snapshot.md does not list exactly the snapshot's fields (-: only in core/snapshot_fields.c, +: only in the docs):"
-diff <(printf '%s\n' "$code") <(printf '%s\n' "$docs") | sed -n 's/^</  -/p; s/^>/  +/p'
-exit 1
+finish

@@ -13,6 +13,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../slurm/lib.sh
 source "$here/../slurm/lib.sh"
+# shellcheck source=../lib/tap.sh
+source "$here/../lib/tap.sh"
 
 build=$(cd "${1:?usage: run.sh BUILDDIR [WORKDIR]}" && pwd)
 work=${2:-$build/runtimes}
@@ -89,7 +91,6 @@ declare -A label=([omp]="gcc -fopenmp" [blas]="numpy/OpenBLAS" [go]="Go $(/usr/b
 	[python]="$(/usr/bin/python3 -V)" [java]="Java $("$java" -version 2>&1 | sed -n '1s/.*"\(.*\)".*/\1/p')"
 	[nproc]="coreutils nproc" [churn]="Go churn" [jchurn]="Java churn")
 declare -A res
-failed=0
 t0=$SECONDS
 for a in "${allocs[@]}"; do
 	churn_live=280
@@ -115,45 +116,36 @@ printf '(%ss)\n\n' $((SECONDS - t0))
 value() {
 	tr ' ' '\n' <<<"${res[$1,$2,$3]}" | sed -n "s/^$4=//p"
 }
-expect() { # WHAT EXPECTED ACTUAL
-	if [[ $2 == "$3" ]]; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1: expected '$2', got '$3'"
-		failed=1
-	fi
-}
 at_most() { # WHAT LIMIT ACTUAL
 	if [[ $3 =~ ^[0-9]+$ ]] && (($3 <= $2)); then
-		echo "ok - $1 ($3 <= $2)"
+		pass "$1 ($3 <= $2)"
 	else
-		echo "not ok - $1: '$3' is not at most $2"
-		failed=1
+		fail "$1" "'$3' is not at most $2"
 	fi
 }
 for a in "${allocs[@]}"; do
 	c=${ceiling[$a]}
 	# Exactly the allocation: within it, and the single process not
 	# undersubscribed.
-	expect "$a: OpenMP threads" "$c" "$(value "$a" omp governed threads)"
-	expect "$a: OpenBLAS threads" "$c" "$(value "$a" blas governed blas)"
-	expect "$a: GOMAXPROCS" "$c" "$(value "$a" go governed gomaxprocs)"
-	expect "$a: rayon threads" "$c" "$(value "$a" rayon governed rayon)"
-	expect "$a: JVM processors" "$c" "$(value "$a" java governed cpus)"
-	expect "$a: nproc" "$c" "$(value "$a" nproc governed nproc)"
+	check "$a: OpenMP threads" "$c" "$(value "$a" omp governed threads)"
+	check "$a: OpenBLAS threads" "$c" "$(value "$a" blas governed blas)"
+	check "$a: GOMAXPROCS" "$c" "$(value "$a" go governed gomaxprocs)"
+	check "$a: rayon threads" "$c" "$(value "$a" rayon governed rayon)"
+	check "$a: JVM processors" "$c" "$(value "$a" java governed cpus)"
+	check "$a: nproc" "$c" "$(value "$a" nproc governed nproc)"
 	# Runtimes that count only the affinity mask: governor run narrows it
 	# under a quota.
-	expect "$a: Node.js availableParallelism" "$c" "$(value "$a" node governed parallelism)"
-	expect "$a: Python sched_getaffinity" "$c" "$(value "$a" python governed affinity)"
+	check "$a: Node.js availableParallelism" "$c" "$(value "$a" node governed parallelism)"
+	check "$a: Python sched_getaffinity" "$c" "$(value "$a" python governed affinity)"
 done
 if [[ -n $mem_cg ]]; then
 	at_most "cgroup: V8 heap limit within 512 MiB" 512 "$(value cgroup node governed heap_limit_mib)"
 	at_most "cgroup: JVM heap within 512 MiB" 512 "$(value cgroup java governed maxheap_mib)"
-	expect "cgroup: Go churn alone is killed" killed "$(value cgroup churn alone churn | cut -d'(' -f1)"
-	expect "cgroup: Go churn under governor run finishes" finished "$(value cgroup churn governed churn)"
+	check "cgroup: Go churn alone is killed" killed "$(value cgroup churn alone churn | cut -d'(' -f1)"
+	check "cgroup: Go churn under governor run finishes" finished "$(value cgroup churn governed churn)"
 	# 200 MiB live in 512 MiB: the JVM's own quarter runs out of heap.
-	expect "cgroup: Java churn alone runs out of heap" out_of_heap \
+	check "cgroup: Java churn alone runs out of heap" out_of_heap \
 		"$(value cgroup jchurn alone jchurn | cut -d'(' -f1)"
-	expect "cgroup: Java churn under governor run finishes" finished "$(value cgroup jchurn governed jchurn)"
+	check "cgroup: Java churn under governor run finishes" finished "$(value cgroup jchurn governed jchurn)"
 fi
-exit "$failed"
+finish
