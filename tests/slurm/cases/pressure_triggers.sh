@@ -141,7 +141,7 @@ printf -- '--- the step'"'"'s memory at the end:\n%s\n' "$(cat "$dir/memory" 2>/
 printf -- '--- governor watch: %s\n' "$(jq -c '[.elapsed_ms, .psi.trigger, .psi.memory_some_avg10]' "$dir/watch" | tr '\n' ' ')"
 job_dir=$(v2_job_dir)
 while read -r kind path owner trigger; do
-	file=$(tr 'A-Z' 'a-z' <<<"$kind").pressure
+	file=${kind,,}.pressure
 	# The cgroup that holds every task of the step (above task_N).
 	assert_match "/$job_dir/step_0/user/$file\$" "$path" "$kind: the step's $file"
 	assert_eq "$user" "$owner" "$kind: the file's owner"
