@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# docs/architecture.md's source table names every source file of the
+# products (core/, spank/, runtime/, tool/ and include/governor.h) and no
+# file that does not exist, so that the map a newcomer reads cannot drift
+# from the tree (issue 39, item 3).  A file counts as named by its path, by
+# its name in its folder's row, or by a pattern there (`cmd_*.c`,
+# `runtime/admission/*.c`).  Headers beside their .c file go with it.
+# usage: test_architecture.sh SRC
+set -uo pipefail
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
+cd "${1:?usage: test_architecture.sh SRC}" || exit 1
+doc=docs/architecture.md
+
+# The table's rows (between "## Source layout" and the next heading).
+table=$(awk '/^## / { s = ($0 == "## Source layout"); next } s && /^\|/' "$doc")
+[[ -n $table ]] || { fail "$doc has a source table"; finish; }
+
+# FOLDER: the rows that speak of it: its files' own rows and the
+# folder's bold row.
+rows_of() {
+	grep -F "\`$1/" <<<"$table"
+}
+
+named() { # FILE
+	local f=$1 dir=${1%/*} base=${1##*/} rows pat
+	rows=$(rows_of "${f%%/*}")
+	grep -qF "$f" <<<"$rows" && return 0
+	grep -qF "\`$base\`" <<<"$rows" && return 0
+	# Patterns in backquotes, whole ("runtime/admission/*.c") or bare.
+	while IFS= read -r pat; do
+		[[ $pat == *'*'* ]] || continue
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $f == $pat || ( $pat != */* && $base == $pat ) ]] && return 0
+	done < <(grep -o '`[^`]*`' <<<"$rows" | tr -d '`' | sed 's|^.*/\([^/]*\*\)|'"$dir"'/\1|')
+	return 1
+}
+
+missing=()
+while IFS= read -r f; do
+	named "$f" || missing+=("$f")
+done < <(find core spank runtime tool -name '*.c' | sort; echo include/governor.h)
+if ((${#missing[@]})); then
+	fail "$doc names every source file of the products" "$(printf '%s not named\n' "${missing[@]}")"
+else
+	pass "$doc names every source file of the products"
+fi
+
+# Every path the table names exists (doc-paths checks the rest of the docs).
+stale=()
+while IFS= read -r p; do
+	[[ $p == *'*'* ]] && { compgen -G "$p" >/dev/null || stale+=("$p"); continue; }
+	[[ -e $p ]] || stale+=("$p")
+done < <(grep -oE '`(core|spank|runtime|tool|include)/[A-Za-z0-9_.*/-]+`' <<<"$table" | tr -d '`' | sort -u)
+if ((${#stale[@]})); then
+	fail "every path in $doc's table exists" "$(printf '%s does not exist\n' "${stale[@]}")"
+else
+	pass "every path in $doc's table exists"
+fi
+finish
