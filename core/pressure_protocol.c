@@ -9,9 +9,9 @@
 #include <string.h>
 
 const gov_pressure_kind gov__pressure_kinds[GOV_PRESSURE_KINDS] = {
-    { "MEMORY_PRESSURE_WATCH", "MEMORY_PRESSURE_WRITE", "memory.pressure" },
-    { "CPU_PRESSURE_WATCH", "CPU_PRESSURE_WRITE", "cpu.pressure" },
-    { "IO_PRESSURE_WATCH", "IO_PRESSURE_WRITE", "io.pressure" },
+    { "memory", "MEMORY_PRESSURE_WATCH", "MEMORY_PRESSURE_WRITE", "memory.pressure" },
+    { "cpu", "CPU_PRESSURE_WATCH", "CPU_PRESSURE_WRITE", "cpu.pressure" },
+    { "io", "IO_PRESSURE_WATCH", "IO_PRESSURE_WRITE", "io.pressure" },
 };
 
 static const char b64_alphabet[] =

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 typedef struct gov_pressure_kind {
+    const char *name;        /* memory */
     const char *watch_var;   /* MEMORY_PRESSURE_WATCH */
     const char *write_var;   /* MEMORY_PRESSURE_WRITE */
     const char *file;        /* memory.pressure, in a cgroup v2 directory */

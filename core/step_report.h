@@ -116,6 +116,11 @@ struct gov_cg_text;
 int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
                            gov_step_cgroups *out);
 
+/* The same for a live process, from its cgroup file ("/proc/PID/cgroup",
+ * "/proc/self/cgroup") and the live mount table: what slurmstepd reads of
+ * its tasks (the step report, pressure triggers). */
+int gov__step_cgroups_of(const char *proc_cgroup, gov_step_cgroups *out);
+
 /* Read the step's CPU time, memory peak and the page cache it still holds,
  * OOM kills, throttling and PSI totals into r (unknown where a file is missing); the tasks must have
  * exited for the figures to be final. */

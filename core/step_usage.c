@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The directory above the task's own cgroup, if that is "task_N". */
@@ -48,6 +49,16 @@ int gov__step_cgroups_find(const gov_root *root, const struct gov_cg_text *t,
             out->cpuacct[0] = '\0';
     }
     return 0;
+}
+
+int gov__step_cgroups_of(const char *proc_cgroup, gov_step_cgroups *out)
+{
+    gov_cg_text t = { 0 };
+    int rc = gov__cg_read_texts_of(NULL, proc_cgroup, &t) ? gov__step_cgroups_find(NULL, &t, out)
+                                                          : GOV_ENOENT;
+
+    free(t.mountinfo);
+    return rc;
 }
 
 static int read_text(const gov_root *root, const char *dir, const char *name, char *buf,

@@ -9,7 +9,6 @@
  * go with the step's cgroup when the step ends. */
 #include "pressure.h"
 
-#include "cgroup_locate.h"
 #include "pressure_protocol.h"
 #include "step_report.h"
 
@@ -24,19 +23,16 @@
 #define PRESSURE_KERNEL_MAJOR 6
 #define PRESSURE_KERNEL_MINOR 5
 
-/* The v2 step directory of the process whose cgroup file is proc_cgroup. */
+/* The v2 directory above task_N of the process whose cgroup file is
+ * proc_cgroup. */
 static bool step_dir(const char *proc_cgroup, char *dir, size_t cap)
 {
-    gov_cg_text t = { 0 };
     gov_step_cgroups cg;
-    bool ok = gov__cg_read_texts_of(NULL, proc_cgroup, &t) &&
-              gov__step_cgroups_find(NULL, &t, &cg) == 0 && cg.version == 2 &&
-              strlen(cg.dir) < cap;
 
-    if (ok)
-        memcpy(dir, cg.dir, strlen(cg.dir) + 1);
-    free(t.mountinfo);
-    return ok;
+    if (gov__step_cgroups_of(proc_cgroup, &cg) || cg.version != 2 || strlen(cg.dir) >= cap)
+        return false;
+    memcpy(dir, cg.dir, strlen(cg.dir) + 1);
+    return true;
 }
 
 void gov__pressure_delegate(spank_t sp, gov_plugin *pl)

@@ -13,7 +13,6 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "report.h"
 
-#include "cgroup_locate.h"
 #include "report_file.h"
 
 #include <math.h>
@@ -46,15 +45,12 @@ void gov__report_begin(gov_report *r, const gov_descriptor *step)
 void gov__report_task_forked(gov_report *r, spank_t sp)
 {
     char path[64];
-    gov_cg_text t = { 0 };
     pid_t pid;
 
     if (!r->on || r->have_cgroups || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
         return;
     snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
-    if (gov__cg_read_texts_of(NULL, path, &t) && gov__step_cgroups_find(NULL, &t, &r->cg) == 0)
-        r->have_cgroups = true;
-    free(t.mountinfo);
+    r->have_cgroups = gov__step_cgroups_of(path, &r->cg) == 0;
 }
 
 static gov_report_slot *slot_of(const gov_report *r, spank_t sp)

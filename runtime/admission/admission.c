@@ -402,8 +402,8 @@ int gov_governor_wait_for_change(gov_governor *gov, uint64_t seen,
 static void *follow(void *arg)
 {
     gov_governor *gov = arg;
-    struct pollfd fds[GOV_TRIGGER_KINDS + 1];
-    unsigned kind[GOV_TRIGGER_KINDS], fired;
+    struct pollfd fds[GOV_PRESSURE_KINDS + 1];
+    unsigned kind[GOV_PRESSURE_KINDS], fired;
     size_t n = gov__triggers_pollfds(gov->triggers, fds, kind);
 
     fds[n] = (struct pollfd){ .fd = gov->stop[0], .events = POLLIN };

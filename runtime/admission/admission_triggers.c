@@ -2,16 +2,12 @@
  * (systemd's protocol, core/pressure_protocol.h): open each PSI file
  * read-write, write its trigger, and poll for POLLPRI. */
 #include "admission.h"
-#include "pressure_protocol.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static_assert(GOV_TRIGGER_KINDS == GOV_PRESSURE_KINDS, "one pollfd per kind");
 
 struct gov_pressure_triggers {
     int fd[GOV_PRESSURE_KINDS];      /* -1: no trigger for that kind */

@@ -2,18 +2,19 @@
  * `governor watch`, the governor's pressure state and what is free. */
 #include "render.h"
 #include "json.h"
+#include "pressure_protocol.h"
 
 #include <stdio.h>
 
 const char *gov__trigger_names(unsigned bits, char *buf, size_t cap)
 {
-    static const char *const names[] = { "memory", "cpu", "io" };
     size_t o = 0;
 
     buf[0] = '\0';
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    for (size_t k = 0; k < GOV_PRESSURE_KINDS; k++)
         if (bits & 1u << k && o < cap)
-            o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? "," : "", names[k]);
+            o += (size_t)snprintf(buf + o, cap - o, "%s%s", o ? "," : "",
+                                  gov__pressure_kinds[k].name);
     return buf;
 }
 

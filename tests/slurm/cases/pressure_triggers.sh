@@ -25,11 +25,13 @@ out=$(as_user srun --governor=pressure -n1 echo should-not-run 2>&1) && die "sru
 assert_match 'this site hands out no pressure triggers \(pressure=off\)' "$out" "the refusal"
 assert_no_match should-not-run "$out" "the refused step's output"
 
-# The trigger at 20 ms of stall in 2 s: this load stalls the step on
-# memory a few per cent of the time in the emulated guest (its page faults
-# wait on the disk, which PSI counts as I/O as well), under systemd's 200
-# ms; the key is the site's to set.
-gov_plugstack pressure=allow pressure_threshold_ms=20
+# The trigger at 5 ms of stall in 2 s: this load stalled the step on
+# memory 0.2 to 3 % of the time in the emulated guest (its page faults
+# wait on the disk, which PSI counts as I/O as well), far under systemd's
+# 200 ms, and how much depends on the machine; the case holds the
+# mechanism (the kernel takes the handed trigger and fires it on the
+# step's own stall), not a stall figure.  The key is the site's to set.
+gov_plugstack pressure=allow pressure_threshold_ms=5
 # What a task was handed: the variables (values decoded), and the owner of
 # the file each names.
 cat >"$GOV_CLUSTER_DIR/bin/pressure_env.sh" <<'EOF2'
@@ -145,7 +147,7 @@ while read -r kind path owner trigger; do
 	# The cgroup that holds every task of the step (above task_N).
 	assert_match "/$job_dir/step_0/user/$file\$" "$path" "$kind: the step's $file"
 	assert_eq "$user" "$owner" "$kind: the file's owner"
-	assert_eq "some 20000 2000000" "$trigger" "$kind: the trigger to write (pressure_threshold_ms=20)"
+	assert_eq "some 5000 2000000" "$trigger" "$kind: the trigger to write (pressure_threshold_ms=5)"
 done <"$dir/env"
 assert_eq 3 "$(wc -l <"$dir/env")" "three pairs"
 [[ -s $dir/load.err ]] && printf -- '--- the load said: %s\n' "$(<"$dir/load.err")"
