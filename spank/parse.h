@@ -61,6 +61,19 @@ typedef enum gov_pressure_policy {
     GOV_PRESSURE_POLICY_LIST(GOV_ENUM_MEMBER_)
 } gov_pressure_policy;
 
+/* The site's on_init_error= key: what slurmstepd does with a step when
+ * governor.so cannot start in it (its plugstack arguments on that node do
+ * not parse, --governor cannot be registered).  Only a `required` plugin's
+ * failure counts: under `optional` Slurm ignores it. */
+#define GOV_INIT_ERROR_POLICY_LIST(X)                                            \
+    X(GOV_INIT_ERROR_RUN, "run")         /* logged; the step runs ungoverned */ \
+    X(GOV_INIT_ERROR_FAIL_JOB, "fail_job") /* the job fails (Slurm 25.05+) */   \
+    X(GOV_INIT_ERROR_DRAIN_NODE, "drain_node") /* Slurm's default for a fault */ \
+    /* append above this line */
+typedef enum gov_init_error_policy {
+    GOV_INIT_ERROR_POLICY_LIST(GOV_ENUM_MEMBER_)
+} gov_init_error_policy;
+
 /* pressure_threshold_ms=: stall time in a 2 s window that fires a trigger. */
 #define GOV_PRESSURE_THRESHOLD_MS_DEFAULT 200
 
@@ -87,6 +100,7 @@ typedef struct gov_spank_policy {
     bool handoff_munge, handoff_file;
     gov_pressure_policy pressure;
     uint32_t pressure_threshold_ms;   /* 1 to 1999 */
+    gov_init_error_policy on_init_error;
 } gov_spank_policy;
 
 /* The defaults: off unless asked for, off allowed, no reserves, seal
@@ -99,6 +113,10 @@ void gov__spank_policy_init(gov_spank_policy *p);
  * Returns 0 or GOV_EPARSE. */
 int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy *out,
                      char *err, size_t errcap);
+
+/* on_init_error= alone, for arguments gov__spank_policy_parse() refused:
+ * the last value that parses, or GOV_INIT_ERROR_RUN if none does. */
+gov_init_error_policy gov__spank_policy_on_init_error(int argc, const char *const *argv);
 
 /* Whether the governor runs for a step, and the policy it seals: the site's
  * imposed profile and reserves, tightened (never loosened) by the user.  A

@@ -16,8 +16,9 @@
  *     pressure triggers, give the step's PSI files to the user at that
  *     fork and name them in each task (task_init); free the table at the
  *     step's end (exit).
- *     Errors here are logged and degrade: a non-zero return from init or
- *     init_post_opt would abort the step and can drain the node.
+ *     Errors here are logged and degrade: a non-zero return aborts the
+ *     step and can drain the node, so only init returns one, where the
+ *     site asked for it (on_init_error=fail_job or drain_node).
  */
 #include "capture.h"
 #include "environment.h"
@@ -88,10 +89,41 @@ static struct spank_option governor_opt = {
     2, 0, governor_option,
 };
 
+#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
+/* Read by slurmstepd (25.05+) when init returns -1 (set in step_init_error). */
+int slurm_spank_init_failure_mode = ESPANK_NODE_FAILURE;
+#endif
+
+/* governor.so could not start in slurmstepd: what on_init_error= makes of
+ * the step (docs/admin-guide.md, "When governor.so cannot start"). */
+static int step_init_error(gov_init_error_policy p)
+{
+    switch (p) {
+    case GOV_INIT_ERROR_RUN:
+        break;
+    case GOV_INIT_ERROR_FAIL_JOB:
+#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
+        slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
+        return -1;
+#else
+        slurm_error("governor: on_init_error=fail_job needs Slurm 25.05 or later; "
+                    "the step runs ungoverned");
+        return 0;
+#endif
+    case GOV_INIT_ERROR_DRAIN_NODE:
+#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
+        slurm_spank_init_failure_mode = ESPANK_NODE_FAILURE;
+#endif
+        return -1;
+    }
+    slurm_info("governor: the step runs ungoverned (on_init_error=run)");
+    return 0;
+}
+
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
     spank_context_t ctx = spank_context();
-    char err[256];
+    char err[512];
 
     memset(&gov_state, 0, sizeof gov_state);
     gov_state.mode_ok = true;
@@ -107,17 +139,27 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
         return 0;
     if (gov__spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
-        /* Loud where a person is watching; in slurmstepd only logged, and
-         * the plugin stays off for the step instead of failing it. */
+        /* Loud where a person is watching; in slurmstepd the site says
+         * what becomes of the step (on_init_error=). */
         slurm_error("governor: %s", err);
         if (ctx != S_CTX_REMOTE)
             return -1;
-    } else {
-        gov_state.site_ok = true;
+        return step_init_error(gov__spank_policy_on_init_error(ac, (const char *const *)av));
     }
+#ifndef GOV_HAVE_SPANK_INIT_FAILURE_MODE
+    if (gov_state.site.on_init_error == GOV_INIT_ERROR_FAIL_JOB && ctx != S_CTX_REMOTE) {
+        slurm_error("governor: plugstack.conf key 'on_init_error' is fail_job, which needs "
+                    "Slurm 25.05 or later (slurm_spank_init_failure_mode); this governor.so was "
+                    "built for an older series: use run or drain_node");
+        return -1;
+    }
+#endif
+    gov_state.site_ok = true;
     if (spank_option_register(sp, &governor_opt) != ESPANK_SUCCESS) {
         slurm_error("governor: cannot register --governor");
-        return ctx == S_CTX_REMOTE ? 0 : -1;
+        if (ctx != S_CTX_REMOTE)
+            return -1;
+        return step_init_error(gov_state.site.on_init_error);
     }
     return 0;
 }

@@ -173,29 +173,23 @@ static int set_munge_timeout(const char *v, struct policy_build *b)
     return parse_seconds(v, 60, &b->p.munge_timeout_s);
 }
 
-static int set_runtimes(const char *v, struct policy_build *b)
-{
-#define RUNTIMES_NAME(id, name) [id] = name,
-    static const char *const names[] = { GOV_RUNTIMES_POLICY_LIST(RUNTIMES_NAME) };
-    int i = gov__name_lookup(GOV_NAMES(names), v, strlen(v));
-
-    if (i < 0)
-        return GOV_EPARSE;
-    b->p.runtimes = (gov_runtimes_policy)i;
-    return 0;
-}
-
-static int set_pressure(const char *v, struct policy_build *b)
-{
-#define PRESSURE_NAME(id, name) [id] = name,
-    static const char *const names[] = { GOV_PRESSURE_POLICY_LIST(PRESSURE_NAME) };
-    int i = gov__name_lookup(GOV_NAMES(names), v, strlen(v));
-
-    if (i < 0)
-        return GOV_EPARSE;
-    b->p.pressure = (gov_pressure_policy)i;
-    return 0;
-}
+/* Keys whose values are the names of one of parse.h's X-lists. */
+#define POLICY_NAME_(id, name) [id] = name,
+#define POLICY_ENUM_SETTER(fn, list, field, type)                 \
+    static int fn(const char *v, struct policy_build *b)          \
+    {                                                             \
+        static const char *const names[] = { list(POLICY_NAME_) }; \
+        int i = gov__name_lookup(GOV_NAMES(names), v, strlen(v)); \
+                                                                  \
+        if (i < 0)                                                \
+            return GOV_EPARSE;                                    \
+        b->p.field = (type)i;                                     \
+        return 0;                                                 \
+    }
+POLICY_ENUM_SETTER(set_runtimes, GOV_RUNTIMES_POLICY_LIST, runtimes, gov_runtimes_policy)
+POLICY_ENUM_SETTER(set_pressure, GOV_PRESSURE_POLICY_LIST, pressure, gov_pressure_policy)
+POLICY_ENUM_SETTER(set_on_init_error, GOV_INIT_ERROR_POLICY_LIST, on_init_error,
+                   gov_init_error_policy)
 
 /* Below the 2 s window (GOV_PRESSURE_WINDOW_US): a trigger the kernel takes. */
 static int set_pressure_threshold(const char *v, struct policy_build *b)
@@ -280,6 +274,7 @@ static const struct policy_key {
     { "handoff", "munge, file, or munge,file", set_handoff },
     { "pressure", "off, allow or on", set_pressure },
     { "pressure_threshold_ms", "milliseconds from 1 to 1999", set_pressure_threshold },
+    { "on_init_error", "run, fail_job or drain_node", set_on_init_error },
 };
 #define N_KEYS (sizeof policy_keys / sizeof policy_keys[0])
 
@@ -314,7 +309,7 @@ int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy 
             if (strlen(policy_keys[k].name) == kn && !memcmp(a, policy_keys[k].name, kn))
                 break;
         if (k == N_KEYS) {
-            char keys[256];
+            char keys[384];
 
             key_list(keys, sizeof keys);
             if (err)
@@ -338,6 +333,18 @@ int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy 
     }
     *out = b.p;
     return 0;
+}
+
+gov_init_error_policy gov__spank_policy_on_init_error(int argc, const char *const *argv)
+{
+    static const char key[] = "on_init_error=";
+    struct policy_build b;
+
+    gov__spank_policy_init(&b.p);
+    for (int i = 0; argv && i < argc; i++)
+        if (argv[i] && !strncmp(argv[i], key, sizeof key - 1))
+            (void)set_on_init_error(argv[i] + sizeof key - 1, &b);
+    return b.p.on_init_error;
 }
 
 bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,

@@ -11,7 +11,7 @@ int main(void)
     static const char known[] = "known keys: ";
     const char *argv[] = { "?" };
     gov_spank_policy p;
-    char err[256];       /* as plugin.c's: a list that outgrows it fails the test */
+    char err[512];       /* as plugin.c's: a list that outgrows it fails the test */
     const char *k;
 
     if (gov__spank_policy_parse(1, argv, &p, err, sizeof err) != GOV_EPARSE ||

@@ -14,7 +14,7 @@ source "$(dirname "$0")/../lib/tap.sh"
 
 # The functions whose value is a callback's, by name: the callbacks, the
 # option callback, and what they return through.
-callees=$(grep -ohE 'return (gov__[a-z_0-9]+)\(' "$src"/spank/plugin.c | sed 's/return //; s/($//' | sort -u)
+callees=$(grep -ohE 'return ([a-z_][a-z_0-9]*)\(' "$src"/spank/plugin.c | sed 's/return //; s/($//' | sort -u)
 pattern="^(static )?int (slurm_spank_[a-z_]+|governor_option|$(paste -sd'|' <<<"${callees:-none}"))\\("
 found=0 bad=
 for f in "$src"/spank/*.c; do
@@ -23,14 +23,14 @@ for f in "$src"/spank/*.c; do
 		inside && /^}/ { inside = 0; next }
 		inside && /return/ {
 			line = $0; sub(/^[ \t]*/, "", line); sub(/[ \t]*\/\*.*$/, "", line)
-			if (line !~ /^return (0|-1);$/ && line !~ /^return [^;]*\? 0 : -1;$/ && line !~ /^return gov__[a-z_0-9]+\([^;]*\);$/)
+			if (line !~ /^return (0|-1);$/ && line !~ /^return [^;]*\? 0 : -1;$/ && line !~ /^return [a-z_][a-z_0-9]*\([^;]*\);$/)
 				print "BAD " file ":" NR ": " line
 		}' "$f")
 	found=$((found + $(grep -c '^FN ' <<<"$out")))
 	bad+=$(grep '^BAD ' <<<"$out" | sed 's/^BAD //')
 done
 if ((found < 10)); then
-	fail "found $found SPANK callbacks and helpers in spank/*.c; expected the eight callbacks, the option callback and gov__handoff_task"
+	fail "found $found SPANK callbacks and helpers in spank/*.c; expected the eight callbacks, the option callback, gov__handoff_task and step_init_error"
 elif [[ -n $bad ]]; then
 	fail "a SPANK callback returns something other than 0 or -1" "$bad"
 else

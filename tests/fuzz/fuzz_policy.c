@@ -28,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p = nl + 1;
     }
     rc = gov__spank_policy_parse(argc, argv, &pol, err, sizeof err);
+    if ((unsigned)gov__spank_policy_on_init_error(argc, argv) > GOV_INIT_ERROR_DRAIN_NODE)
+        abort();
     if (rc != 0 && (rc != GOV_EPARSE || !strstr(err, "plugstack.conf")))
         abort();
     if (rc == 0 && (pol.ttl_s > 3600 || pol.site.mem_reserve_pct > 100 || pol.site.cpu_reserve_pct > 100))

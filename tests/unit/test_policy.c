@@ -278,6 +278,33 @@ static void test_resolve_pressure(void **state)
     assert_int_equal(parse("pressure_threshold_ms=0", NULL, &site, err), GOV_EPARSE);
 }
 
+/* on_init_error=: what slurmstepd does when governor.so cannot start.  For
+ * arguments that do not parse, the key alone still counts: the last value
+ * that parses, or run. */
+static void test_on_init_error(void **state)
+{
+    gov_spank_policy site;
+    char err[256];
+    const char *broken[] = { "on_init_error=fail_job", "seal=sometimes" };
+    const char *twice[] = { "on_init_error=drain_node", "x", "on_init_error=bogus" };
+    const char *none[] = { "seal=sometimes", "on_init_error" };
+
+    assert_int_equal(parse(NULL, NULL, &site, err), 0);
+    assert_int_equal(site.on_init_error, GOV_INIT_ERROR_RUN);
+    assert_int_equal(parse("on_init_error=fail_job", NULL, &site, err), 0);
+    assert_int_equal(site.on_init_error, GOV_INIT_ERROR_FAIL_JOB);
+    assert_int_equal(parse("on_init_error=drain_node", NULL, &site, err), 0);
+    assert_int_equal(site.on_init_error, GOV_INIT_ERROR_DRAIN_NODE);
+    assert_int_equal(parse("on_init_error=fail", NULL, &site, err), GOV_EPARSE);
+    assert_non_null(strstr(err, "on_init_error' needs run, fail_job or drain_node"));
+
+    assert_int_equal(gov__spank_policy_parse(2, broken, &site, err, sizeof err), GOV_EPARSE);
+    assert_int_equal(gov__spank_policy_on_init_error(2, broken), GOV_INIT_ERROR_FAIL_JOB);
+    assert_int_equal(gov__spank_policy_on_init_error(3, twice), GOV_INIT_ERROR_DRAIN_NODE);
+    assert_int_equal(gov__spank_policy_on_init_error(2, none), GOV_INIT_ERROR_RUN);
+    assert_int_equal(gov__spank_policy_on_init_error(0, NULL), GOV_INIT_ERROR_RUN);
+}
+
 /* What the plugin hands out depends on the kernel's release (uname -r). */
 static void test_kernel_release(void **state)
 {
@@ -304,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_resolve_runtimes),
         cmocka_unit_test(test_per_core),
         cmocka_unit_test(test_resolve_pressure),
+        cmocka_unit_test(test_on_init_error),
         cmocka_unit_test(test_kernel_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
