@@ -37,6 +37,12 @@ usage: cluster.sh start|stop|status|env|restart-slurmd [options]
                        no: the device nodes exist but Slurm does not know them
   --cgroup v1|v2       CgroupPlugin=cgroup/v1 (default) or cgroup/v2; v2 needs a
                        unified hierarchy (the QEMU guest, tests/guest/)
+  --node-order LIST    the order of the NodeName lines in slurm.conf, a comma
+                       list of every node number ("3,1,2"): Slurm ranks a
+                       step's nodes (SLURM_NODEID) in that order, not in the
+                       hostlist's
+  --topology-line LINE one line of topology.conf (repeatable; give
+                       TopologyPlugin=topology/tree with --conf-line)
   --node-shape emulated|hardware
                        each node's CPUs: 2 CPUs on one socket, one thread per core
                        (emulated, default: every node the same, whatever the
@@ -81,6 +87,7 @@ plugin_args=
 task_plugin=task/cgroup,task/affinity
 conf_lines=()
 cgroup_lines=()
+topology_lines=()
 munge_socket=/run/munge/munge.socket.2
 base_port=16817
 timeout=180
@@ -95,6 +102,7 @@ systemd=yes
 node_shape=emulated
 machines=()
 node_lines=()
+node_order=
 munge_key=
 node=
 while [[ $# -gt 0 ]]; do
@@ -105,6 +113,7 @@ while [[ $# -gt 0 ]]; do
 	--plugin-args) plugin_args=${2?--plugin-args needs a value}; shift 2 ;;
 	--task-plugin) task_plugin=${2:?--task-plugin needs a value}; shift 2 ;;
 	--conf-line) conf_lines+=("${2:?--conf-line needs KEY=VALUE}"); shift 2 ;;
+	--topology-line) topology_lines+=("${2:?--topology-line needs a line of topology.conf}"); shift 2 ;;
 	--cgroup-line) cgroup_lines+=("${2:?--cgroup-line needs KEY=VALUE}"); shift 2 ;;
 	--munge-socket) munge_socket=${2:?--munge-socket needs a value}; shift 2 ;;
 	--base-port) base_port=${2:?--base-port needs a value}; shift 2 ;;
@@ -119,6 +128,7 @@ while [[ $# -gt 0 ]]; do
 	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
 	--node-shape) node_shape=${2:?--node-shape needs emulated or hardware}; shift 2 ;;
 	--machines) IFS=, read -ra machines <<<"${2:?--machines needs NAME=ADDR,...}"; shift 2 ;;
+	--node-order) node_order=${2:?--node-order needs a list such as 3,1,2}; shift 2 ;;
 	--node-line) node_lines+=("${2:?--node-line needs K=SPEC}"); shift 2 ;;
 	--munge-key) munge_key=${2:?--munge-key needs a file}; shift 2 ;;
 	--node) node=${2:?--node needs a node number}; shift 2 ;;
@@ -163,6 +173,11 @@ done
 if [[ ${#machines[@]} -gt 0 ]]; then
 	nodes=${#machines[@]}
 fi
+if [[ -z $node_order ]]; then
+	node_order=$(seq -s, 1 "$nodes")
+fi
+[[ $(tr , '\n' <<<"$node_order" | sort -n | paste -sd,) == "$(seq -s, 1 "$nodes")" ]] ||
+	die "--node-order takes every node number 1-$nodes once, such as 3,1,2, got '$node_order'"
 [[ $base_port =~ ^[0-9]+$ ]] || die "--base-port must be a number, got '$base_port'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds, got '$timeout'"
 [[ $wait_other =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$wait_other'"
@@ -337,7 +352,7 @@ EOF
 	if [[ ${#conf_lines[@]} -gt 0 ]]; then
 		printf '%s\n' "${conf_lines[@]}" >>"$conf"
 	fi
-	for ((k = 1; k <= nodes; k++)); do
+	for k in ${node_order//,/ }; do
 		mkdir -p "$dir/spool/slurmd-node$k"
 		if [[ ${#machines[@]} -gt 0 ]]; then
 			printf 'NodeName=node%d NodeHostname=%s NodeAddr=%s' "$k" "$(machine_name "$k")" "$(machine_addr "$k")"
@@ -367,6 +382,11 @@ ConstrainSwapSpace=no
 ConstrainDevices=$constrain_devices
 EOF
 	printf '%s\n' ${cgroup_lines[@]+"${cgroup_lines[@]}"} >>"$etc/cgroup.conf"
+	rm -f "$etc/topology.conf"
+	if [[ ${#topology_lines[@]} -gt 0 ]]; then
+		printf '%s\n' "${topology_lines[@]}" >"$etc/topology.conf"
+		chmod 644 "$etc/topology.conf"
+	fi
 	if [[ -n $plugin ]]; then
 		[[ -f $plugin ]] || die "plugin '$plugin' does not exist; build it first"
 		# A copy the test user can always read (srun loads the plugin too,
