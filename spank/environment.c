@@ -1,6 +1,6 @@
 /* environment.c - per task, in slurm_spank_task_init (the user's task, its
  * cgroups and affinity in place, just before exec): the environment the
- * step's mode asks for, decided by core/runenv.c exactly as `governor run`
+ * step's mode asks for, decided by core/decide/runenv.c exactly as `governor run`
  * decides it in that task, from the sealed step facts and what the kernel
  * shows: the task's own affinity, counted on the node's table (the step's
  * capture kept it) where the library would count it with hwloc, and the
@@ -22,10 +22,11 @@
  * and named in GOVERNOR_ENV_REFUSED: the task starts with its own value,
  * and both it and the admin can tell. */
 #include "environment.h"
+#include "affinity.h"
+#include "meminfo.h"
 
 #include "cgroup.h"
 #include "knobs.h"
-#include "snapshot_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,8 +24,8 @@
 #include "environment.h"
 #include "handoff.h"
 #include "node_topology.h"
-#include "pressure.h"
-#include "report.h"
+#include "pressure_delegate.h"
+#include "report_gather.h"
 
 #include <stdlib.h>
 #include <string.h>

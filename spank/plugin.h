@@ -11,10 +11,10 @@
 #include <slurm/spank.h>
 
 #include "parse.h"
-#include "report.h"
-#include "seal.h"
-#include "snapshot_base.h"
-#include "topology.h"
+#include "report_gather.h"
+#include "seal_bounded.h"
+#include "task_snapshot.h"
+#include "topo.h"
 
 /* The variables the plan reads (knobs.h: gov__runenv_inputs), at most. */
 #define GOV_PLUGIN_INPUTS_MAX 32
@@ -28,11 +28,11 @@ typedef struct gov_plugin {
     bool mode_ok;          /* the last --governor value parsed */
     bool active;           /* capture done; a descriptor for each task */
     bool capture_failed;   /* on for the step, but its facts were unreadable */
-    bool pressure;         /* the tasks get pressure triggers (pressure.c) */
+    bool pressure;         /* the tasks get pressure triggers (pressure_delegate.c) */
     bool pressure_delegated;   /* the first task's fork gave the files away */
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */
-    gov_report report;     /* report=DIR: the step's record (report.c) */
+    gov_report report;     /* report=DIR: the step's record (report_gather.c) */
     /* The step's hand-off (handoff.c): the MUNGE credential (malloc'd),
      * the file's path, and why neither was made. */
     char *cred;

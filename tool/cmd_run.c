@@ -3,9 +3,9 @@
  * memory hints, pool figures) and, under a CPU quota, the narrowed
  * affinity; then exec it.  The plugin applies the same decisions to a task
  * (spank/environment.c). */
+#include "affinity.h"
 #include "cmd.h"
 #include "cmd_common.h"
-#include "snapshot_base.h"
 #include "json/render.h"
 
 #include <errno.h>

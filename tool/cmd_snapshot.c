@@ -3,7 +3,8 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "json_read.h"
-#include "snapshot_base.h"
+#include "resolve.h"
+#include "plan.h"
 #include "names.h"
 
 #include <stdio.h>

@@ -3,7 +3,6 @@
  * the generation counter.  The rules live in admission_budget.c and
  * admission_pressure.c; docs/governor.md states them. */
 #define _GNU_SOURCE
-#include "snapshot_base.h"
 #include "snapshot/clock.h"
 #include "admission.h"
 

@@ -1,6 +1,5 @@
 /* admission_budget.c - the budget a snapshot and the policies allow, and the
  * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
-#include "snapshot_base.h"
 #include "admission.h"
 #include "reserve.h"
 

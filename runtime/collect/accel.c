@@ -5,7 +5,7 @@
  *   device permission: /dev/nvidiaN, /dev/kfd, /dev/dri/renderD*;
  * and the one GPU the governor may use: the lowest-numbered DRM card that
  * no device cgroup denies, with its VRAM read from that same card.  Device
- * nodes and variables are counted by core/gpu_devices.c, as the plugin
+ * nodes and variables are counted by core/evidence/gpu_devices.c, as the plugin
  * counts them.  Candidates are not usable devices: runtime and workload
  * compatibility are not this file's to judge. */
 #include "collect.h"

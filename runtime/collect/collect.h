@@ -1,6 +1,6 @@
 /*
  * collect.h - the collectors only libgovernor has (the plugin shares the
- * others from core/, snapshot_base.h): host inventory through hwloc,
+ * others from core/evidence/): host inventory through hwloc,
  * accelerators, pressure, disk, and the descriptor's verification.  Each
  * reads one source under a root directory and fills its part of the
  * snapshot; none fails the capture: what it cannot read stays GOV_UNKNOWN
@@ -10,7 +10,11 @@
 #ifndef GOV_COLLECT_H
 #define GOV_COLLECT_H
 
-#include "snapshot_base.h"
+#include "task_snapshot.h"
+#include "cgroup.h"
+#include "gpu.h"
+#include "slurmenv.h"
+#include "snapshot_fields.h"
 
 /* ---- host inventory and topology (inventory.c, topology.c) -------------- */
 

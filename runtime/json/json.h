@@ -1,5 +1,5 @@
 /* json.h - a small append-only JSON writer, under every renderer (render.h),
- * over a growable text writer (core/text.h).  Errors are sticky: after an
+ * over a growable text writer (core/base/text.h).  Errors are sticky: after an
  * allocation failure every call is a no-op and gov__jw_finish() reports
  * GOV_ENOMEM. */
 #ifndef GOV_JSON_H

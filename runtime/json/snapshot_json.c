@@ -2,7 +2,7 @@
  * of docs/snapshot.md, printed from the field table (snapshot_fields.h).
  * It prints counts and quantities only: never an id, a name, a path or an
  * environment value. */
-#include "snapshot_base.h"
+#include "snapshot_fields.h"
 #include "json.h"
 
 #include <stdio.h>

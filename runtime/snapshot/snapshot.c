@@ -1,5 +1,7 @@
 /* snapshot.c - the capture context and the capture itself: call each
  * collector once, map its evidence into the snapshot, then resolve. */
+#include "affinity.h"
+#include "meminfo.h"
 #include "collect/collect.h"
 #include "clock.h"
 

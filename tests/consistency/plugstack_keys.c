@@ -1,5 +1,5 @@
 /* plugstack_keys.c - print the plugstack.conf keys governor.so knows, one a
- * line, taken from its own message for an unknown key (which spank/policy.c
+ * line, taken from its own message for an unknown key (which spank/parse/policy.c
  * builds from its table), for test_plugstack_keys.sh. */
 #include "parse.h"
 

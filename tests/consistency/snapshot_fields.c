@@ -1,5 +1,5 @@
 /* snapshot_fields - print the JSON path of every field the snapshot prints
- * (core/snapshot_fields.c), one per line, as docs/snapshot.md writes them:
+ * (core/snapshot/snapshot_fields.c), one per line, as docs/snapshot.md writes them:
  * ".memory.cgroup.limit_bytes".  For test_snapshot_fields.sh. */
 #include "snapshot_fields.h"
 

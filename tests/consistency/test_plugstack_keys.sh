@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The plugstack.conf keys governor.so knows (the table in spank/policy.c, as
+# The plugstack.conf keys governor.so knows (the table in spank/parse/policy.c, as
 # its message for an unknown key lists them) are exactly the keys of
 # docs/admin-guide.md's table, of governor.so(8) and of
 # contrib/plugstack.conf.example: none missing, none extra.
@@ -28,7 +28,7 @@ compare() { # FILE KEYS
   if [ "$code" = "$2" ]; then
     pass "$1 lists exactly the plugin's $(wc -l <<<"$code") keys"
   else
-    fail "$1 lists exactly the plugin's keys (-: only in spank/policy.c, +: only in $1)" \
+    fail "$1 lists exactly the plugin's keys (-: only in spank/parse/policy.c, +: only in $1)" \
       "$(diff <(printf '%s\n' "$code") <(printf '%s\n' "$2") | sed -n 's/^</-/p; s/^>/+/p')"
   fi
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fields the snapshot prints (the table in core/snapshot_fields.c) are
+# The fields the snapshot prints (the table in core/snapshot/snapshot_fields.c) are
 # exactly the paths docs/snapshot.md's "Fields" tables name: none missing,
 # none extra.  Every path is written out in full there, in backquotes.
 # usage: test_snapshot_fields.sh SNAPSHOT_FIELDS SRC
@@ -19,7 +19,7 @@ docs=$(awk '/^## / { s = ($0 == "## Fields"); next }
 if [ "$code" = "$docs" ]; then
   pass "docs/snapshot.md lists exactly the $(wc -l <<<"$code") fields of the snapshot"
 else
-  fail "docs/snapshot.md lists exactly the snapshot's fields (-: only in core/snapshot_fields.c, +: only in the docs)" \
+  fail "docs/snapshot.md lists exactly the snapshot's fields (-: only in core/snapshot/snapshot_fields.c, +: only in the docs)" \
     "$(diff <(printf '%s\n' "$code") <(printf '%s\n' "$docs") | sed -n 's/^</-/p; s/^>/+/p')"
 fi
 finish

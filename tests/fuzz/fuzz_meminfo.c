@@ -1,5 +1,5 @@
 /* Fuzz the /proc/meminfo parser: never crash; known figures are whole kB. */
-#include "snapshot_base.h"
+#include "meminfo.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* Fuzz the run environment's decisions on the environment a user writes
- * (core/runenv.c: what `governor run` and the plugin do in every task):
+ * (core/decide/runenv.c: what `governor run` and the plugin do in every task):
  * lines of the input are the values of the variables it reads.  Never
  * crash; every memory figure set stays within the allocation; and applied
  * once, the result is a fixpoint: a second run sets every variable to the

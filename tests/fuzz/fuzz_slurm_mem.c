@@ -1,6 +1,6 @@
 /* Fuzz the Slurm memory quantity parser: never crash, and every accepted
  * value equals digits x unit computed in 128 bits (so nothing wraps). */
-#include "snapshot_base.h"
+#include "slurmenv.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* Fuzz the Cpus_allowed_list lookup in /proc/PID/status: never crash; a
  * parsed set formats to a list that parses back to the same set. */
-#include "snapshot_base.h"
+#include "affinity.h"
 
 #include <stdlib.h>
 #include <string.h>

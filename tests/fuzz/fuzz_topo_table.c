@@ -1,7 +1,7 @@
 /* Fuzz the topology table parser (the cache file slurmstepd reads): never
  * crash; what parses encodes back to the same text, summarises, and
  * counts a mask of every PU as the whole node. */
-#include "topology.h"
+#include "topo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -83,7 +83,7 @@ if ((man_built)); then
 		page=$(MANWIDTH=200 man -l "$S$mandir/man8/governor.so.8" 2>/dev/null)
 		missing=
 		keys=$(sed -n '/policy_keys\[\] = {/,/^};/p' "$src/spank/policy.c" | sed -n 's/^ *{ "\([a-z_]*\)".*/\1/p')
-		[[ -n $keys ]] || missing+=" (no keys found in spank/policy.c)"
+		[[ -n $keys ]] || missing+=" (no keys found in spank/parse/policy.c)"
 		for k in $keys; do
 			grep -Eq "^ {7}$k=" <<<"$page" || missing+=" $k="
 		done

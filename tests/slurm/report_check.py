@@ -20,7 +20,7 @@ docs/admin-guide.md ("Findings") give for its figures, with report_min_s
 S (default 1, as report_lib.sh sets it): how busy a step looks depends on
 how loaded the machine is, so the case asks for a finding by name
 (--finding, --no-finding) only where the figures leave no doubt, and the
-rules' thresholds are tested on fixed records (tests/unit/test_step_report.c).
+rules' thresholds are tested on fixed records (tests/unit/core/report/test_step_report.c).
 The total adds the nodes up.  Prints one line per node and exits 1 with the
 reason at the first figure that does not hold.
 """

@@ -1,9 +1,10 @@
 /* fixture_root.h - a fixture tree opened as the gov_root that every reader
- * of /proc, /sys and /dev takes (core/sysroot.c). */
+ * of /proc, /sys and /dev takes (core/evidence/sysroot.c). */
 #ifndef GOV_FIXTURE_ROOT_H
 #define GOV_FIXTURE_ROOT_H
 
-#include "snapshot_base.h"
+#include "governor.h"
+#include "sysroot.h"
 
 #include <stdlib.h>
 

@@ -20,7 +20,7 @@ MiB = 1 << 20
 sys.path.insert(0, str(PYTHON_DIR))
 
 # A task of `srun -n1 -c2 --mem=200M` under task/cgroup v1 (the same as
-# tests/unit/test_snapshot.c), with two values that must never be printed.
+# tests/unit/runtime/snapshot/test_snapshot.c), with two values that must never be printed.
 SLURM_STEP_ENV = {
     "SLURM_JOB_ID": "5", "SLURM_STEP_ID": "0", "SLURM_NODEID": "0",
     "SLURM_CPUS_PER_TASK": "2", "SLURM_CPUS_ON_NODE": "2", "SLURM_TASKS_PER_NODE": "1",

@@ -55,7 +55,7 @@ def test_missing_values_are_none(slurm_env: dict[str, str]) -> None:
 
 def test_environment_is_the_one_given(slurm_env: dict[str, str]) -> None:
     # Variables alone (per-CPU memory, one CPU per task): an allocation the
-    # kernel does not hold the process to (tests/unit/test_snapshot.c).
+    # kernel does not hold the process to (tests/unit/runtime/snapshot/test_snapshot.c).
     env = {"SLURM_JOB_ID": "5", "SLURM_STEP_ID": "0", "SLURM_NODEID": "0",
            "SLURM_CPUS_PER_TASK": "1", "SLURM_MEM_PER_CPU": "100"}
     s = governor.snapshot(SLURM_NODE, env)

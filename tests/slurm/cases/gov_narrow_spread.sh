@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # covers: v1
-# v2: the quota is made on this host's cgroup v1 cpu hierarchy; the narrowing is core/runenv.c's on either version
+# v2: the quota is made on this host's cgroup v1 cpu hierarchy; the narrowing is core/decide/runenv.c's on either version
 # Tasks narrowed under a CPU quota spread over their shared mask (issue 26,
 # item 5).  Two tasks of one step share both CPUs of their node
 # (--cpu-bind=none); root gives a cgroup a quota of half a CPU and lets the

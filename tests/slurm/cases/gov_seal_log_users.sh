@@ -19,7 +19,7 @@ line='tasks run without a descriptor \(seal=optional\)'
 
 # The first user's second and third steps one after the other: failures at
 # the same moment contend for the stamp's lock, and one that waited past
-# its 50 ms turn would go uncounted (spank/ratelimit.c).
+# its 50 ms turn would go uncounted (spank/run_dir/ratelimit.c).
 mark=$(log_mark)
 as_user srun --governor -n1 -w node1 true
 as_user srun --governor -n1 -w node1 true

@@ -1,0 +1,24 @@
+/*
+ * pressure_delegate.h - pressure triggers for a step's tasks (pressure=allow or on):
+ * the PSI files of the cgroup v2 directory holding the step's tasks (the
+ * one above task_N) made writable by the job's user, as
+ * systemd delegates them to a service, and systemd's variables naming
+ * them (core/evidence/pressure_protocol.h) in each task (pressure_delegate.c).
+ */
+#ifndef GOV_SPANK_PRESSURE_DELEGATE_H
+#define GOV_SPANK_PRESSURE_DELEGATE_H
+
+#include "plugin.h"
+
+/* In task_post_fork (slurmstepd, root), at the node's first task: give the
+ * step's memory.pressure, cpu.pressure and io.pressure to the job's user.
+ * Only on cgroup v2 and on Linux 6.5 or later, where the kernel holds an
+ * unprivileged writer to windows of whole 2 s.  Failures are logged. */
+void gov__pressure_delegate(spank_t sp, gov_plugin *pl);
+
+/* In task_init (as the user): set each PSI file's WATCH and WRITE pair
+ * where the task may open the file read-write, unset the pair where it
+ * may not (a value inherited from the batch step names another cgroup). */
+void gov__pressure_task(spank_t sp, const gov_plugin *pl);
+
+#endif /* GOV_SPANK_PRESSURE_DELEGATE_H */
