@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The rooms of core/ and spank/ keep their order (issue 39, item 1): a file
+# includes only headers of its own room and of the rooms before it, in the
+# order meson.build (core_rooms) and spank/meson.build (spank_rooms) list
+# them, core's before spank's, spank's own files at the top last.  And no
+# two source files of the products (core/, spank/, runtime/, tool/,
+# include/) share a name, so that a bare #include names one file whatever
+# the include path.
+# usage: test_rooms.sh SRC
+set -uo pipefail
+# shellcheck source=../lib/tap.sh
+source "$(dirname "$0")/../lib/tap.sh"
+cd "${1:?usage: test_rooms.sh SRC}" || exit 1
+
+core=$(sed -n "s/^core_rooms = \[\(.*\)\]/\1/p" meson.build | tr -d "'" | tr ',' ' ')
+spank=$(sed -n "s/^spank_rooms = \[\(.*\)\]/\1/p" spank/meson.build | tr -d "'" | tr ',' ' ')
+order=()
+for r in $core; do order+=("core/$r"); done
+for r in $spank; do order+=("spank/$r"); done
+order+=(spank)
+if ((${#order[@]} < 8)); then
+	fail "the rooms are listed in meson.build and spank/meson.build" "found: ${order[*]}"
+	finish
+fi
+declare -A rank room
+for i in "${!order[@]}"; do rank[${order[$i]}]=$i; done
+
+# Every file of core/ and spank/ lives in a listed room.
+unlisted=()
+while IFS= read -r f; do
+	d=${f%/*}
+	[[ -n ${rank[$d]+x} ]] || unlisted+=("$f")
+	room[${f##*/}]=$d
+done < <(find core spank -name '*.[ch]' | sort)
+if ((${#unlisted[@]})); then
+	fail "every file of core/ and spank/ is in a room listed in meson.build" "$(printf '%s\n' "${unlisted[@]}")"
+else
+	pass "every file of core/ and spank/ is in a room listed in meson.build (${order[*]})"
+fi
+
+up=()
+while IFS= read -r f; do
+	d=${f%/*}
+	while IFS= read -r inc; do
+		to=${room[$inc]:-}
+		[[ -n $to ]] || continue
+		((rank[$to] <= rank[$d])) || up+=("$f includes $inc ($to comes after $d)")
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+done < <(find core spank -name '*.[ch]' | sort)
+if ((${#up[@]})); then
+	fail "no include runs back up the rooms" "$(printf '%s\n' "${up[@]}")"
+else
+	pass "no include runs back up the rooms"
+fi
+
+dups=$(find core spank runtime tool include -name '*.[ch]' -printf '%f\n' | sort | uniq -d)
+if [[ -n $dups ]]; then
+	fail "no two source files of the products share a name" \
+		"$(while IFS= read -r n; do find core spank runtime tool include -name "$n"; done <<<"$dups")"
+else
+	pass "no two source files of the products share a name"
+fi
+finish
