@@ -5,7 +5,12 @@
 #ifndef GOV_SPANK_CAPTURE_H
 #define GOV_SPANK_CAPTURE_H
 
-#include "plugin.h"
+/* spank.h uses the fixed-width types without including their header. */
+#include <stdint.h>
+#include <slurm/spank.h>
+
+#include "parse.h"
+#include "topo.h"
 
 /* The step's facts from the job credential (remote context,
  * once per step and node), and in *table the node's topology table for the

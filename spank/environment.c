@@ -34,7 +34,7 @@
 
 /* An environment string never exceeds the kernel's MAX_ARG_STRLEN. */
 #define GOV_ENV_VALUE_MAX (128 * 1024)
-#define GOV_INPUTS_MAX GOV_PLUGIN_INPUTS_MAX
+#define GOV_INPUTS_MAX GOV_ENV_INPUTS_MAX
 #define GOV_ENV_REFUSED "GOVERNOR_ENV_REFUSED"
 
 /* The values of the variables runenv reads, as "NAME=value"; NULL ends
@@ -144,17 +144,17 @@ static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t m
     gov__topo_task(table, mask, mask_count, out);
 }
 
-static unsigned mode_flags(const gov_plugin *pl)
+static unsigned mode_flags(const gov_spank_policy *site, const gov_descriptor *step)
 {
     unsigned flags = GOV_RUNENV_CLEAR;
 
-    if (pl->active && pl->step.policy.runtimes)
+    if (step && step->policy.runtimes)
         flags = 0;
-    else if (pl->active && pl->step.policy.threads)
+    else if (step && step->policy.threads)
         flags = GOV_RUNENV_CPU_ONLY;
     /* Without the table the plan counts PUs, as governor run --per-core
      * does without a topology. */
-    if (flags != GOV_RUNENV_CLEAR && pl->site.per_core)
+    if (flags != GOV_RUNENV_CLEAR && site->per_core)
         flags |= GOV_RUNENV_PER_CORE;
     return flags;
 }
@@ -174,38 +174,39 @@ static void collect_step_cgroups(gov_step_reads *reads)
     reads->memory_cgroup = cg.memory;
 }
 
-void gov__environment_step(spank_t sp, gov_plugin *pl)
+void gov__environment_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
+                           gov_env_step *e)
 {
-    unsigned flags = mode_flags(pl);
+    unsigned flags = mode_flags(site, step);
     gov_snapshot snap;
     gov_runenv *env = NULL;
 
     if (flags == GOV_RUNENV_CLEAR)
         return;
-    if (read_inputs(sp, false, pl->inputs)) {
-        free_inputs(pl->inputs);
+    if (read_inputs(sp, false, e->inputs)) {
+        free_inputs(e->inputs);
         return;
     }
-    pl->inputs_read = true;
-    collect_step_cgroups(&pl->reads);
+    e->inputs_read = true;
+    collect_step_cgroups(&e->reads);
     /* What a task of the step is given when Slurm binds it to its CPUs,
      * as it does: each task corrects what differs for it. */
     gov_snapshot_init(&snap);
-    gov__descriptor_apply(&pl->step, NULL, NULL, &snap);
-    snap.cpu.affinity.count = pl->step.cpus_per_task;
-    if (pl->reads.have_cgroups) {
-        snap.cpu.cgroup = pl->reads.cpu_cgroup;
-        snap.memory.cgroup = pl->reads.memory_cgroup;
+    gov__descriptor_apply(step, NULL, NULL, &snap);
+    snap.cpu.affinity.count = step->cpus_per_task;
+    if (e->reads.have_cgroups) {
+        snap.cpu.cgroup = e->reads.cpu_cgroup;
+        snap.memory.cgroup = e->reads.memory_cgroup;
     }
-    gov__meminfo_collect(NULL, &pl->reads.host_total_bytes, &pl->reads.host_available_bytes);
-    snap.memory.host.total_bytes = pl->reads.host_total_bytes;
-    snap.memory.host.available_bytes = pl->reads.host_available_bytes;
+    gov__meminfo_collect(NULL, &e->reads.host_total_bytes, &e->reads.host_available_bytes);
+    snap.memory.host.total_bytes = e->reads.host_total_bytes;
+    snap.memory.host.available_bytes = e->reads.host_available_bytes;
     gov_snapshot_resolve(&snap);
-    if (gov_runenv_compute(&snap, 0, (const char *const *)pl->inputs, flags, &env))
+    if (gov_runenv_compute(&snap, 0, (const char *const *)e->inputs, flags, &env))
         return;
     for (size_t i = 0, k = 0; i < env->nvars && k < GOV_INPUTS_MAX; i++) {
         const gov_runenv_var *v = &env->vars[i];
-        if (!(pl->preset[k] = strdup(v->name)))
+        if (!(e->preset[k] = strdup(v->name)))
             break;
         k++;
         if (v->value)
@@ -217,28 +218,28 @@ void gov__environment_step(spank_t sp, gov_plugin *pl)
 }
 
 /* The user's value of name before the step's preset, or NULL. */
-static const char *user_value(const gov_plugin *pl, const char *name)
+static const char *user_value(const gov_env_step *e, const char *name)
 {
     size_t n = strlen(name);
 
-    for (size_t i = 0; pl->inputs[i]; i++)
-        if (!strncmp(pl->inputs[i], name, n) && pl->inputs[i][n] == '=')
-            return pl->inputs[i] + n + 1;
+    for (size_t i = 0; e->inputs[i]; i++)
+        if (!strncmp(e->inputs[i], name, n) && e->inputs[i][n] == '=')
+            return e->inputs[i] + n + 1;
     return NULL;
 }
 
 /* Put back the user's value of each preset variable this task's own plan
  * leaves alone. */
-static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv *env)
+static void restore_unplanned(spank_t sp, const gov_env_step *e, const gov_runenv *env)
 {
-    for (size_t i = 0; pl->preset[i]; i++) {
-        const char *name = pl->preset[i], *value;
+    for (size_t i = 0; e->preset[i]; i++) {
+        const char *name = e->preset[i], *value;
         size_t j;
         for (j = 0; j < env->nvars && strcmp(env->vars[j].name, name); j++)
             ;
         if (j < env->nvars)
             continue;
-        value = user_value(pl, name);
+        value = user_value(e, name);
         if (holds(sp, name, value))
             continue;
         if (value)
@@ -248,32 +249,34 @@ static void restore_unplanned(spank_t sp, const gov_plugin *pl, const gov_runenv
     }
 }
 
-void gov__environment_task(spank_t sp, const gov_plugin *pl)
+void gov__environment_task(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
+                           const gov_topo_table *node, const gov_env_step *e,
+                           const gov_report *report)
 {
     char *envp[GOV_INPUTS_MAX + 1] = { NULL }, *own[2] = { NULL };
     gov_snapshot snap;
     gov_runenv *env = NULL;
     char refused[512] = "";
-    unsigned flags = mode_flags(pl);
+    unsigned flags = mode_flags(site, step);
     size_t k = 0;
     int rc;
 
     if (flags == GOV_RUNENV_CLEAR)
         gov_snapshot_init(&snap);
     else
-        gov__task_snapshot(&pl->step, pl->node ? count_on_table : NULL, pl->node,
-                           pl->inputs_read ? &pl->reads : NULL, &snap);
+        gov__task_snapshot(step, node ? count_on_table : NULL, node,
+                           e->inputs_read ? &e->reads : NULL, &snap);
     /* The user's values as the step had them before its preset, and this
      * task's own SLURM_LOCALID. */
-    rc = pl->inputs_read ? read_inputs(sp, true, own) : read_inputs(sp, false, envp);
-    if (pl->inputs_read) {
-        for (; pl->inputs[k]; k++)
-            envp[k] = pl->inputs[k];
+    rc = e->inputs_read ? read_inputs(sp, true, own) : read_inputs(sp, false, envp);
+    if (e->inputs_read) {
+        for (; e->inputs[k]; k++)
+            envp[k] = e->inputs[k];
         envp[k] = own[0];
     }
     if (!rc)
         rc = gov_runenv_compute(&snap, 0, (const char *const *)envp, flags, &env);
-    if (pl->inputs_read)
+    if (e->inputs_read)
         free_inputs(own);
     else
         free_inputs(envp);
@@ -301,10 +304,10 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
             strcat(refused, v->name);
         }
     }
-    restore_unplanned(sp, pl, env);
+    restore_unplanned(sp, e, env);
     report_refused(sp, refused);
     if (flags != GOV_RUNENV_CLEAR)
-        gov__report_told(&pl->report, sp, env->plan.threads_per_worker,
+        gov__report_told(report, sp, env->plan.threads_per_worker,
                          flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
                                                     : env->plan.memory_limit_per_worker);
     if (env->affinity_count && (rc = gov__affinity_set(&env->affinity)) != 0)
@@ -313,11 +316,11 @@ void gov__environment_task(spank_t sp, const gov_plugin *pl)
     gov_runenv_free(env);
 }
 
-void gov__environment_end(gov_plugin *pl)
+void gov__environment_end(gov_env_step *e)
 {
-    free_inputs(pl->inputs);
-    free_inputs(pl->preset);
-    pl->reads = (gov_step_reads){ .host_total_bytes = GOV_UNKNOWN,
+    free_inputs(e->inputs);
+    free_inputs(e->preset);
+    e->reads = (gov_step_reads){ .host_total_bytes = GOV_UNKNOWN,
                                   .host_available_bytes = GOV_UNKNOWN };
-    pl->inputs_read = false;
+    e->inputs_read = false;
 }

@@ -40,19 +40,20 @@ static const char *munge_refused(const gov_spank_policy *site)
                : NULL;
 }
 
-/* The credential into pl->cred, or why not into msg. */
+/* The credential into h->cred, or why not into msg. */
 /* Why no task of the step gets a descriptor: in slurmd's log, at most once
  * a minute per cause and user; under seal=required each task says it as
  * it fails. */
-static void failed(gov_plugin *pl, const char *cause)
+static void failed(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
+                   const char *cause)
 {
-    if (!pl->site.seal_required)
-        gov__log_seal_skipped(&pl->site, cause, pl->step.uid, pl->failure);
+    if (!site->seal_required)
+        gov__log_seal_skipped(site, cause, step->uid, h->failure);
 }
 
-static const char *seal(gov_plugin *pl, const char *text, size_t len, char *msg, size_t cap)
+static const char *seal(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
+                        const char *text, size_t len, char *msg, size_t cap)
 {
-    const gov_spank_policy *site = &pl->site;
     char why[GOV_SEAL_WHY_MAX] = "";
     const char *refused = munge_refused(site);
     int rc;
@@ -64,8 +65,8 @@ static const char *seal(gov_plugin *pl, const char *text, size_t len, char *msg,
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
     rc = gov__seal_bounded(site->munge_socket[0] ? site->munge_socket : NULL, site->ttl_s,
-                           (uint32_t)pl->step.uid, text, len, site->munge_timeout_s * 1000,
-                           &pl->cred, why);
+                           (uint32_t)step->uid, text, len, site->munge_timeout_s * 1000,
+                           &h->cred, why);
     if (!rc)
         return NULL;
     if (rc == GOV_ETIMEDOUT) {
@@ -81,66 +82,68 @@ static const char *seal(gov_plugin *pl, const char *text, size_t len, char *msg,
     return "munge";
 }
 
-/* The file into pl->file, or why not into msg. */
-static const char *write_file(gov_plugin *pl, const char *text, size_t len, char *msg,
+/* The file into h->file, or why not into msg. */
+static const char *write_file(const gov_spank_policy *site, gov_handoff *h, const char *text,
+                              size_t len, char *msg,
                               size_t cap)
 {
     const char *why;
-    int rc = gov__step_file_write(pl->site.run_dir, text, len, pl->file, sizeof pl->file, &why);
+    int rc = gov__step_file_write(site->run_dir, text, len, h->file, sizeof h->file, &why);
 
     if (!rc)
         return NULL;
-    pl->file[0] = '\0';
+    h->file[0] = '\0';
     snprintf(msg, cap, "cannot write the descriptor file in run_dir %s (%s: %s)",
-             pl->site.run_dir, why, gov_strerror(rc));
+             site->run_dir, why, gov_strerror(rc));
     return "file";
 }
 
-void gov__handoff_step(spank_t sp, gov_plugin *pl)
+void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
+                       gov_handoff *h)
 {
-    gov_descriptor d = pl->step;
+    gov_descriptor d = *step;
     char text[GOV_DESC_MAX_BYTES + 1], msg[2][GOV_SEAL_WHY_MAX + 200] = { "", "" };
     const char *cause[2] = { NULL, NULL };
     uint64_t ppid;
     int len;
 
-    pl->cred = NULL;
-    pl->file[0] = pl->failure[0] = '\0';
+    h->cred = NULL;
+    h->file[0] = h->failure[0] = '\0';
     /* Every task of the step is a child of this process. */
     d.pid = (uint64_t)getpid();
     if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start)) {
-        snprintf(pl->failure, sizeof pl->failure, "cannot read slurmstepd's start time");
-        failed(pl, "stepd");
+        snprintf(h->failure, sizeof h->failure, "cannot read slurmstepd's start time");
+        failed(site, step, h, "stepd");
         return;
     }
     gov__proc_ns_read(&d.pid_ns, &d.user_ns, &d.cgroup_ns);
     d.created = (uint64_t)time(NULL);
     gov__capture_gpus(sp, &d);
-    pl->gpus = d.gpus_on_node;
+    h->gpus = d.gpus_on_node;
     len = gov__descriptor_encode(&d, text, sizeof text);
     if (len < 0) {
-        snprintf(pl->failure, sizeof pl->failure, "the descriptor does not fit its size limit");
-        failed(pl, "size");
+        snprintf(h->failure, sizeof h->failure, "the descriptor does not fit its size limit");
+        failed(site, step, h, "size");
         return;
     }
-    if (pl->site.handoff_munge)
-        cause[0] = seal(pl, text, (size_t)len, msg[0], sizeof msg[0]);
-    if (pl->site.handoff_file)
-        cause[1] = write_file(pl, text, (size_t)len, msg[1], sizeof msg[1]);
+    if (site->handoff_munge)
+        cause[0] = seal(site, step, h, text, (size_t)len, msg[0], sizeof msg[0]);
+    if (site->handoff_file)
+        cause[1] = write_file(site, h, text, (size_t)len, msg[1], sizeof msg[1]);
     for (int i = 0; i < 2; i++) {
         if (!cause[i])
             continue;
         /* MUNGE's own words may carry anything: no control character
          * reaches the log. */
         gov__text_printable(msg[i]);
-        if (pl->cred || pl->file[0]) {
+        if (h->cred || h->file[0]) {
             /* The other hand-off was made: the tasks get their budget. */
             slurm_debug("governor: %s; the tasks get the descriptor the other way", msg[i]);
             continue;
         }
-        _Static_assert(sizeof pl->failure == sizeof msg[i], "a message fits the failure");
-        memcpy(pl->failure, msg[i], sizeof pl->failure);
-        failed(pl, cause[i]);
+        _Static_assert(sizeof h->failure == sizeof msg[i], "a message fits the failure");
+        memcpy(h->failure, msg[i], sizeof h->failure);
+        failed(site, step, h, cause[i]);
     }
 }
 
@@ -165,51 +168,52 @@ static void clear(spank_t sp)
     spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV);
 }
 
-void gov__handoff_env(spank_t sp, gov_plugin *pl)
+void gov__handoff_env(spank_t sp, bool active, gov_handoff *h)
 {
-    pl->env_failed = false;
-    if (!pl->active || (!pl->cred && !pl->file[0])) {
+    h->env_failed = false;
+    if (!active || (!h->cred && !h->file[0])) {
         clear(sp);
         return;
     }
-    if ((pl->cred ? spank_setenv(sp, GOV_DESCRIPTOR_ENV, pl->cred, 1)
+    if ((h->cred ? spank_setenv(sp, GOV_DESCRIPTOR_ENV, h->cred, 1)
                   : spank_unsetenv(sp, GOV_DESCRIPTOR_ENV)) != ESPANK_SUCCESS ||
-        (pl->file[0] ? spank_setenv(sp, GOV_DESCRIPTOR_FILE_ENV, pl->file, 1)
+        (h->file[0] ? spank_setenv(sp, GOV_DESCRIPTOR_FILE_ENV, h->file, 1)
                      : spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV)) != ESPANK_SUCCESS) {
         clear(sp);
-        pl->env_failed = true;
+        h->env_failed = true;
     }
 }
 
-int gov__handoff_task(spank_t sp, const gov_plugin *pl)
+int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handoff *h,
+                      const gov_report *report)
 {
-    if (!pl->cred && !pl->file[0]) {
-        if (pl->site.seal_required) {
+    if (!h->cred && !h->file[0]) {
+        if (site->seal_required) {
             slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
                         "does not start (ask the administrators to check munged)",
-                        pl->failure[0] ? pl->failure : "no descriptor was made");
+                        h->failure[0] ? h->failure : "no descriptor was made");
             return -1;
         }
         return 0;
     }
-    if (pl->env_failed) {
-        if (pl->site.seal_required) {
+    if (h->env_failed) {
+        if (site->seal_required) {
             slurm_error("governor: cannot set the descriptor in the task's environment; this "
                         "site requires a sealed descriptor, so the task does not start");
             return -1;
         }
         return 0;
     }
-    gov__report_sealed(&pl->report, sp, pl->report.on ? report_gpus(pl->gpus) : GOV_UNKNOWN);
+    gov__report_sealed(report, sp, report->on ? report_gpus(h->gpus) : GOV_UNKNOWN);
     return 0;
 }
 
-void gov__handoff_end(gov_plugin *pl)
+void gov__handoff_end(const gov_spank_policy *site, gov_handoff *h)
 {
-    if (pl->file[0])
-        gov__step_file_remove(pl->site.run_dir, pl->file);
-    pl->file[0] = '\0';
-    free(pl->cred);
-    pl->cred = NULL;
+    if (h->file[0])
+        gov__step_file_remove(site->run_dir, h->file);
+    h->file[0] = '\0';
+    free(h->cred);
+    h->cred = NULL;
 }
 

@@ -3,6 +3,11 @@
  * path: the administrator finds it on the plugstack.conf line. */
 #include "node_topology.h"
 
+/* spank.h uses the fixed-width types without including their header. */
+#include <stdint.h>
+#include <slurm/spank.h>
+
+
 #include <string.h>
 
 static const char *cache_dir(const gov_spank_policy *site)

@@ -5,7 +5,8 @@
 #ifndef GOV_SPANK_NODE_TOPOLOGY_H
 #define GOV_SPANK_NODE_TOPOLOGY_H
 
-#include "plugin.h"
+#include "parse.h"
+#include "topo.h"
 
 /* Slurmd's start: put this boot's topology table into
  * the site's cache directory (topology.h), logging what went wrong. */

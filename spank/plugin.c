@@ -20,12 +20,9 @@
  *     step and can drain the node, so only init returns one, where the
  *     site asked for it (on_init_error=fail_job or drain_node).
  */
+#include "plugin.h"
 #include "capture.h"
-#include "environment.h"
-#include "handoff.h"
 #include "node_topology.h"
-#include "pressure_delegate.h"
-#include "report_gather.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +31,12 @@ SPANK_PLUGIN(governor, 1);
 
 /* The one plugin instance of this process (see plugin.h). */
 static gov_plugin gov_state;
+
+/* The step's facts where the step is governed, else NULL. */
+static const gov_descriptor *governed_step(void)
+{
+    return gov_state.active ? &gov_state.step : NULL;
+}
 
 static bool local_side(void)
 {
@@ -208,10 +211,10 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     }
     gov_state.step.policy = pol;
     gov_state.active = true;
-    gov_state.pressure = gov__spank_pressure_resolve(&gov_state.site, &gov_state.mode);
+    gov_state.pressure.on = gov__spank_pressure_resolve(&gov_state.site, &gov_state.mode);
     if (gov_state.site.report_dir[0])
         gov__report_begin(&gov_state.report, &gov_state.step);
-    gov__handoff_step(sp, &gov_state);
+    gov__handoff_step(sp, &gov_state.site, &gov_state.step, &gov_state.handoff);
     return 0;
 }
 
@@ -220,8 +223,8 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp)) {
-        gov__handoff_env(sp, &gov_state);
-        gov__environment_step(sp, &gov_state);
+        gov__handoff_env(sp, gov_state.active, &gov_state.handoff);
+        gov__environment_step(sp, &gov_state.site, governed_step(), &gov_state.env);
     }
     return 0;
 }
@@ -248,7 +251,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
         }
         return 0;
     }
-    return gov__handoff_task(sp, &gov_state);
+    return gov__handoff_task(sp, &gov_state.site, &gov_state.handoff, &gov_state.report);
 }
 
 int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
@@ -257,7 +260,7 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
     (void)av;
     if (spank_remote(sp)) {
         gov__report_task_forked(&gov_state.report, sp);
-        gov__pressure_delegate(sp, &gov_state);
+        gov__pressure_delegate(sp, &gov_state.step, &gov_state.pressure);
     }
     return 0;
 }
@@ -267,8 +270,9 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp)) {
-        gov__environment_task(sp, &gov_state);
-        gov__pressure_task(sp, &gov_state);
+        gov__environment_task(sp, &gov_state.site, governed_step(), gov_state.node,
+                              &gov_state.env, &gov_state.report);
+        gov__pressure_task(sp, &gov_state.site, &gov_state.pressure);
     }
     return 0;
 }
@@ -288,8 +292,8 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     (void)av;
     if (spank_remote(sp)) {
         gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
-        gov__handoff_end(&gov_state);
-        gov__environment_end(&gov_state);
+        gov__handoff_end(&gov_state.site, &gov_state.handoff);
+        gov__environment_end(&gov_state.env);
     }
     free(gov_state.node);
     gov_state.node = NULL;

@@ -35,15 +35,15 @@ static bool step_dir(const char *proc_cgroup, char *dir, size_t cap)
     return true;
 }
 
-void gov__pressure_delegate(spank_t sp, gov_plugin *pl)
+void gov__pressure_delegate(spank_t sp, const gov_descriptor *step, gov_pressure_handout *p)
 {
     char proc[64], dir[1024], path[1100];
     struct utsname u;
     pid_t pid;
 
-    if (!pl->active || !pl->pressure || pl->pressure_delegated)
+    if (!p->on || p->delegated)
         return;
-    pl->pressure_delegated = true;
+    p->delegated = true;
     if (uname(&u) || !gov__kernel_release_at_least(u.release, PRESSURE_KERNEL_MAJOR,
                                                    PRESSURE_KERNEL_MINOR)) {
         slurm_info("governor: no pressure triggers for this step: the kernel is older than "
@@ -62,7 +62,7 @@ void gov__pressure_delegate(spank_t sp, gov_plugin *pl)
     for (size_t k = 0; k < GOV_PRESSURE_KINDS; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, gov__pressure_kinds[k].file);
         /* -1: the group stays root's; the owner alone may write. */
-        if (chown(path, (uid_t)pl->step.uid, (gid_t)-1))
+        if (chown(path, (uid_t)step->uid, (gid_t)-1))
             slurm_info("governor: no %s trigger for this step: cannot give the step's %s to "
                        "its user (%s)", gov__pressure_kinds[k].file, gov__pressure_kinds[k].file,
                        strerror(errno));
@@ -75,15 +75,15 @@ static void unset_pair(spank_t sp, const gov_pressure_kind *k)
     spank_unsetenv(sp, k->write_var);
 }
 
-void gov__pressure_task(spank_t sp, const gov_plugin *pl)
+void gov__pressure_task(spank_t sp, const gov_spank_policy *site, const gov_pressure_handout *p)
 {
     char dir[1024], path[1100], trigger[GOV_PRESSURE_WRITE_MAX];
     bool have_dir;
 
-    if (!pl->active || !pl->pressure)
+    if (!p->on)
         return;
     have_dir = step_dir("/proc/self/cgroup", dir, sizeof dir) &&
-               !gov__pressure_write_encode(pl->site.pressure_threshold_ms * 1000u,
+               !gov__pressure_write_encode(site->pressure_threshold_ms * 1000u,
                                            GOV_PRESSURE_WINDOW_US, trigger, sizeof trigger);
     for (size_t k = 0; k < GOV_PRESSURE_KINDS; k++) {
         const gov_pressure_kind *kind = &gov__pressure_kinds[k];

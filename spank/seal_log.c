@@ -4,7 +4,12 @@
  * hide the cause.  So info level at most once a minute per node, cause and
  * user, saying how many were folded. */
 #include "seal_log.h"
+
 #include "run_dir.h"
+
+/* spank.h uses the fixed-width types without including their header. */
+#include <stdint.h>
+#include <slurm/spank.h>
 
 #include <stdio.h>
 #include <unistd.h>

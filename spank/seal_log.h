@@ -5,7 +5,7 @@
 #ifndef GOV_SPANK_SEAL_LOG_H
 #define GOV_SPANK_SEAL_LOG_H
 
-#include "plugin.h"
+#include "parse.h"
 
 /* A task of user uid starts without its descriptor (seal=optional) for
  * cause (a short stable name: "munge", "socket"...): say why at info level

@@ -5,7 +5,8 @@
 # them, core's before spank's, spank's own files at the top last.  And no
 # two source files of the products (core/, spank/, runtime/, tool/,
 # include/) share a name, so that a bare #include names one file whatever
-# the include path.
+# the include path.  And only spank/plugin.c, the dispatcher, sees the
+# plugin's whole state: each context's file gets its own part.
 # usage: test_rooms.sh SRC
 set -uo pipefail
 # shellcheck source=../lib/tap.sh
@@ -51,6 +52,14 @@ if ((${#up[@]})); then
 	fail "no include runs back up the rooms" "$(printf '%s\n' "${up[@]}")"
 else
 	pass "no include runs back up the rooms"
+fi
+
+# The plugin's state is the dispatcher's: no other file includes plugin.h.
+others=$(grep -l '^#include "plugin.h"' spank/*.[ch] spank/*/*.[ch] | grep -vx 'spank/plugin.c')
+if [[ -n $others ]]; then
+	fail "only the dispatcher (spank/plugin.c) includes plugin.h" "$others"
+else
+	pass "only the dispatcher (spank/plugin.c) includes plugin.h"
 fi
 
 dups=$(find core spank runtime tool include -name '*.[ch]' -printf '%f\n' | sort | uniq -d)
