@@ -8,6 +8,8 @@ GOV_SLURM_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # die MSG ends the case as failed.
 # shellcheck source=../lib/die.sh
 source "$GOV_SLURM_TESTS/../lib/die.sh"
+# shellcheck source=nodes.sh
+source "$GOV_SLURM_TESTS/nodes.sh"
 
 skip() {
 	printf 'SKIP: %s\n' "$*" >&2
@@ -70,25 +72,6 @@ wait_job() {
 		esac
 	done
 	die "job $id still ${state:-unknown} after ${limit}s"
-}
-
-# node_states: one 'NODE STATE' line per node (idle, mix, alloc, drain, down...).
-node_states() {
-	sinfo -h -N -o '%N %t'
-}
-
-# all_idle: true when every node of the cluster is idle. 'plnd' is idle too
-# while no job is pending: the backfill scheduler planned the node for a job
-# that has since run, and the flag stays until its next pass (bf_interval,
-# 30 s), longer than a case waits.
-all_idle() {
-	local states pending
-	states=$(node_states) || return 1
-	[[ -n $states ]] || return 1
-	grep -qv ' \(idle\|plnd\)$' <<<"$states" && return 1
-	grep -q ' plnd$' <<<"$states" || return 0
-	pending=$(squeue -h -t pending -o %i 2>/dev/null) || return 1
-	[[ -z $pending ]]
 }
 
 # slurm_series: the running cluster's Slurm release series, e.g. 22.05,

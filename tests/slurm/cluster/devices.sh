@@ -1,0 +1,58 @@
+# shellcheck shell=bash disable=SC2154
+# cluster.sh's emulated GPUs: fake device nodes made and removed.
+# Sourced by tests/slurm/cluster.sh, whose settings (dir, conf, nodes...) it reads.
+
+# Device nodes with no driver behind them (open gives ENXIO): enough for
+# gres and the device cgroup, which look only at the major and minor. Made
+# only where no such node exists, so a real GPU is never shadowed.
+make_fake_devices() {
+	local i total paths=() p
+	remove_fake_devices
+	total=$(gpu_total)
+	# Separate machines: this one's own GPUs, numbered from 0.
+	if [[ ${#machines[@]} -gt 0 ]]; then
+		total=0
+		for ((i = 1; i <= nodes; i++)); do
+			local_node "$i" && total=$((total + $(gpu_count "$i")))
+		done
+	fi
+	[[ -n $gpus ]] && ((total > 0)) || return 0
+	for ((i = 0; i < total; i++)); do
+		paths+=("$(gpu_path "$i")")
+	done
+	[[ $gpu_kind == nvidia ]] && paths+=(/dev/nvidiactl)
+	for p in "${paths[@]}"; do
+		[[ ! -e $p ]] || die "$p already exists; fake GPUs are made only where no such device is (a real GPU, or a run that is still going)"
+	done
+	if [[ $gpu_kind == drm && ! -d /dev/dri ]]; then
+		mkdir /dev/dri
+		printf '/dev/dri\n' >>"$fake_devices"
+	fi
+	for ((i = 0; i < total; i++)); do
+		p=$(gpu_path "$i")
+		if [[ $gpu_kind == nvidia ]]; then
+			mknod -m 666 "$p" c 195 "$i"
+		else
+			mknod -m 666 "$p" c 226 $((128 + i))
+		fi
+		printf '%s\n' "$p" >>"$fake_devices"
+	done
+	if [[ $gpu_kind == nvidia ]]; then
+		mknod -m 666 /dev/nvidiactl c 195 255
+		printf '/dev/nvidiactl\n' >>"$fake_devices"
+	fi
+}
+
+# Removes what make_fake_devices made, in reverse order (the directory last).
+remove_fake_devices() {
+	local p
+	[[ -f $fake_devices ]] || return 0
+	while read -r p; do
+		if [[ -c $p ]]; then
+			rm -f "$p"
+		elif [[ -d $p ]]; then
+			rmdir "$p" 2>/dev/null || log "could not remove $p (not empty)"
+		fi
+	done < <(tac "$fake_devices")
+	rm -f "$fake_devices"
+}
