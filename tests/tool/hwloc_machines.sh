@@ -6,7 +6,7 @@
 #   hwloc_machines.sh BUILD
 # The source package is fetched once into $GOV_HWLOC_CACHE (default
 # /var/cache/slurm-governor/hwloc-source) with apt's own lists kept apart, so
-# the system's package lists are left alone.  Ends with 'N passed, N failed'.
+# the system's package lists are left alone.  Prints test_hwloc_trees.sh's TAP.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: hwloc_machines.sh BUILD (a meson build directory)}

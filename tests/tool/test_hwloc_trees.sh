@@ -28,8 +28,9 @@
 # hwloc counting 0 objects of a type matches our null (unknown).
 # A file TREE.env beside a tree (hwloc's own NAME.env) is sourced first.
 #
-# Prints `ok TREE` or `FAIL TREE field ours=X hwloc=Y ...` per tree, then
-# `N passed, N failed`.  Exit status: 0 all passed, 1 a failure, 2 usage.
+# Prints TAP (tests/lib/tap.sh): `ok N - TREE ...` or `not ok N - TREE ...`
+# with `field ours=X hwloc=Y` and the task part's lines below it, then
+# `1..N`.  Exit status: 0 all passed, 1 a failure, 2 usage.
 # Needs python3, hwloc-calc and hwloc-info (Debian: python3, hwloc).
 set -euo pipefail
 
@@ -101,17 +102,19 @@ hwloc_counts() {
     echo "${counts[0]:-0} ${counts[1]:-0} ${counts[2]:-0} $ncpu $((nall - ncpu))"
 }
 
-pass=0 failed=0
+# shellcheck source=../lib/tap.sh
+source "$here/../lib/tap.sh"
 for tree in "${trees[@]}"; do
-    if (
+    what="$(basename "$tree"): governor's counts are hwloc's"
+    if out=$(
         # shellcheck source=/dev/null
         [ -f "$tree.env" ] && . "$tree.env"
         read -r -a want <<<"$(hwloc_counts)"
         if [ $live = 1 ]; then
-            json=$(HWLOC_FSROOT=$tree "$gov" snapshot --json) || { echo "FAIL $tree snapshot exit=$?"; exit 1; }
+            json=$(HWLOC_FSROOT=$tree "$gov" snapshot --json) || { echo "snapshot exit=$?"; exit 1; }
         else
             json=$(env -u HWLOC_FSROOT "$gov" snapshot --json --sysroot "$tree") ||
-                { echo "FAIL $tree snapshot exit=$?"; exit 1; }
+                { echo "snapshot exit=$?"; exit 1; }
         fi
         read -r -a ours <<<"$(python3 -c '
 import json, sys
@@ -126,10 +129,14 @@ print(" ".join("null" if v is None else str(v) for v in
             [ "$o" = "${want[$i]}" ] || msg+=" ${fields[$i]} ours=$o hwloc=${want[$i]}"
         done
         [ $live = 1 ] || tasks=$(python3 "$here/tree_tasks.py" "$gov" "$tree") || msg+=" task part:"
-        if [ -z "$msg" ]; then echo "ok $(basename "$tree")"; else echo "FAIL $(basename "$tree")$msg"; fi
+        [ -z "$msg" ] || echo "${msg# }"
         [ -z "${tasks:-}" ] || echo "$tasks"
         [ -z "$msg" ]
-    ); then pass=$((pass + 1)); else failed=$((failed + 1)); fi
+    ); then
+        pass "$what"
+        [ -z "$out" ] || while IFS= read -r line; do echo "# $line"; done <<<"$out"
+    else
+        fail "$what" "$out"
+    fi
 done
-echo "$pass passed, $failed failed"
-[ $failed = 0 ]
+finish
