@@ -5,6 +5,7 @@
 # from the tree (issue 39, item 3).  A file counts as named by its path, by
 # its name in its folder's row, or by a pattern there (`cmd_*.c`,
 # `runtime/admission/*.c`).  Headers beside their .c file go with it.
+# And the flow above the table names exactly the plugin's callbacks.
 # usage: test_architecture.sh SRC
 set -uo pipefail
 # shellcheck source=../lib/tap.sh
@@ -56,5 +57,21 @@ if ((${#stale[@]})); then
 	fail "every path in $doc's table exists" "$(printf '%s does not exist\n' "${stale[@]}")"
 else
 	pass "every path in $doc's table exists"
+fi
+
+# The flow names exactly the SPANK callbacks governor.so defines, in the
+# order Slurm calls them (the indented words of its slurmstepd part).
+flow=$(awk '/^```/ { f = !f; next } f && /^ slurmstepd/ { s = 1; next } f && s && /^        [│▼]/ { exit }
+	f && s && /^   [a-z_]+/ { print $1 }' "$doc")
+defined=$(grep -o '^int slurm_spank_[a-z_]*(' spank/plugin.c | sed 's/^int slurm_spank_//; s/($//')
+order="init init_post_opt user_init task_init_privileged task_post_fork task_init task_exit exit"
+want=$(for c in $order; do grep -qx "$c" <<<"$defined" && echo "$c"; done)
+if [[ $(sort <<<"$defined") != "$(sort <<<"$want")" ]]; then
+	fail "every callback of spank/plugin.c is one this test knows the order of" "$defined"
+elif [[ $flow != "$want" ]]; then
+	fail "$doc's flow names the callbacks spank/plugin.c defines, in Slurm's order" \
+		"$(diff <(echo "$want") <(echo "$flow") | sed -n 's/^[<>] //p')"
+else
+	pass "$doc's flow names the callbacks spank/plugin.c defines, in Slurm's order"
 fi
 finish
