@@ -29,24 +29,29 @@ int gov__name_lookup(const char *const *table, size_t n, const char *text, size_
         return gov__name_of(type##_names, COUNT, (unsigned)v);            \
     }
 
-ENUM_NAMES(limit_status, GOV_LIMIT_STATUS_LIST, GOV_LIMIT_STATUS_COUNT)
-ENUM_NAMES(enforcement, GOV_ENFORCEMENT_LIST, GOV_ENFORCEMENT_COUNT)
-ENUM_NAMES(layer, GOV_LAYER_LIST, GOV_LAYER_COUNT)
-ENUM_NAMES(sched_source, GOV_SCHED_SOURCE_LIST, GOV_SCHED_SOURCE_COUNT)
-ENUM_NAMES(descriptor_status, GOV_DESCRIPTOR_STATUS_LIST, GOV_DESCRIPTOR_STATUS_COUNT)
-ENUM_NAMES(descriptor_via, GOV_DESCRIPTOR_VIA_LIST, GOV_DESCRIPTOR_VIA_COUNT)
-ENUM_NAMES(namespace, GOV_NAMESPACE_LIST, GOV_NAMESPACE_COUNT)
-ENUM_NAMES(binding, GOV_BINDING_LIST, GOV_BINDING_COUNT)
-ENUM_NAMES(pressure_source, GOV_PRESSURE_SOURCE_LIST, GOV_PRESSURE_SOURCE_COUNT)
-ENUM_NAMES(step_kind, GOV_STEP_KIND_LIST, GOV_STEP_KIND_COUNT)
-ENUM_NAMES(topology_source, GOV_TOPOLOGY_SOURCE_LIST, GOV_TOPOLOGY_SOURCE_COUNT)
-ENUM_NAMES(profile, GOV_PROFILE_LIST, GOV_PROFILE_COUNT)
-ENUM_NAMES(runenv_action, GOV_RUNENV_ACTION_LIST, GOV_RUNENV_ACTION_COUNT)
-ENUM_NAMES(runenv_reason, GOV_RUNENV_REASON_LIST, GOV_RUNENV_REASON_COUNT)
-ENUM_NAMES(pressure_level, GOV_PRESSURE_LEVEL_LIST, GOV_PRESSURE_LEVEL_COUNT)
-ENUM_NAMES(ceiling_reason, GOV_CEILING_REASON_LIST, GOV_CEILING_REASON_COUNT)
-ENUM_NAMES(verdict, GOV_VERDICT_LIST, GOV_VERDICT_COUNT)
-ENUM_NAMES(reason, GOV_REASON_LIST, GOV_REASON_COUNT)
+/* Every public enum, once: its type without gov_, its list, its count. */
+#define PUBLIC_ENUMS(X)                                                            \
+    X(limit_status, GOV_LIMIT_STATUS_LIST, GOV_LIMIT_STATUS_COUNT)                 \
+    X(enforcement, GOV_ENFORCEMENT_LIST, GOV_ENFORCEMENT_COUNT)                    \
+    X(layer, GOV_LAYER_LIST, GOV_LAYER_COUNT)                                      \
+    X(sched_source, GOV_SCHED_SOURCE_LIST, GOV_SCHED_SOURCE_COUNT)                 \
+    X(descriptor_status, GOV_DESCRIPTOR_STATUS_LIST, GOV_DESCRIPTOR_STATUS_COUNT)  \
+    X(descriptor_via, GOV_DESCRIPTOR_VIA_LIST, GOV_DESCRIPTOR_VIA_COUNT)           \
+    X(namespace, GOV_NAMESPACE_LIST, GOV_NAMESPACE_COUNT)                          \
+    X(binding, GOV_BINDING_LIST, GOV_BINDING_COUNT)                                \
+    X(pressure_source, GOV_PRESSURE_SOURCE_LIST, GOV_PRESSURE_SOURCE_COUNT)        \
+    X(step_kind, GOV_STEP_KIND_LIST, GOV_STEP_KIND_COUNT)                          \
+    X(topology_source, GOV_TOPOLOGY_SOURCE_LIST, GOV_TOPOLOGY_SOURCE_COUNT)        \
+    X(profile, GOV_PROFILE_LIST, GOV_PROFILE_COUNT)                                \
+    X(runenv_action, GOV_RUNENV_ACTION_LIST, GOV_RUNENV_ACTION_COUNT)              \
+    X(runenv_reason, GOV_RUNENV_REASON_LIST, GOV_RUNENV_REASON_COUNT)              \
+    X(pressure_level, GOV_PRESSURE_LEVEL_LIST, GOV_PRESSURE_LEVEL_COUNT)           \
+    X(ceiling_reason, GOV_CEILING_REASON_LIST, GOV_CEILING_REASON_COUNT)           \
+    X(verdict, GOV_VERDICT_LIST, GOV_VERDICT_COUNT)                                \
+    X(reason, GOV_REASON_LIST, GOV_REASON_COUNT)                                   \
+    /* end */
+
+PUBLIC_ENUMS(ENUM_NAMES)
 
 #define TEXT_ENTRY(id, name, text) [id] = text,
 static const char *const runenv_reason_texts[GOV_RUNENV_REASON_COUNT] = {
@@ -58,27 +63,8 @@ const char *gov_runenv_reason_text(gov_runenv_reason r)
     return gov__name_of(GOV_NAMES(runenv_reason_texts), (unsigned)r);
 }
 
-#define TABLE(type, COUNT) { "gov_" #type, type##_names, COUNT }
-const gov_enum_table gov__enum_tables[] = {
-    TABLE(limit_status, GOV_LIMIT_STATUS_COUNT),
-    TABLE(enforcement, GOV_ENFORCEMENT_COUNT),
-    TABLE(layer, GOV_LAYER_COUNT),
-    TABLE(sched_source, GOV_SCHED_SOURCE_COUNT),
-    TABLE(descriptor_status, GOV_DESCRIPTOR_STATUS_COUNT),
-    TABLE(descriptor_via, GOV_DESCRIPTOR_VIA_COUNT),
-    TABLE(namespace, GOV_NAMESPACE_COUNT),
-    TABLE(binding, GOV_BINDING_COUNT),
-    TABLE(pressure_source, GOV_PRESSURE_SOURCE_COUNT),
-    TABLE(step_kind, GOV_STEP_KIND_COUNT),
-    TABLE(topology_source, GOV_TOPOLOGY_SOURCE_COUNT),
-    TABLE(profile, GOV_PROFILE_COUNT),
-    TABLE(runenv_action, GOV_RUNENV_ACTION_COUNT),
-    TABLE(runenv_reason, GOV_RUNENV_REASON_COUNT),
-    TABLE(pressure_level, GOV_PRESSURE_LEVEL_COUNT),
-    TABLE(ceiling_reason, GOV_CEILING_REASON_COUNT),
-    TABLE(verdict, GOV_VERDICT_COUNT),
-    TABLE(reason, GOV_REASON_COUNT),
-};
+#define TABLE(type, LIST, COUNT) { "gov_" #type, type##_names, COUNT },
+const gov_enum_table gov__enum_tables[] = { PUBLIC_ENUMS(TABLE) };
 const size_t gov__enum_tables_count = sizeof gov__enum_tables / sizeof gov__enum_tables[0];
 
 int gov__profile_from_name(const char *text, size_t len, gov_profile *out)

@@ -5,6 +5,7 @@
 #include "step_report.h"
 
 #include "json_read.h"
+#include "names.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -14,32 +15,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name, *text;
-} findings[] = {
-#define GOV_FINDING_ROW_(id, name, text) { name, text },
-    GOV_FINDINGS(GOV_FINDING_ROW_)
-#undef GOV_FINDING_ROW_
-};
-_Static_assert(sizeof findings / sizeof findings[0] == GOV_FINDING_COUNT,
-               "one row per finding");
+#define FINDING_NAME_(id, name, text) [id] = name,
+#define FINDING_TEXT_(id, name, text) [id] = text,
+static const char *const finding_names[GOV_FINDING_COUNT] = { GOV_FINDING_LIST(FINDING_NAME_) };
+static const char *const finding_texts[GOV_FINDING_COUNT] = { GOV_FINDING_LIST(FINDING_TEXT_) };
 
 const char *gov__finding_name(gov_finding f)
 {
-    return (unsigned)f < GOV_FINDING_COUNT ? findings[f].name : NULL;
+    return gov__name_of(GOV_NAMES(finding_names), (unsigned)f);
 }
 
 const char *gov__finding_text(gov_finding f)
 {
-    return (unsigned)f < GOV_FINDING_COUNT ? findings[f].text : NULL;
+    return gov__name_of(GOV_NAMES(finding_texts), (unsigned)f);
 }
 
 gov_finding gov__finding_from_name(const char *name, size_t len)
 {
-    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
-        if (strlen(findings[f].name) == len && !memcmp(findings[f].name, name, len))
-            return (gov_finding)f;
-    return GOV_FINDING_COUNT;
+    int f = gov__name_lookup(GOV_NAMES(finding_names), name, len);
+
+    return f < 0 ? GOV_FINDING_COUNT : (gov_finding)f;
 }
 
 void gov__step_record_init(gov_step_record *r)
@@ -267,7 +262,7 @@ int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
     gov__text_put(&o, ",\"findings\":[");
     for (unsigned f = 0, n = 0; f < GOV_FINDING_COUNT; f++)
         if (r->findings & (1u << f))
-            gov__text_put(&o, "%s\"%s\"", n++ ? "," : "", findings[f].name);
+            gov__text_put(&o, "%s\"%s\"", n++ ? "," : "", finding_names[f]);
     gov__text_put(&o, "]}\n");
     if (o.err || o.used >= GOV_REPORT_LINE_MAX)
         return GOV_ENOSPC;

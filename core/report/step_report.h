@@ -23,25 +23,27 @@
  * stalled): too short to judge.  The plugstack key report_min_s. */
 #define GOV_REPORT_MIN_S_DEFAULT 60
 
-/* Every finding: enumerator, name in the record, what it means.  The one
- * list: the enum, the names both ways and the texts come from it. */
-#define GOV_FINDINGS(X)                                                                    \
-    X(OOM_KILLED, "oom_killed", "the kernel killed a process of the step for memory")       \
-    X(MEMORY_NEAR_LIMIT, "memory_near_limit",                                               \
-      "the working set peaked at 90 % or more of the step's sealed memory")                 \
-    X(MEMORY_UNDERUSED, "memory_underused",                                                 \
-      "memory, page cache included, peaked below a quarter of the step's sealed memory")    \
-    X(CPU_UNDERUSED, "cpu_underused",                                                       \
-      "the step used less than a quarter of its sealed CPUs over its run")                  \
-    X(THROTTLED, "throttled", "a CPU quota held the step back for 10 % or more of its run") \
-    X(STALLED, "stalled", "tasks waited for memory (PSI some) for 10 % or more of the run")   \
-    X(MEMORY_LOWERED, "memory_lowered",                                                     \
+/* Every finding: enumerator, name in the record, what it means, in the
+ * names idiom (names.h): the enum, the names both ways and the texts come
+ * from this one list. */
+#define GOV_FINDING_LIST(X)                                                                   \
+    X(GOV_FINDING_OOM_KILLED, "oom_killed",                                                   \
+      "the kernel killed a process of the step for memory")                                   \
+    X(GOV_FINDING_MEMORY_NEAR_LIMIT, "memory_near_limit",                                     \
+      "the working set peaked at 90 % or more of the step's sealed memory")                   \
+    X(GOV_FINDING_MEMORY_UNDERUSED, "memory_underused",                                       \
+      "memory, page cache included, peaked below a quarter of the step's sealed memory")      \
+    X(GOV_FINDING_CPU_UNDERUSED, "cpu_underused",                                             \
+      "the step used less than a quarter of its sealed CPUs over its run")                    \
+    X(GOV_FINDING_THROTTLED, "throttled",                                                     \
+      "a CPU quota held the step back for 10 % or more of its run")                           \
+    X(GOV_FINDING_STALLED, "stalled",                                                         \
+      "tasks waited for memory (PSI some) for 10 % or more of the run")                       \
+    X(GOV_FINDING_MEMORY_LOWERED, "memory_lowered",                                           \
       "the kernel's memory limit at the step's end was below its sealed memory")
 
 typedef enum gov_finding {
-#define GOV_FINDING_ENUM_(id, name, text) GOV_FINDING_##id,
-    GOV_FINDINGS(GOV_FINDING_ENUM_)
-#undef GOV_FINDING_ENUM_
+    GOV_FINDING_LIST(GOV_ENUM_MEMBER_)
     GOV_FINDING_COUNT
 } gov_finding;
 
