@@ -4,6 +4,7 @@
 #ifndef GOV_TOOL_REPORT_H
 #define GOV_TOOL_REPORT_H
 
+#include "json_write.h"
 #include "step_report.h"
 
 #include <stdio.h>
@@ -71,6 +72,8 @@ int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_repo
                        bool user_names, gov_report_sort key, bool json);
 /* Returns 0 or GOV_ENOSPC (a record does not encode). */
 int gov__report_json(FILE *f, const gov_report_step *steps, size_t n);
+/* Print w's document and a newline unless rc (returned) or w failed. */
+int gov__report_print_json(FILE *f, gov_jw *w, int rc);
 void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n);
 
 #endif

@@ -154,23 +154,9 @@ static group_sum *sum_groups(const gov_report_step *steps, size_t n, gov_report_
     return v;
 }
 
-/* "NAME":value, with places decimals; null where the value is not a
- * number JSON can hold (a record's figures at their extremes: seconds
- * near 0 under much CPU time). */
-static void put_number(FILE *f, const char *name, double v, int places)
+static void put_head(FILE *f, gov_report_by by)
 {
-    if (isfinite(v))
-        fprintf(f, "\"%s\":%.*f,", name, places, v);
-    else
-        fprintf(f, "\"%s\":null,", name);
-}
-
-static void put_head(FILE *f, gov_report_by by, bool json)
-{
-    if (json)
-        fprintf(f, by == GOV_REPORT_BY_JOB ? "{\"schema\":\"governor.report-jobs/1\",\"jobs\":["
-                                           : "{\"schema\":\"governor.report-users/1\",\"users\":[");
-    else if (by == GOV_REPORT_BY_JOB)
+    if (by == GOV_REPORT_BY_JOB)
         fprintf(f, "%-10s %-12s %6s %9s %11s %8s %8s %5s  %s\n", "JOB", "USER", "STEPS",
                 "ELAPSED", "CPU_H_ASKED", "CPU_EFF", "MEM_EFF", "OOM", "FINDINGS");
     else
@@ -178,45 +164,55 @@ static void put_head(FILE *f, gov_report_by by, bool json)
                 "MEM_EFF", "OOM", "FINDINGS");
 }
 
-static void put_group(FILE *f, const group_sum *g, gov_report_by by, bool json, bool first)
+static void put_group(FILE *f, const group_sum *g, gov_report_by by)
 {
     char ce[16], me[16], el[32];
     bool any = false;
 
-    if (json) {
-        fprintf(f, "%s{", first ? "" : ",");
-        if (by == GOV_REPORT_BY_JOB)
-            fprintf(f, "\"job\":%llu,", (unsigned long long)g->key);
-        fprintf(f, "\"uid\":%llu,\"user\":\"%s\",\"steps\":%llu,", (unsigned long long)g->uid,
-                g->name, (unsigned long long)g->steps);
-        if (by == GOV_REPORT_BY_JOB)
-            put_number(f, "elapsed_s", g->elapsed_s, 3);
-        put_number(f, "cpu_s", g->cpu_s, 3);
-        put_number(f, "cpu_asked_s", g->cpu_asked_s, 3);
-        put_number(f, "cpu_efficiency", g->cpu_eff, 4);
-        put_number(f, "memory_efficiency", g->mem_eff, 4);
-        fprintf(f, "\"oom_kills\":%llu,\"findings\":{", (unsigned long long)g->oom_kills);
+    gov__fmt_percent(g->cpu_eff, ce, sizeof ce);
+    gov__fmt_percent(g->mem_eff, me, sizeof me);
+    if (by == GOV_REPORT_BY_JOB) {
+        gov__fmt_seconds(g->elapsed_s, el, sizeof el);
+        fprintf(f, "%-10llu %-12s %6llu %9s ", (unsigned long long)g->key, g->name,
+                (unsigned long long)g->steps, el);
     } else {
-        gov__fmt_percent(g->cpu_eff, ce, sizeof ce);
-        gov__fmt_percent(g->mem_eff, me, sizeof me);
-        if (by == GOV_REPORT_BY_JOB) {
-            gov__fmt_seconds(g->elapsed_s, el, sizeof el);
-            fprintf(f, "%-10llu %-12s %6llu %9s ", (unsigned long long)g->key, g->name,
-                    (unsigned long long)g->steps, el);
-        } else {
-            fprintf(f, "%-12s %6llu ", g->name, (unsigned long long)g->steps);
-        }
-        fprintf(f, "%11.2f %8s %8s %5llu  ", g->cpu_asked_s / 3600, ce, me,
-                (unsigned long long)g->oom_kills);
+        fprintf(f, "%-12s %6llu ", g->name, (unsigned long long)g->steps);
     }
+    fprintf(f, "%11.2f %8s %8s %5llu  ", g->cpu_asked_s / 3600, ce, me,
+            (unsigned long long)g->oom_kills);
     for (unsigned fi = 0; fi < GOV_FINDING_COUNT; fi++) {
         if (!g->findings[fi])
             continue;
-        fprintf(f, json ? "%s\"%s\":%llu" : "%s%s:%llu", any ? "," : "",
-                gov__finding_name((gov_finding)fi), (unsigned long long)g->findings[fi]);
+        fprintf(f, "%s%s:%llu", any ? "," : "", gov__finding_name((gov_finding)fi),
+                (unsigned long long)g->findings[fi]);
         any = true;
     }
-    fprintf(f, json ? "}}" : any ? "\n" : "-\n");
+    fprintf(f, any ? "\n" : "-\n");
+}
+
+/* One group as a JSON object; a figure JSON cannot hold (a record's at its
+ * extremes: seconds near 0 under much CPU time) is null. */
+static void put_group_json(gov_jw *w, const group_sum *g, gov_report_by by)
+{
+    gov__jw_object_begin(w, NULL);
+    if (by == GOV_REPORT_BY_JOB)
+        gov__jw_u64(w, "job", g->key);
+    gov__jw_u64(w, "uid", g->uid);
+    gov__jw_string(w, "user", g->name);
+    gov__jw_u64(w, "steps", g->steps);
+    if (by == GOV_REPORT_BY_JOB)
+        gov__jw_fixed(w, "elapsed_s", g->elapsed_s, 3);
+    gov__jw_fixed(w, "cpu_s", g->cpu_s, 3);
+    gov__jw_fixed(w, "cpu_asked_s", g->cpu_asked_s, 3);
+    gov__jw_fixed(w, "cpu_efficiency", g->cpu_eff, 4);
+    gov__jw_fixed(w, "memory_efficiency", g->mem_eff, 4);
+    gov__jw_u64(w, "oom_kills", g->oom_kills);
+    gov__jw_object_begin(w, "findings");
+    for (unsigned fi = 0; fi < GOV_FINDING_COUNT; fi++)
+        if (g->findings[fi])
+            gov__jw_u64(w, gov__finding_name((gov_finding)fi), g->findings[fi]);
+    gov__jw_object_end(w);
+    gov__jw_object_end(w);
 }
 
 int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_report_by by,
@@ -224,14 +220,26 @@ int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_repo
 {
     size_t m;
     group_sum *v = sum_groups(steps, n, by, names, key, &m);
+    gov_jw w;
 
     if (!v)
         return GOV_ENOMEM;
-    put_head(f, by, json);
+    if (!json) {
+        put_head(f, by);
+        for (size_t j = 0; j < m; j++)
+            put_group(f, &v[j], by);
+        free(v);
+        return 0;
+    }
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema",
+                   by == GOV_REPORT_BY_JOB ? "governor.report-jobs/1" : "governor.report-users/1");
+    gov__jw_array_begin(&w, by == GOV_REPORT_BY_JOB ? "jobs" : "users");
     for (size_t j = 0; j < m; j++)
-        put_group(f, &v[j], by, json, j == 0);
-    if (json)
-        fprintf(f, "]}\n");
+        put_group_json(&w, &v[j], by);
+    gov__jw_array_end(&w);
+    gov__jw_object_end(&w);
     free(v);
-    return 0;
+    return gov__report_print_json(f, &w, 0);
 }

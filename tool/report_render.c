@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void fmt_findings(uint32_t set, char *buf, size_t cap)
@@ -58,38 +59,57 @@ void gov__report_table(FILE *f, const gov_report_step *steps, size_t n, bool use
 }
 
 /* A record as its line, without the newline. */
-static int put_record(FILE *f, const gov_step_record *r)
+static int put_record(gov_jw *w, const char *key, const gov_step_record *r)
 {
     char line[GOV_REPORT_LINE_MAX];
     int len = gov__step_record_encode(r, line, sizeof line);
 
     if (len < 0)
         return len;
-    fwrite(line, 1, (size_t)len - 1, f);
+    gov__jw_raw(w, key, line, (size_t)len - 1);
     return 0;
+}
+
+/* Print the document w holds, or its error. */
+int gov__report_print_json(FILE *f, gov_jw *w, int rc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int done = gov__jw_finish(w, &text, &len);
+
+    if (!rc && !done) {
+        fwrite(text, 1, len, f);
+        fputc('\n', f);
+    }
+    free(text);
+    return rc ? rc : done;
 }
 
 int gov__report_json(FILE *f, const gov_report_step *steps, size_t n)
 {
+    gov_jw w;
     int rc = 0;
 
-    fprintf(f, "{\"schema\":\"governor.report/1\",\"steps\":[");
+    gov__jw_init(&w);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", "governor.report/1");
+    gov__jw_array_begin(&w, "steps");
     for (size_t i = 0; i < n && !rc; i++) {
-        fprintf(f, "%s{\"job\":%llu,\"step\":\"%s\",\"uid\":%llu,\"nodes\":[", i ? "," : "",
-                (unsigned long long)steps[i].total.job, steps[i].total.step,
-                (unsigned long long)steps[i].total.uid);
-        for (size_t k = 0; k < steps[i].n && !rc; k++) {
-            if (k)
-                fputc(',', f);
-            rc = put_record(f, &steps[i].nodes[k]);
-        }
-        fprintf(f, "],\"total\":");
+        gov__jw_object_begin(&w, NULL);
+        gov__jw_u64(&w, "job", steps[i].total.job);
+        gov__jw_string(&w, "step", steps[i].total.step);
+        gov__jw_u64(&w, "uid", steps[i].total.uid);
+        gov__jw_array_begin(&w, "nodes");
+        for (size_t k = 0; k < steps[i].n && !rc; k++)
+            rc = put_record(&w, NULL, &steps[i].nodes[k]);
+        gov__jw_array_end(&w);
         if (!rc)
-            rc = put_record(f, &steps[i].total);
-        fputc('}', f);
+            rc = put_record(&w, "total", &steps[i].total);
+        gov__jw_object_end(&w);
     }
-    fprintf(f, "]}\n");
-    return rc;
+    gov__jw_array_end(&w);
+    gov__jw_object_end(&w);
+    return gov__report_print_json(f, &w, rc);
 }
 
 /* ---- Prometheus' text format, as node_exporter's textfile collector

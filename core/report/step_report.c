@@ -5,6 +5,7 @@
 #include "step_report.h"
 
 #include "json_read.h"
+#include "json_write.h"
 #include "names.h"
 #include "text.h"
 
@@ -173,100 +174,84 @@ static bool name_ok(const char *s)
     return true;
 }
 
-static void put_u64(gov_text_buf *o, uint64_t v)
-{
-    if (v == GOV_UNKNOWN)
-        gov__text_put(o, "null");
-    else
-        gov__text_put(o, "%" PRIu64, v);
-}
-
-/* Seconds to the millisecond, ratios to four places. */
-static void put_double(gov_text_buf *o, double v, int places)
-{
-    if (isnan(v) || isinf(v))
-        gov__text_put(o, "null");
-    else
-        gov__text_put(o, "%.*f", places, v);
-}
-
-/* Close the objects of prev's path that path leaves, open path's new ones,
- * and write its member name; depth is what is open now. */
-static void member(gov_text_buf *o, const char *prev, const char *path)
+/* Close the objects of prev's path that path leaves and open path's new
+ * ones ("used.pressure."); returns path's member name, its last part. */
+static const char *member(gov_jw *w, const char *prev, const char *path)
 {
     size_t common = 0, i;
 
-    /* The longest shared run of whole objects ("used.pressure."). */
     for (i = 0; prev && prev[i] && prev[i] == path[i]; i++)
         if (prev[i] == '.')
             common = i + 1;
     for (i = prev ? common : 0; prev && prev[i]; i++)
         if (prev[i] == '.')
-            gov__text_put(o, "}");
-    gov__text_put(o, ",");
-    for (const char *p = path + common, *dot; (dot = strchr(p, '.')); p = dot + 1)
-        gov__text_put(o, "\"%.*s\":{", (int)(dot - p), p);
-    gov__text_put(o, "\"%s\":", strrchr(path, '.') ? strrchr(path, '.') + 1 : path);
-}
+            gov__jw_object_end(w);
+    for (const char *p = path + common, *dot; (dot = strchr(p, '.')); p = dot + 1) {
+        char key[32];
 
-static int closing(const char *path)
-{
-    int n = 0;
-
-    for (; *path; path++)
-        n += *path == '.';
-    return n;
+        snprintf(key, sizeof key, "%.*s", (int)(dot - p), p);
+        gov__jw_object_begin(w, key);
+    }
+    return strrchr(path, '.') ? strrchr(path, '.') + 1 : path;
 }
 
 int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
 {
-    gov_text_buf o = gov__text_fixed(buf, cap);
+    gov_jw w;
     const char *prev = NULL;
+    int len;
 
     if (!name_ok(r->step) || !name_ok(r->node))
         return GOV_EINVAL;
-    gov__text_put(&o, "{\"schema\":\"%s\"", GOV_REPORT_SCHEMA);
+    gov__jw_init_fixed(&w, buf, cap);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_REPORT_SCHEMA);
     for (size_t i = 0; i < N_FIELDS; i++) {
         const void *at = (const char *)r + fields[i].off;
-        member(&o, prev, fields[i].path);
+        const char *key = member(&w, prev, fields[i].path);
+
         prev = fields[i].path;
         switch (fields[i].kind) {
         case K_U64:
-            put_u64(&o, *(const uint64_t *)at);
+            gov__jw_u64(&w, key, *(const uint64_t *)at);
             break;
-        case K_SECONDS:
-            put_double(&o, *(const double *)at, 3);
+        case K_SECONDS: /* to the millisecond */
+            gov__jw_fixed(&w, key, *(const double *)at, 3);
             break;
         case K_RATIO:
-            put_double(&o, *(const double *)at, 4);
+            gov__jw_fixed(&w, key, *(const double *)at, 4);
             break;
         case K_NAME:
-            gov__text_put(&o, "\"%s\"", (const char *)at);
+            gov__jw_string(&w, key, (const char *)at);
             break;
         case K_SOURCE:
-            gov__text_put(&o, isnan(r->cpu_s) ? "null" : *(const bool *)at ? "\"cgroup\"" : "\"rusage\"");
+            gov__jw_string(&w, key, isnan(r->cpu_s) ? NULL : *(const bool *)at ? "cgroup" : "rusage");
             break;
         }
     }
-    for (int k = closing(prev); k > 0; k--)
-        gov__text_put(&o, "}");
+    for (const char *p = prev; p && *p; p++)
+        if (*p == '.')
+            gov__jw_object_end(&w);
     if (r->told_tasks) {
-        gov__text_put(&o, ",\"told\":{\"tasks\":%" PRIu64 ",\"threads\":", r->told_tasks);
-        put_u64(&o, r->told_threads);
-        gov__text_put(&o, ",\"memory_bytes\":");
-        put_u64(&o, r->told_memory_bytes);
-        gov__text_put(&o, "}");
+        gov__jw_object_begin(&w, "told");
+        gov__jw_u64(&w, "tasks", r->told_tasks);
+        gov__jw_u64(&w, "threads", r->told_threads);
+        gov__jw_u64(&w, "memory_bytes", r->told_memory_bytes);
+        gov__jw_object_end(&w);
     } else {
-        gov__text_put(&o, ",\"told\":null");
+        gov__jw_null(&w, "told");
     }
-    gov__text_put(&o, ",\"findings\":[");
-    for (unsigned f = 0, n = 0; f < GOV_FINDING_COUNT; f++)
+    gov__jw_array_begin(&w, "findings");
+    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         if (r->findings & (1u << f))
-            gov__text_put(&o, "%s\"%s\"", n++ ? "," : "", finding_names[f]);
-    gov__text_put(&o, "]}\n");
-    if (o.err || o.used >= GOV_REPORT_LINE_MAX)
+            gov__jw_string(&w, NULL, finding_names[f]);
+    gov__jw_array_end(&w);
+    gov__jw_object_end(&w);
+    gov__text_append(&w.out, "\n", 1);
+    len = gov__jw_length(&w);
+    if (len < 0 || (size_t)len >= GOV_REPORT_LINE_MAX)
         return GOV_ENOSPC;
-    return (int)o.used;
+    return len;
 }
 
 /* ---- decoding -------------------------------------------------------------- */

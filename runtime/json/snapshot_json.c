@@ -3,7 +3,7 @@
  * It prints counts and quantities only: never an id, a name, a path or an
  * environment value. */
 #include "snapshot_fields.h"
-#include "json.h"
+#include "json_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
-/* json.c - the JSON writer (json.h). */
-#include "json.h"
+/* json_write.c - the JSON writer (json_write.h). */
+#include "json_write.h"
 
 #include "governor.h"
 #include "cpuset.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,20 @@ void gov__jw_init(gov_jw *w)
     memset(w, 0, sizeof *w);
     w->out = gov__text_growable();
     w->first[0] = true;
+}
+
+void gov__jw_init_fixed(gov_jw *w, char *buf, size_t cap)
+{
+    memset(w, 0, sizeof *w);
+    w->out = gov__text_fixed(buf, cap);
+    w->first[0] = true;
+}
+
+int gov__jw_length(const gov_jw *w)
+{
+    if (w->err || w->out.err)
+        return w->err ? w->err : w->out.err;
+    return w->out.used > INT_MAX ? GOV_ERANGE : (int)w->out.used;
 }
 
 /* The literal s, written as it is. */
@@ -131,6 +146,21 @@ void gov__jw_double(gov_jw *w, const char *key, double value)
         put(w, "null");
     else
         gov__text_put(&w->out, "%.6g", value);
+}
+
+void gov__jw_fixed(gov_jw *w, const char *key, double value, int places)
+{
+    member(w, key);
+    if (!isfinite(value))
+        put(w, "null");
+    else
+        gov__text_put(&w->out, "%.*f", places, value);
+}
+
+void gov__jw_raw(gov_jw *w, const char *key, const char *json, size_t len)
+{
+    member(w, key);
+    gov__text_append(&w->out, json, len);
 }
 
 /* A CPU list needs no escaping: written straight into the text. */
