@@ -109,38 +109,94 @@ void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
     apply_topology(&d->topo, out);
 }
 
+void gov__snapshot_assemble(const gov_assembly *a, gov_snapshot *out)
+{
+    gov_cgroup_evidence cg;
+
+    if (a->inventory)
+        a->inventory(a->arg, out);
+    if (gov__affinity_collect(a->root, &out->cpu.affinity.set, &out->cpu.affinity.count))
+        out->cpu.affinity.count = GOV_UNKNOWN;
+    if (a->topology)
+        a->topology(a->arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
+    memset(&cg, 0, sizeof cg);
+    GOV_SET_UNKNOWN(&cg.cpu, cpu.cgroup);
+    GOV_SET_UNKNOWN(&cg.memory, memory.cgroup);
+    if (a->cgroups)
+        a->cgroups(a->arg, &cg);
+    out->cpu.cgroup = cg.cpu;
+    out->memory.cgroup = cg.memory;
+    if (a->scheduler)
+        a->scheduler(a->arg, out);
+    if (a->host_memory)
+        a->host_memory(a->arg, out);
+    if (a->rest)
+        a->rest(a->arg, &cg, out);
+    gov_snapshot_resolve(out);
+}
+
+/* The plugin's hooks: what gov__task_snapshot was given. */
+struct task_args {
+    const gov_descriptor *d;
+    gov_task_topology_fn *topology;
+    const void *topology_arg;
+    const gov_step_reads *step;
+};
+
+static void task_topology(void *arg, const gov_cpuset *mask, uint64_t mask_count,
+                          gov_snapshot_topology *out)
+{
+    const struct task_args *t = arg;
+
+    t->topology(t->topology_arg, mask, mask_count, out);
+}
+
+static void task_cgroups(void *arg, gov_cgroup_evidence *cg)
+{
+    const struct task_args *t = arg;
+
+    if (!t->step->have_cgroups) {
+        gov__cgroup_collect_limits(NULL, cg);
+        return;
+    }
+    cg->cpu = t->step->cpu_cgroup;
+    cg->memory = t->step->memory_cgroup;
+}
+
+/* The task's environment is planned from CPUs and memory; GPUs play no
+ * part, so /dev is not scanned at every task's start. */
+static void task_scheduler(void *arg, gov_snapshot *out)
+{
+    const struct task_args *t = arg;
+
+    gov__descriptor_apply(t->d, NULL, NULL, out);
+}
+
+static void task_host_memory(void *arg, gov_snapshot *out)
+{
+    const struct task_args *t = arg;
+
+    out->memory.host.total_bytes = t->step->host_total_bytes;
+    out->memory.host.available_bytes = t->step->host_available_bytes;
+    if (t->step->host_total_bytes == GOV_UNKNOWN && t->step->host_available_bytes == GOV_UNKNOWN)
+        gov__meminfo_collect(NULL, &out->memory.host.total_bytes,
+                             &out->memory.host.available_bytes);
+}
+
 void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
                         const void *arg, const gov_step_reads *step, gov_snapshot *out)
 {
     static const gov_step_reads none = { .host_total_bytes = GOV_UNKNOWN,
                                          .host_available_bytes = GOV_UNKNOWN };
-
-    if (!step)
-        step = &none;
+    struct task_args t = { d, topology, arg, step ? step : &none };
+    gov_assembly a = {
+        .arg = &t,
+        .topology = topology ? task_topology : NULL,
+        .cgroups = task_cgroups,
+        .scheduler = task_scheduler,
+        .host_memory = task_host_memory,
+    };
 
     gov_snapshot_init(out);
-    if (gov__affinity_collect(NULL, &out->cpu.affinity.set, &out->cpu.affinity.count))
-        out->cpu.affinity.count = GOV_UNKNOWN;
-    /* The task part first: the descriptor's GPUs count as local against
-     * the task's NUMA nodes. */
-    if (topology)
-        topology(arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
-    /* The task's environment is planned from CPUs and memory; GPUs play no
-     * part, so /dev is not scanned at every task's start. */
-    gov__descriptor_apply(d, NULL, NULL, out);
-    if (step->have_cgroups) {
-        out->cpu.cgroup = step->cpu_cgroup;
-        out->memory.cgroup = step->memory_cgroup;
-    } else {
-        gov_cgroup_evidence cg;
-        gov__cgroup_collect_limits(NULL, &cg);
-        out->cpu.cgroup = cg.cpu;
-        out->memory.cgroup = cg.memory;
-    }
-    out->memory.host.total_bytes = step->host_total_bytes;
-    out->memory.host.available_bytes = step->host_available_bytes;
-    if (step->host_total_bytes == GOV_UNKNOWN && step->host_available_bytes == GOV_UNKNOWN)
-        gov__meminfo_collect(NULL, &out->memory.host.total_bytes,
-                             &out->memory.host.available_bytes);
-    gov_snapshot_resolve(out);
+    gov__snapshot_assemble(&a, out);
 }

@@ -12,6 +12,7 @@
 
 #include "governor.h"
 #include "cpuset.h"
+#include "sysroot.h"
 
 #include <stdbool.h>
 
@@ -30,6 +31,34 @@ void gov__descriptor_apply(const struct gov_descriptor *d, const struct gov_gpu_
  * is the caller's (the plugin's node table: gov__topo_task). */
 typedef void gov_task_topology_fn(const void *arg, const gov_cpuset *mask, uint64_t mask_count,
                                   gov_snapshot_topology *out);
+
+/* How one side reads each part of a snapshot: gov__snapshot_assemble()
+ * calls the hooks in the one order the library's capture and the plugin's
+ * task snapshot share.  A NULL hook leaves its part unknown. */
+struct gov_cgroup_evidence;
+typedef struct gov_assembly {
+    void *arg;              /* given to every hook */
+    const gov_root *root;   /* the affinity's sysroot; NULL: the live system */
+    /* The host's inventory (the library's, through hwloc). */
+    void (*inventory)(void *arg, gov_snapshot *out);
+    /* The task part, from the affinity mask just read. */
+    void (*topology)(void *arg, const gov_cpuset *mask, uint64_t mask_count,
+                     gov_snapshot_topology *out);
+    /* The cgroup limits; cg (zeroed) also goes to the rest. */
+    void (*cgroups)(void *arg, struct gov_cgroup_evidence *cg);
+    /* The scheduler part and site policy: a descriptor, or the variables. */
+    void (*scheduler)(void *arg, gov_snapshot *out);
+    /* The host's memory. */
+    void (*host_memory)(void *arg, gov_snapshot *out);
+    /* What only the library reads: pressure, accelerators, disk. */
+    void (*rest)(void *arg, const struct gov_cgroup_evidence *cg, gov_snapshot *out);
+} gov_assembly;
+
+/* Fill out (from gov_snapshot_init(), the caller's): the affinity mask, inventory,
+ * topology, cgroups, scheduler, host memory and the rest, and resolve.
+ * The task part comes before the scheduler part: a descriptor's GPUs count
+ * as local against the task's NUMA nodes. */
+void gov__snapshot_assemble(const gov_assembly *a, gov_snapshot *out);
 
 /* Facts read once for every task of a step (the plugin, in user_init):
  * the same in each task, so a task does not read them again.  The step's

@@ -1,8 +1,7 @@
 /* snapshot.c - the capture context and the capture itself: call each
  * collector once, map its evidence into the snapshot, then resolve. */
-#include "affinity.h"
-#include "meminfo.h"
 #include "collect/collect.h"
+#include "meminfo.h"
 #include "clock.h"
 
 #include <hwloc.h>
@@ -100,51 +99,94 @@ static void drop_env_value(uint64_t *value, gov_sched_source *source)
     }
 }
 
-int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
-{
-    const gov_root *root;
+/* The library's hooks (gov__snapshot_assemble): everything through the
+ * context's hwloc topology and root. */
+struct capture_args {
+    gov_context *ctx;
     const char *const *envp;
-    gov_cgroup_evidence cg;
     bool strict;
+};
 
-    if (!ctx || !out)
-        return GOV_EINVAL;
-    strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
-    root = &ctx->root;
-    envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
+static void capture_inventory(void *arg, gov_snapshot *out)
+{
+    const struct capture_args *c = arg;
 
-    gov_snapshot_init(out);
-    out->captured_ns = gov__monotonic_ns();
+    gov__inventory_collect(c->ctx->topo, &c->ctx->root, &out->cpu.host, &out->topology);
+}
 
-    gov__inventory_collect(ctx->topo, root, &out->cpu.host, &out->topology);
-    if (gov__affinity_collect(root, &out->cpu.affinity.set, &out->cpu.affinity.count) != 0)
-        out->cpu.affinity.count = GOV_UNKNOWN;
-    gov__topology_collect(ctx->topo, &out->cpu.affinity.set, out->cpu.affinity.count,
-                          &out->topology);
+static void capture_topology(void *arg, const gov_cpuset *mask, uint64_t mask_count,
+                             gov_snapshot_topology *out)
+{
+    const struct capture_args *c = arg;
 
-    gov__cgroup_collect(root, &cg);
-    out->cpu.cgroup = cg.cpu;
-    out->memory.cgroup = cg.memory;
+    gov__topology_collect(c->ctx->topo, mask, mask_count, out);
+}
 
-    /* A verified descriptor outranks the variables any user can change;
-     * strict mode never falls back to them. */
-    gov__descriptor_collect(&ctx->opts, root, envp, out);
-    if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !strict)
-        gov__slurmenv_collect(envp, &out->scheduler);
-    if (strict) {
+static void capture_cgroups(void *arg, gov_cgroup_evidence *cg)
+{
+    const struct capture_args *c = arg;
+
+    gov__cgroup_collect(&c->ctx->root, cg);
+}
+
+/* A verified descriptor outranks the variables any user can change;
+ * strict mode never falls back to them. */
+static void capture_scheduler(void *arg, gov_snapshot *out)
+{
+    const struct capture_args *c = arg;
+
+    gov__descriptor_collect(&c->ctx->opts, &c->ctx->root, c->envp, out);
+    if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !c->strict)
+        gov__slurmenv_collect(c->envp, &out->scheduler);
+    if (c->strict) {
         drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
         drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);
         drop_env_value(&out->scheduler.mem_per_cpu_bytes, &out->scheduler.mem_per_cpu_source);
     }
+}
 
-    gov__meminfo_collect(root, &out->memory.host.total_bytes, &out->memory.host.available_bytes);
-    gov__pressure_collect(root, &cg, &out->pressure);
-    gov__accel_collect(root, envp, &out->accel);
-    gov__accel_confinement(&out->accel, &cg);
-    gov__disk_collect(ctx->opts.workdir, &out->disk);
+static void capture_host_memory(void *arg, gov_snapshot *out)
+{
+    const struct capture_args *c = arg;
 
-    gov_snapshot_resolve(out);
-    if (strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+    gov__meminfo_collect(&c->ctx->root, &out->memory.host.total_bytes,
+                         &out->memory.host.available_bytes);
+}
+
+static void capture_rest(void *arg, const gov_cgroup_evidence *cg, gov_snapshot *out)
+{
+    const struct capture_args *c = arg;
+    const gov_root *root = &c->ctx->root;
+
+    gov__pressure_collect(root, cg, &out->pressure);
+    gov__accel_collect(root, c->envp, &out->accel);
+    gov__accel_confinement(&out->accel, cg);
+    gov__disk_collect(c->ctx->opts.workdir, &out->disk);
+}
+
+int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
+{
+    struct capture_args c;
+    gov_assembly a = {
+        .arg = &c,
+        .inventory = capture_inventory,
+        .topology = capture_topology,
+        .cgroups = capture_cgroups,
+        .scheduler = capture_scheduler,
+        .host_memory = capture_host_memory,
+        .rest = capture_rest,
+    };
+
+    if (!ctx || !out)
+        return GOV_EINVAL;
+    c.ctx = ctx;
+    c.envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
+    c.strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
+    a.root = &ctx->root;
+    gov_snapshot_init(out);
+    out->captured_ns = gov__monotonic_ns();
+    gov__snapshot_assemble(&a, out);
+    if (c.strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
         return out->descriptor.status == GOV_DESCRIPTOR_INVALID ? out->descriptor.reason
                                                                 : GOV_ENOENT;
     return 0;
