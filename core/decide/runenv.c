@@ -129,11 +129,6 @@ static int put(builder *b, const char *name, const char *value)
 
 /* ---- the figures ---------------------------------------------------------- */
 
-static int is_cpu(const gov_knob *k)
-{
-    return gov__knob_is_cpu(k) || k->kind == GOV_KNOB_JAVA_CPUS;
-}
-
 /* Percent of a share, whole MiB. */
 static uint64_t pct_mib(uint64_t share, unsigned percent)
 {
@@ -169,51 +164,97 @@ static uint64_t node_semi_mib(uint64_t share)
     return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
 }
 
-/* What knob k is set to for these figures, as it appears in the
- * environment: the value, or the option word inside an option variable.
- * *planned gets the figure (a count, or bytes).  False when the figure is
- * 0 (a share under 1 MiB): nothing useful to set. */
-static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, char *buf,
-                        size_t cap, uint64_t *planned)
+/* Each kind's figure for threads and share, as written (0: nothing useful
+ * to set); *planned gets the threads or bytes it stands for. */
+static uint64_t fig_threads(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned)
 {
-    uint64_t v;
+    (void)share;
+    return *planned = gov__knob_threads(k, threads);
+}
 
-    switch (k->kind) {
-    case GOV_KNOB_THREADS:
-    case GOV_KNOB_IO_THREADS:
-        *planned = gov__knob_threads(k, threads);
-        snprintf(buf, cap, "%" PRIu64, *planned);
-        return true;
-    case GOV_KNOB_JAVA_CPUS:
-        *planned = threads;
-        snprintf(buf, cap, "%s=%" PRIu64, k->option, threads);
-        return true;
-    case GOV_KNOB_GO_MEMLIMIT:
-        v = pct_mib(share, GOV_GO_PERCENT);
-        snprintf(buf, cap, "%" PRIu64 "MiB", v);
-        break;
-    case GOV_KNOB_NODE_HEAP:
-        v = node_heap_mib(share);
-        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
-        break;
-    case GOV_KNOB_NODE_YOUNG:
-        v = node_semi_mib(share);
-        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
-        break;
-    case GOV_KNOB_JAVA_RAM:
-        v = pct_mib(share, 100);
-        snprintf(buf, cap, "%s=%" PRIu64 "m", k->option, v);
-        break;
-    case GOV_KNOB_JAVA_HEAP:
-        v = java_heap_percent(share);
-        snprintf(buf, cap, "%s=%" PRIu64, k->option, v);
-        v = v ? pct_mib(share, (unsigned)v) : 0;
-        break;
-    default:
-        return false;
-    }
-    *planned = v * GOV_MIB;
-    return v > 0;
+static uint64_t fig_go(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)k, (void)threads;
+    return (*planned = pct_mib(share, GOV_GO_PERCENT) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_node_heap(const gov_knob *k, uint64_t threads, uint64_t share,
+                              uint64_t *planned)
+{
+    (void)k, (void)threads;
+    return (*planned = node_heap_mib(share) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_node_young(const gov_knob *k, uint64_t threads, uint64_t share,
+                               uint64_t *planned)
+{
+    (void)k, (void)threads;
+    return (*planned = node_semi_mib(share) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_java_ram(const gov_knob *k, uint64_t threads, uint64_t share,
+                             uint64_t *planned)
+{
+    (void)k, (void)threads;
+    return (*planned = pct_mib(share, 100) * GOV_MIB) / GOV_MIB;
+}
+
+/* Written as a percentage; planned, the heap it makes of the share. */
+static uint64_t fig_java_heap(const gov_knob *k, uint64_t threads, uint64_t share,
+                              uint64_t *planned)
+{
+    uint64_t pct = java_heap_percent(share);
+
+    (void)k, (void)threads;
+    *planned = pct ? pct_mib(share, (unsigned)pct) * GOV_MIB : 0;
+    return pct;
+}
+
+/* A user's figure in the knob's own setting (which: the index of the
+ * spelling found, 0 the one we write), in threads or bytes; GOV_UNKNOWN
+ * when it is not a number. */
+static uint64_t user_count(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+static uint64_t user_go(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+static uint64_t user_mib(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN : x * GOV_MIB;
+}
+
+static uint64_t user_java_size(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+/* A heap given as a percentage or a fraction counts against the share. */
+static uint64_t user_java_heap(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    if (which == 1 || which == 2)
+        return user_java_size(which, v, n, share);
+    if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
+        return GOV_UNKNOWN;
+    return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
 }
 
 /* The CPUs HotSpot counts by itself: its affinity mask and, with container
@@ -231,31 +272,106 @@ static uint64_t jvm_cpus(const gov_snapshot *s)
     return n;
 }
 
-/* What the JVM reads itself, where that is what we would set: then nothing
- * needs setting.  GOV_UNKNOWN otherwise. */
-static uint64_t jvm_sees(const builder *b, const gov_knob *k)
+/* What the runtime reads itself, where that is what we would set: then
+ * nothing needs setting.  GOV_UNKNOWN otherwise. */
+static uint64_t sees_java_cpus(const builder *b)
+{
+    uint64_t seen = jvm_cpus(b->snap);
+
+    return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
+}
+
+static uint64_t sees_java_ram(const builder *b)
 {
     const gov_snapshot *s = b->snap;
     uint64_t seen;
 
-    if (k->kind == GOV_KNOB_JAVA_CPUS) {
-        seen = jvm_cpus(s);
-        return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
-    }
-    if (k->kind == GOV_KNOB_JAVA_RAM) {
-        /* The heap's percentage needs its base pinned: a JVM in a container
-         * with its own cgroup namespace sees the host, not the limit this
-         * task saw before it entered (75 % of a 24 GiB host in a 512 MiB
-         * step). */
-        if (java_heap_percent(b->share))
-            return GOV_UNKNOWN;
-        /* With container support HotSpot reads the cgroup's hard limit (v1:
-         * the hierarchical one) but nothing of the scheduler or our share. */
-        seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes
-                                                            : GOV_UNKNOWN;
-        return seen != GOV_UNKNOWN && b->share >= seen ? seen : GOV_UNKNOWN;
-    }
-    return GOV_UNKNOWN;
+    /* The heap's percentage needs its base pinned: a JVM in a container
+     * with its own cgroup namespace sees the host, not the limit this task
+     * saw before it entered (75 % of a 24 GiB host in a 512 MiB step). */
+    if (java_heap_percent(b->share))
+        return GOV_UNKNOWN;
+    /* With container support HotSpot reads the cgroup's hard limit (v1:
+     * the hierarchical one) but nothing of the scheduler or our share. */
+    seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes
+                                                        : GOV_UNKNOWN;
+    return seen != GOV_UNKNOWN && b->share >= seen ? seen : GOV_UNKNOWN;
+}
+
+/* ---- the kinds -------------------------------------------------------------- */
+
+/* Spellings of one option a user may give, ours among them. */
+#define GOV_SPELLINGS_MAX 4
+
+/* One row per knob kind (knobs.h): whether it counts CPUs or bytes, its
+ * figure, the unit written after it, the other spellings a user may give
+ * its option (the one we write is the knob's own, knobs.c), which of them
+ * size the JVM's heap themselves, how a user's figure is read, and what
+ * the runtime reads for itself. */
+static const struct kind_row {
+    bool cpu;
+    uint64_t (*figure)(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned);
+    const char *unit;
+    bool same_word;            /* the value only as OPTION=VALUE (the JVM's) */
+    const char *spellings[GOV_SPELLINGS_MAX];  /* NULL ended, at most MAX - 1 */
+    size_t heap_from;          /* spellings from this index on set the heap; 0 none */
+    bool own_default;          /* figure 0: the runtime's own default is as large */
+    uint64_t (*user)(size_t which, const char *v, size_t n, uint64_t share);
+    uint64_t (*sees)(const builder *b);   /* NULL: nothing of its own */
+} kinds[] = {
+    [GOV_KNOB_THREADS] = { true, fig_threads, "", false, { NULL }, 0, false, user_count, NULL },
+    [GOV_KNOB_IO_THREADS] = { true, fig_threads, "", false, { NULL }, 0, false, user_count,
+                              NULL },
+    [GOV_KNOB_GO_MEMLIMIT] = { false, fig_go, "MiB", false, { NULL }, 0, false, user_go, NULL },
+    [GOV_KNOB_NODE_HEAP] = { false, fig_node_heap, "", false, { "--max_old_space_size", NULL },
+                             0, false, user_mib, NULL },
+    [GOV_KNOB_NODE_YOUNG] = { false, fig_node_young, "", false,
+                              { "--max_semi_space_size", NULL }, 0, false, user_mib, NULL },
+    [GOV_KNOB_JAVA_CPUS] = { true, fig_threads, "", true, { NULL }, 0, false, user_count,
+                             sees_java_cpus },
+    [GOV_KNOB_JAVA_RAM] = { false, fig_java_ram, "m", true, { "-Xmx", "-XX:MaxHeapSize=", NULL },
+                            1, false, user_java_size, sees_java_ram },
+    [GOV_KNOB_JAVA_HEAP] = { false, fig_java_heap, "", true,
+                             { "-Xmx", "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=", NULL }, 1,
+                             true, user_java_heap, NULL },
+};
+
+static const struct kind_row *kind_of(const gov_knob *k)
+{
+    return &kinds[k->kind];
+}
+
+/* What knob k is set to for these figures, as it appears in the
+ * environment: the value, or the option word inside an option variable.
+ * *planned gets the figure (a count, or bytes).  False when the figure is
+ * 0 (a share under 1 MiB): nothing useful to set. */
+static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, char *buf,
+                        size_t cap, uint64_t *planned)
+{
+    const struct kind_row *r = kind_of(k);
+    uint64_t v = r->figure(k, threads, share, planned);
+
+    if (k->option)
+        snprintf(buf, cap, "%s=%" PRIu64 "%s", k->option, v, r->unit);
+    else
+        snprintf(buf, cap, "%" PRIu64 "%s", v, r->unit);
+    return v > 0;
+}
+
+/* The spellings of k's option a user may give, ours first (names[0]
+ * points into first); returns how many, 0 for a plain variable. */
+static size_t option_names(const gov_knob *k, char *first, size_t cap, const char **names)
+{
+    const struct kind_row *r = kind_of(k);
+    size_t n = 0;
+
+    if (!k->option)
+        return 0;
+    snprintf(first, cap, "%s%s", k->option, r->same_word ? "=" : "");
+    names[n++] = first;
+    for (size_t i = 0; r->spellings[i] && n < GOV_SPELLINGS_MAX; i++)
+        names[n++] = r->spellings[i];
+    return n;
 }
 
 /* What this run wants for k: PLANNED with buf set, or the reason it sets
@@ -263,22 +379,22 @@ static uint64_t jvm_sees(const builder *b, const gov_knob *k)
 static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_entry *e,
                               char *buf, size_t cap)
 {
+    const struct kind_row *r = kind_of(k);
     uint64_t seen;
-    int cpu = is_cpu(k);
 
-    e->bytes = !cpu;
-    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !cpu))
+    e->bytes = !r->cpu;
+    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !r->cpu))
         return GOV_RUNENV_NOT_ASKED;
-    if (!cpu && b->no_share != GOV_RUNENV_PLANNED)
+    if (!r->cpu && b->no_share != GOV_RUNENV_PLANNED)
         return b->no_share;
     if (!setting_for(k, b->threads, b->share, buf, cap, &e->planned)) {
         e->planned = GOV_UNKNOWN;
-        return k->kind == GOV_KNOB_JAVA_HEAP && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
-                                                                     : GOV_RUNENV_TOO_SMALL;
+        return r->own_default && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
+                                                     : GOV_RUNENV_TOO_SMALL;
     }
-    if (!cpu)
+    if (!r->cpu)
         e->basis = b->share;
-    seen = jvm_sees(b, k);
+    seen = r->sees ? r->sees(b) : GOV_UNKNOWN;
     if (seen != GOV_UNKNOWN) {
         e->basis = seen;
         return GOV_RUNENV_RUNTIME_SEES;
@@ -287,56 +403,6 @@ static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_en
 }
 
 /* ---- one knob ------------------------------------------------------------- */
-
-/* Names an option goes by (V8 takes either spelling); the JVM's heap size
- * options come after MaxRAM, which is ours. */
-static const char *const node_heap_names[] = { "--max-old-space-size", "--max_old_space_size" };
-static const char *const node_semi_names[] = { "--max-semi-space-size",
-                                               "--max_semi_space_size" };
-static const char *const java_cpu_names[] = { "-XX:ActiveProcessorCount=" };
-static const char *const java_ram_names[] = { "-XX:MaxRAM=", "-Xmx", "-XX:MaxHeapSize=" };
-static const char *const java_heap_names[] = { "-XX:MaxRAMPercentage=", "-Xmx",
-                                               "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=" };
-
-static size_t option_names(const gov_knob *k, const char *const **names)
-{
-    switch (k->kind) {
-    case GOV_KNOB_NODE_HEAP: *names = node_heap_names; return 2;
-    case GOV_KNOB_NODE_YOUNG: *names = node_semi_names; return 2;
-    case GOV_KNOB_JAVA_CPUS: *names = java_cpu_names; return 1;
-    case GOV_KNOB_JAVA_RAM: *names = java_ram_names; return 3;
-    case GOV_KNOB_JAVA_HEAP: *names = java_heap_names; return 4;
-    default: *names = NULL; return 0;
-    }
-}
-
-/* The user's figure in a setting (which: the index of the option name
- * found), in the knob's unit; GOV_UNKNOWN when it is not a number.  A
- * JVM's heap given as a part of the memory counts against the share. */
-static uint64_t user_figure(const gov_knob *k, size_t which, const char *v, size_t n,
-                            uint64_t share)
-{
-    uint64_t x;
-
-    switch (k->kind) {
-    case GOV_KNOB_JAVA_HEAP:
-        if (which == 1 || which == 2)
-            return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
-        if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
-            return GOV_UNKNOWN;
-        return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
-    case GOV_KNOB_GO_MEMLIMIT:
-        return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
-    case GOV_KNOB_JAVA_RAM:
-        return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
-    case GOV_KNOB_NODE_HEAP:
-    case GOV_KNOB_NODE_YOUNG:
-        return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN
-                                                                      : x * GOV_MIB;
-    default:
-        return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
-    }
-}
 
 /* The variable cur with [at, at + len) replaced by word ("" removes it,
  * with one blank beside it); NULL when nothing is left. */
@@ -394,8 +460,10 @@ static int put_append(builder *b, const char *name, const char *var, const char 
 static int decide_knob(builder *b, const gov_knob *k)
 {
     gov_runenv_entry *e = entry(b, k->name, k->option, k->runtime);
-    const char *const *names;
-    size_t nnames = option_names(k, &names);
+    const struct kind_row *r = kind_of(k);
+    const char *names[GOV_SPELLINGS_MAX];
+    char first[64];
+    size_t nnames = option_names(k, first, sizeof first, names);
     const char *var = current(b, k->name), *cur = NULL;
     gov_envval_option o = { 0 };
     char goal[64], prev[64];
@@ -405,15 +473,14 @@ static int decide_knob(builder *b, const gov_knob *k)
 
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
-        mine_heap = (k->kind == GOV_KNOB_JAVA_RAM || k->kind == GOV_KNOB_JAVA_HEAP) &&
-                    o.which > 0;
+        mine_heap = r->heap_from && o.which >= r->heap_from;
     } else if (var && !nnames) {
         o.len = strlen(var);
         o.value_len = o.len;
         cur = var;
     }
     if (cur && !mine_heap) {
-        uint64_t was = is_cpu(k) ? b->prev_threads : b->prev_share;
+        uint64_t was = r->cpu ? b->prev_threads : b->prev_share;
         ours = was && setting_for(k, b->prev_threads, b->prev_share, prev, sizeof prev,
                                   &prev_figure) &&
                strlen(prev) == o.len && !memcmp(cur, prev, o.len);
@@ -447,7 +514,7 @@ static int decide_knob(builder *b, const gov_knob *k)
     e->action = GOV_RUNENV_KEEP;
     e->reason = mine_heap ? GOV_RUNENV_USER_HEAP : GOV_RUNENV_USER;
     show(e, cur, o.len);
-    e->user = user_figure(k, o.which, var + o.value, o.value_len, b->share);
+    e->user = r->user(o.which, var + o.value, o.value_len, b->share);
     e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
     return 0;
 }
