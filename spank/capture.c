@@ -8,7 +8,7 @@
  * holding, like the batch script, every CPU of the job on its node. */
 #include "capture.h"
 #include "node_topology.h"
-#include "gpu.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,11 +22,9 @@
  * and named in GOVERNOR_ENV_REFUSED: the task starts with its own value,
  * and both it and the admin can tell. */
 #include "environment.h"
-#include "affinity.h"
-#include "meminfo.h"
+#include "evidence.h"
 
-#include "cgroup.h"
-#include "knobs.h"
+#include "decide.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include "task_snapshot.h"
 #include "topo.h"
 
-/* The variables the plan reads (knobs.h: gov__runenv_inputs), at most. */
+/* The variables the plan reads (decide.h: gov__runenv_inputs), at most. */
 #define GOV_ENV_INPUTS_MAX 32
 
 /* What user_init keeps for the step's tasks on this node. */

@@ -17,7 +17,7 @@
  * requires a descriptor and none reached it. */
 #include "handoff.h"
 #include "capture.h"
-#include "gpu.h"
+#include "evidence.h"
 #include "run_dir.h"
 #include "seal_log.h"
 

@@ -9,7 +9,7 @@
  * go with the step's cgroup when the step ends. */
 #include "pressure_delegate.h"
 
-#include "pressure_protocol.h"
+#include "evidence.h"
 #include "step_report.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * the PSI files of the cgroup v2 directory holding the step's tasks (the
  * one above task_N) made writable by the job's user, as
  * systemd delegates them to a service, and systemd's variables naming
- * them (core/evidence/pressure_protocol.h) in each task (pressure_delegate.c).
+ * them (core/evidence/evidence.h) in each task (pressure_delegate.c).
  */
 #ifndef GOV_SPANK_PRESSURE_DELEGATE_H
 #define GOV_SPANK_PRESSURE_DELEGATE_H

@@ -13,7 +13,7 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "report_gather.h"
 
-#include "report_file.h"
+#include "run_dir.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,7 @@
 /* cmd_common.c - helpers shared by the tool's verbs (cmd_common.h). */
 #include "cmd_common.h"
 #include "cmd.h"
-#include "names.h"
-#include "text.h"
+#include "base.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "report.h"
-#include "text.h"
+#include "base.h"
 
 #include <errno.h>
 #include <pwd.h>

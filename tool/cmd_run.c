@@ -3,7 +3,7 @@
  * memory hints, pool figures) and, under a CPU quota, the narrowed
  * affinity; then exec it.  The plugin applies the same decisions to a task
  * (spank/environment.c). */
-#include "affinity.h"
+#include "evidence.h"
 #include "cmd.h"
 #include "cmd_common.h"
 #include "json/render.h"

@@ -2,10 +2,9 @@
  * with its source, then the effective value and what binds it. */
 #include "cmd.h"
 #include "cmd_common.h"
-#include "json_read.h"
-#include "resolve.h"
-#include "plan.h"
-#include "names.h"
+#include "base.h"
+#include "snapshot_base.h"
+#include "decide.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* main.c - the `governor` tool: dispatch a verb to its file. */
 #include "cmd.h"
 #include "governor.h"
-#include "hwloc_components.h"
+#include "evidence.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef GOV_TOOL_REPORT_H
 #define GOV_TOOL_REPORT_H
 
-#include "json_write.h"
+#include "base.h"
 #include "step_report.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * total row only when it ran on more than one node. */
 #include "report.h"
 #include "fmt.h"
-#include "text.h"
+#include "base.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -3,13 +3,10 @@
  * own view (gov__task_snapshot), which is the snapshot the plugin decides a
  * task's environment from. */
 #include "task_snapshot.h"
-#include "affinity.h"
-#include "meminfo.h"
-#include "cgroup.h"
-#include "snapshot_fields.h"
+#include "evidence.h"
+#include "snapshot_base.h"
 
 #include "descriptor.h"
-#include "gpu.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
 #define GOV_TASK_SNAPSHOT_H
 
 #include "governor.h"
-#include "cpuset.h"
-#include "sysroot.h"
+#include "base.h"
+#include "evidence.h"
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /* cpuset.c - Linux CPU list syntax ("0-3,8") to and from gov_cpuset. */
-#include "cpuset.h"
+#include "base.h"
 
 #include <stdbool.h>
 #include <string.h>

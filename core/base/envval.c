@@ -1,10 +1,9 @@
 /* envval.c - looking a variable up in an environment, and parsers of
- * runtime settings found there (envval.h).  They only measure what a user
+ * runtime settings found there (base.h).  They only measure what a user
  * set; nothing here decides. */
-#include "envval.h"
+#include "base.h"
 
 #include "governor.h"
-#include "text.h"
 
 #include <string.h>
 

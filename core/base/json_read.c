@@ -1,7 +1,7 @@
 /* json_read.c - RFC 8259 by recursive descent, depth-bounded, into leaves
- * (json_read.h).  Strings are checked (escapes, control characters, UTF-8
+ * (base.h).  Strings are checked (escapes, control characters, UTF-8
  * is taken as bytes), numbers follow the grammar exactly. */
-#include "json_read.h"
+#include "base.h"
 
 #include "governor.h"
 

@@ -1,8 +1,7 @@
-/* json_write.c - the JSON writer (json_write.h). */
-#include "json_write.h"
+/* json_write.c - the JSON writer (base.h). */
+#include "base.h"
 
 #include "governor.h"
-#include "cpuset.h"
 
 #include <limits.h>
 #include <math.h>

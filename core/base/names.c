@@ -1,9 +1,8 @@
 /* names.c - the stable names of the public enums (JSON values, tool output,
  * the Python binding, the parsers of outside text), one table each, read
- * both ways (names.h). */
-#include "names.h"
+ * both ways (base.h). */
+#include "base.h"
 
-#include "text.h"
 
 
 const char *gov__name_of(const char *const *table, size_t n, unsigned v)

@@ -1,5 +1,5 @@
-/* text.c - lines, records, tokens and numbers of outside text (text.h). */
-#include "text.h"
+/* text.c - lines, records, tokens and numbers of outside text (base.h). */
+#include "base.h"
 
 #include "governor.h"
 

@@ -1,8 +1,8 @@
-/* knobs.c - the variables runtimes size themselves from (knobs.h).  Each
+/* knobs.c - the variables runtimes size themselves from (decide.h).  Each
  * entry names the runtime and version that reads it; docs/runtimes.md is
  * the long form, and tests/tool/test_run.sh checks that every name here is
  * documented there and in governor(1). */
-#include "knobs.h"
+#include "decide.h"
 
 #include <string.h>
 

@@ -1,8 +1,7 @@
 /* plan.c - worker, thread and memory ceilings from a snapshot: process
  * workers times native threads (OpenMP, BLAS) stays within the effective
  * CPU capacity, and the workers share the memory. */
-#include "plan.h"
-#include "reserve.h"
+#include "decide.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* reserve.c - the profile in force and what it, the site and the caller
  * keep back (docs/governor.md, "Budget" and "Profiles"). */
-#include "reserve.h"
-#include "resolve.h"
-#include "cpuset.h"
+#include "decide.h"
+#include "snapshot_base.h"
+#include "base.h"
 
 uint64_t gov__min_known(uint64_t a, uint64_t b)
 {

@@ -8,13 +8,10 @@
  * value is exactly what those figures give was ours, and is replaced (or
  * removed) in place. */
 #include "governor.h"
-#include "cpuset.h"
+#include "base.h"
 
-#include "envval.h"
-#include "knobs.h"
-#include "names.h"
-#include "slurmenv.h"
-#include "text.h"
+#include "decide.h"
+#include "evidence.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -303,7 +300,7 @@ static uint64_t sees_java_ram(const builder *b)
 /* Spellings of one option a user may give, ours among them. */
 #define GOV_SPELLINGS_MAX 4
 
-/* One row per knob kind (knobs.h): whether it counts CPUs or bytes, its
+/* One row per knob kind (decide.h): whether it counts CPUs or bytes, its
  * figure, the unit written after it, the other spellings a user may give
  * its option (the one we write is the knob's own, knobs.c), which of them
  * size the JVM's heap themselves, how a user's figure is read, and what

@@ -13,8 +13,8 @@
  * cannot name (its own mount hides /proc/self/ns) counts as its own, so
  * that what it would hide counts as hidden, and is named unknown. */
 #include "descriptor.h"
-#include "envval.h"
-#include "slurmenv.h"
+#include "base.h"
+#include "evidence.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * plugin writes it, descriptor_collect.c reads it into a snapshot.  The
  * format is documented in docs/descriptor.md. */
 #include "descriptor.h"
-#include "names.h"
+#include "base.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -68,7 +68,7 @@ static uint64_t u64_get(const gov_descriptor *d, size_t i)
     return *(const uint64_t *)((const char *)d + u64_fields[i].off);
 }
 
-/* A step kind without a name (names.h) is written "unknown". */
+/* A step kind without a name (base.h) is written "unknown". */
 #define KIND_UNKNOWN "unknown"
 
 

@@ -6,9 +6,8 @@
 #define GOV_DESCRIPTOR_H
 
 #include "governor.h"
-#include "slurmenv.h"
-#include "sysroot.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* affinity.c - the CPUs this process may run on, and narrowing them. */
 #define _GNU_SOURCE
-#include "affinity.h"
-#include "cpuset.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <errno.h>
 #include <sched.h>

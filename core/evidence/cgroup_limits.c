@@ -2,9 +2,9 @@
  * cgroups (v1, v2 and hybrid), read under a root directory over every level
  * that cgroup_locate.c finds.  docs/cgroups.md gives the rules; every
  * unreadable fact stays unknown, never unlimited. */
-#include "cgroup_locate.h"
-#include "snapshot_fields.h"
-#include "text.h"
+#include "evidence.h"
+#include "snapshot_base.h"
+#include "base.h"
 
 #include <limits.h>
 #include <math.h>

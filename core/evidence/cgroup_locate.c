@@ -3,8 +3,8 @@
  * found through /proc/self/mountinfo and /proc/self/cgroup exactly as on a
  * live system (docs/cgroups.md); and the levels above it.  What each level
  * allows is cgroup_limits.c's. */
-#include "cgroup_locate.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * nodes it may open, judged by permission alone, and the count of devices
  * a visibility variable names (the value itself is never kept: it can hold
  * GPU UUIDs).  The plugin and the accelerator collector both count here. */
-#include "gpu.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* hwloc_components.c - what hwloc must not run for us, and why.  The host
  * counts and the node table need hwloc's own linux, x86 and no_os
  * components (and xml, to read a test's file), nothing else. */
-#include "hwloc_components.h"
+#include "evidence.h"
 #include "governor.h"
-#include "text.h"
+#include "base.h"
 
 const char *const gov__hwloc_excluded[] = {
     /* Vendor GPU components: they start CUDA, NVML, ROCm SMI, Level Zero

@@ -1,6 +1,6 @@
 /* meminfo.c - host memory from /proc/meminfo (MemTotal, MemAvailable). */
-#include "meminfo.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <string.h>
 

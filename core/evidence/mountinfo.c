@@ -1,7 +1,7 @@
 /* mountinfo.c - find cgroup mounts in /proc/self/mountinfo and a process's
  * cgroup paths in /proc/self/cgroup (both formats: proc(5)). */
-#include "cgroup.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* pressure_protocol.c - the pressure hand-off's variables and their
- * base64 trigger (pressure_protocol.h). */
-#include "pressure_protocol.h"
+ * base64 trigger (evidence.h). */
+#include "evidence.h"
 
 #include "governor.h"
-#include "text.h"
+#include "base.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* psi.c - a PSI file's lines (psi.h). */
-#include "psi.h"
+/* psi.c - a PSI file's lines (evidence.h). */
+#include "evidence.h"
 
 #include "governor.h"
-#include "text.h"
+#include "base.h"
 
 #include <math.h>
 #include <string.h>

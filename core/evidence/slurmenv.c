@@ -5,10 +5,9 @@
  * there is no verified descriptor (snapshot.c decides).  Every value is
  * bounded; a malformed or absurd value leaves its fact GOV_UNKNOWN.
  * docs/evidence.md explains each rule and where it comes from. */
-#include "slurmenv.h"
-#include "snapshot_fields.h"
-#include "envval.h"
-#include "text.h"
+#include "evidence.h"
+#include "snapshot_base.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * the live system is NULL or "/".  Every path handed in is absolute inside
  * the root; it is opened relative to the handle, never by string joining. */
 #define _GNU_SOURCE
-#include "sysroot.h"
+#include "evidence.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,10 +4,7 @@
  * the decoder cannot disagree on a name. */
 #include "step_report.h"
 
-#include "json_read.h"
-#include "json_write.h"
-#include "names.h"
-#include "text.h"
+#include "base.h"
 
 #include <inttypes.h>
 #include <math.h>

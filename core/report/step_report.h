@@ -9,7 +9,7 @@
 #define GOV_STEP_REPORT_H
 
 #include "governor.h"
-#include "sysroot.h"
+#include "evidence.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #define GOV_REPORT_MIN_S_DEFAULT 60
 
 /* Every finding: enumerator, name in the record, what it means, in the
- * names idiom (names.h): the enum, the names both ways and the texts come
+ * names idiom (base.h): the enum, the names both ways and the texts come
  * from this one list. */
 #define GOV_FINDING_LIST(X)                                                                   \
     X(GOV_FINDING_OOM_KILLED, "oom_killed",                                                   \
@@ -111,7 +111,7 @@ typedef struct gov_step_cgroups {
 } gov_step_cgroups;
 
 /* From a task's /proc/PID/cgroup and the mount table, as
- * gov__cg_read_texts_of() reads them (cgroup_locate.h).  Returns 0 or
+ * gov__cg_read_texts_of() reads them (evidence.h).  Returns 0 or
  * GOV_ENOENT (the task is not in a task_N cgroup of a mounted hierarchy
  * that carries memory). */
 struct gov_cg_text;

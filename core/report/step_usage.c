@@ -8,10 +8,8 @@
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include "step_report.h"
 
-#include "cgroup.h"
-#include "cgroup_locate.h"
-#include "psi.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <dirent.h>
 #include <math.h>

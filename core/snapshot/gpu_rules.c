@@ -2,7 +2,7 @@
  * counts, shared by the plugin (sealing, as root in the task's device
  * cgroup) and the snapshot (enforcement, as the process).  docs/snapshot.md
  * and docs/descriptor.md state the rules. */
-#include "gpu_rules.h"
+#include "snapshot_base.h"
 
 const gov_gpu_nodes *gov__gpu_kind(const gov_gpu_nodes *nvidia, const gov_gpu_nodes *render)
 {

@@ -1,8 +1,7 @@
 /* resolve.c - combine a snapshot's layers into effective values, the binding
  * layer and enforcement (docs/snapshot.md, "How the layers combine").  Pure
  * functions of the snapshot: they read no files. */
-#include "resolve.h"
-#include "gpu_rules.h"
+#include "snapshot_base.h"
 
 #include <math.h>
 

@@ -1,9 +1,8 @@
-/* snapshot_fields.c - the table of gov_snapshot's fields (snapshot_fields.h),
+/* snapshot_fields.c - the table of gov_snapshot's fields (snapshot_base.h),
  * one block per part, in the order of the JSON contract (docs/snapshot.md). */
-#include "snapshot_fields.h"
+#include "snapshot_base.h"
 
-#include "names.h"
-#include "resolve.h"
+#include "base.h"
 
 #include <math.h>
 #include <string.h>

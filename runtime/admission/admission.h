@@ -7,7 +7,7 @@
 #define GOV_ADMISSION_H
 
 #include "governor.h"
-#include "pressure_protocol.h"
+#include "evidence.h"
 
 #include <poll.h>
 #include <stdbool.h>
@@ -142,7 +142,7 @@ bool gov__held_contains(const gov_held_table *t, uint64_t id);
 /* ---- pressure triggers (admission_triggers.c) ----------------------------- */
 
 /* t's open files as pollfds asking POLLPRI, kind[i] the GOV_TRIGGER_* bit
- * of fds[i] (both at least GOV_PRESSURE_KINDS long, pressure_protocol.h).
+ * of fds[i] (both at least GOV_PRESSURE_KINDS long, evidence.h).
  * Returns the count. */
 size_t gov__triggers_pollfds(const gov_pressure_triggers *t, struct pollfd *fds,
                              unsigned *kind);

@@ -1,5 +1,5 @@
 /* admission_triggers.c - the pressure triggers a process is handed
- * (systemd's protocol, core/evidence/pressure_protocol.h): open each PSI file
+ * (systemd's protocol, core/evidence/evidence.h): open each PSI file
  * read-write, write its trigger, and poll for POLLPRI. */
 #include "admission.h"
 

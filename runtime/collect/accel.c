@@ -9,7 +9,7 @@
  * counts them.  Candidates are not usable devices: runtime and workload
  * compatibility are not this file's to judge. */
 #include "collect.h"
-#include "envval.h"
+#include "base.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,10 +11,8 @@
 #define GOV_COLLECT_H
 
 #include "task_snapshot.h"
-#include "cgroup.h"
-#include "gpu.h"
-#include "slurmenv.h"
-#include "snapshot_fields.h"
+#include "evidence.h"
+#include "snapshot_base.h"
 
 /* ---- host inventory and topology (inventory.c, topology.c) -------------- */
 

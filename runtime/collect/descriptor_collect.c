@@ -8,8 +8,8 @@
  * is tried first; when munged cannot be reached (no daemon on the site, a
  * container without its socket) the file is the budget. */
 #include "descriptor.h"
-#include "envval.h"
-#include "gpu.h"
+#include "base.h"
+#include "evidence.h"
 #include "collect.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
  * /proc/vmstat.  Missing evidence is NaN / GOV_UNKNOWN, never zero: a
  * kernel without PSI says nothing about pressure. */
 #include "collect.h"
-#include "psi.h"
+#include "evidence.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * topology of the same root the rest of the snapshot reads, so a fixture
  * tree and a live node are read by the same code. */
 #include "collect.h"
-#include "cpuset.h"
+#include "base.h"
 
 #include <hwloc.h>
 #include <stdlib.h>

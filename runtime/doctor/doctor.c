@@ -3,9 +3,8 @@
  * names what the snapshot shows and the setting that would change it, and
  * never guesses at what it cannot see. */
 #include "doctor.h"
-#include "resolve.h"
-#include "cpuset.h"
-#include "names.h"
+#include "snapshot_base.h"
+#include "base.h"
 
 #include <stdio.h>
 #include <string.h>

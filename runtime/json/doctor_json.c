@@ -2,7 +2,7 @@
  * (render.h): each finding with the unit and the holding layers the text
  * output also shows, then the exit status. */
 #include "render.h"
-#include "json_write.h"
+#include "base.h"
 
 int gov__doctor_json(const gov_doctor_report *rep, char **out, size_t *len)
 {

@@ -2,7 +2,7 @@
  * opens as plan/1 does and carries two plans, the command's and its
  * pool's, before the variables. */
 #include "render.h"
-#include "json_write.h"
+#include "base.h"
 
 /* The schema, then the snapshot's CPU capacity and binding layers. */
 static void head(gov_jw *w, const char *schema, const gov_snapshot *s)

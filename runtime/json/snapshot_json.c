@@ -1,9 +1,9 @@
 /* snapshot_json.c - the "governor.snapshot/1" rendering: the stable contract
- * of docs/snapshot.md, printed from the field table (snapshot_fields.h).
+ * of docs/snapshot.md, printed from the field table (snapshot_base.h).
  * It prints counts and quantities only: never an id, a name, a path or an
  * environment value. */
-#include "snapshot_fields.h"
-#include "json_write.h"
+#include "snapshot_base.h"
+#include "base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

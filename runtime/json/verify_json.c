@@ -2,8 +2,7 @@
  * the reason it is invalid, its age, how it came and what a container hid
  * of its binding; never an id. */
 #include "render.h"
-#include "json_write.h"
-#include "names.h"
+#include "base.h"
 
 int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len)
 {

@@ -1,8 +1,8 @@
 /* watch_json.c - "governor.watch/1" (render.h): one observation of
  * `governor watch`, the governor's pressure state and what is free. */
 #include "render.h"
-#include "json_write.h"
-#include "pressure_protocol.h"
+#include "base.h"
+#include "evidence.h"
 
 #include <stdio.h>
 

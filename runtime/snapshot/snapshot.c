@@ -1,7 +1,7 @@
 /* snapshot.c - the capture context and the capture itself: call each
  * collector once, map its evidence into the snapshot, then resolve. */
 #include "collect/collect.h"
-#include "meminfo.h"
+#include "evidence.h"
 #include "clock.h"
 
 #include <hwloc.h>

@@ -1,6 +1,6 @@
 /* snapshot_handle.c - heap snapshots for bindings that must not depend on
  * the layout of gov_snapshot (the Python binding holds them opaquely). */
-#include "cpuset.h"
+#include "base.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* kernel_release.c - compare uname's release with a MAJOR.MINOR: what the
  * kernel allows an unprivileged pressure trigger depends on it. */
 #include "parse.h"
-#include "text.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * (batch, interactive) and the flags threads, runtimes, noruntimes, pressure
  * and off. */
 #include "parse.h"
-#include "names.h"
+#include "base.h"
 
 #include <string.h>
 

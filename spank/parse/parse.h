@@ -51,7 +51,7 @@ typedef enum gov_runtimes_policy {
 } gov_runtimes_policy;
 
 /* The site's pressure= key: whether a governed step's tasks get the PSI
- * triggers of systemd's protocol (pressure_protocol.h) on cgroup v2. */
+ * triggers of systemd's protocol (evidence.h) on cgroup v2. */
 #define GOV_PRESSURE_POLICY_LIST(X)                                    \
     X(GOV_PRESSURE_OFF, "off")     /* never; --governor=pressure refused */ \
     X(GOV_PRESSURE_ALLOW, "allow") /* when a user asks (--governor=pressure) */ \

@@ -1,11 +1,10 @@
 /* policy.c - the site policy from the plugin's plugstack.conf arguments:
  * strict key=value words, every key documented in docs/admin-guide.md. */
-#include "names.h"
+#include "base.h"
 #include "parse.h"
-#include "pressure_protocol.h"
+#include "evidence.h"
 #include "run_dir.h"
 #include "step_report.h"
-#include "text.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,10 +8,9 @@
  * other bits, one link), so no user can open it to take its lock, and the
  * lock is tried for REPORT_LOCK_WAIT_MS at most: past that the record is
  * dropped, with a line in slurmd's log (issue 35). */
-#include "report_file.h"
+#include "run_dir.h"
 
 #include "governor.h"
-#include "run_dir.h"
 #include "step_report.h"
 
 #include <errno.h>

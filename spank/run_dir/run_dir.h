@@ -1,5 +1,17 @@
 /*
- * run_dir.h - the plugin's run directory: the one place where governor.so
+ * run_dir.h - the one directory the plugin writes on a node, and what it
+ * writes there.
+ * One header for the room (spank/run_dir/); each section names its file.
+ */
+#ifndef GOV_RUN_DIR_H
+#define GOV_RUN_DIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ==== run_dir.c, ratelimit.c, step_file.c ==================================
+ * the plugin's run directory: the one place where governor.so
  * writes, as root, on a node (the topology table, topo_cache.c; the log
  * rate-limit stamps, ratelimit.c; the steps' descriptor files, step_file.c).  Free of Slurm symbols so that unit
  * tests link it directly.
@@ -7,13 +19,6 @@
  * Nothing in it, and nothing on the way to it, may be something a user
  * can prepare or hold: root reads and writes there on every task launch.
  */
-#ifndef GOV_SPANK_RUN_DIR_H
-#define GOV_SPANK_RUN_DIR_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
 /* The default run_dir: a root-owned tmpfs directory, emptied at every
  * boot, created by the plugin. */
 #define GOV_RUN_DIR_DEFAULT "/run/slurm-governor"
@@ -57,4 +62,19 @@ int gov__step_file_write(const char *run_dir, const char *text, size_t len, char
 /* Remove a file gov__step_file_write() made (at the step's end). */
 void gov__step_file_remove(const char *run_dir, const char *path);
 
-#endif /* GOV_SPANK_RUN_DIR_H */
+/* ==== report_file.c ========================================================
+ * appending a step record to DIR/steps.jsonl as root
+ * (report_file.c).  Free of Slurm symbols: the unit tests and the
+ * benchmark link it directly.
+ */
+/* Append line[0..len) to DIR/steps.jsonl: DIR is checked as run_dir is
+ * (run_dir.h; created if missing), the file is created 0600, never opened
+ * through a link, and must be a regular file of root's alone (no group or
+ * other bits, one link).  The line is written whole under an exclusive
+ * lock, or not at all (a short write is cut back); the lock is waited for
+ * 50 ms at most.  Returns 0, GOV_EACCES, GOV_ETIMEDOUT (locked past the
+ * wait: the record is dropped) or a negative errno (-ENOSPC for a full
+ * disk), with *why set to a static reason fit for a log. */
+int gov__report_append(const char *dir, const char *line, size_t len, const char **why);
+
+#endif /* GOV_RUN_DIR_H */

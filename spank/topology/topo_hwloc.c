@@ -7,8 +7,8 @@
  * themselves, so a variable set here would outlive this call and change
  * them.  Components are chosen per topology through the API instead. */
 #include "topo.h"
-#include "cpuset.h"
-#include "hwloc_components.h"
+#include "base.h"
+#include "evidence.h"
 
 #include <dlfcn.h>
 #include <hwloc.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "numa_nearest.h"
+
 
 /* GOV_HWLOC_SONAME, the name dlopen takes: spank/meson.build reads it from
  * the hwloc the build compiles against. */

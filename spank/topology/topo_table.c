@@ -22,7 +22,7 @@
  * so that each table has exactly one text.  The file is root's, but it is
  * still outside text: nothing in it is trusted before it parses. */
 #include "topo.h"
-#include "cpuset.h"
+#include "base.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,8 @@
  * medians and the ratio; not a test.
  * usage: bench_report FIXTURES (run as root: the directory must be root's) */
 #include "bench_util.h"
-#include "cgroup_locate.h"
-#include "report_file.h"
+#include "evidence.h"
+#include "run_dir.h"
 #include "step_report.h"
 
 #include <fcntl.h>

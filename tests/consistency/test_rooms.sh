@@ -5,7 +5,7 @@
 # them, core's before spank's, spank's own files at the top last.  And no
 # two source files of the products (core/, spank/, runtime/, tool/,
 # include/) share a name, so that a bare #include names one file whatever
-# the include path.  And only spank/plugin.c, the dispatcher, sees the
+# the include path.  One header per room.  And only spank/plugin.c, the dispatcher, sees the
 # plugin's whole state: each context's file gets its own part.
 # usage: test_rooms.sh SRC
 set -uo pipefail
@@ -52,6 +52,21 @@ if ((${#up[@]})); then
 	fail "no include runs back up the rooms" "$(printf '%s\n' "${up[@]}")"
 else
 	pass "no include runs back up the rooms"
+fi
+
+# One header per room (spank/'s top, one header per context's file, aside);
+# numa_nearest.h stays beside evidence.h: it needs <hwloc.h>, which the
+# rest of core/ never includes.
+many=()
+for r in "${order[@]}"; do
+	[[ $r == spank ]] && continue
+	hs=$(find "$r" -maxdepth 1 -name '*.h' ! -name numa_nearest.h -printf '%f ')
+	(($(wc -w <<<"$hs") <= 1)) || many+=("$r: $hs")
+done
+if ((${#many[@]})); then
+	fail "one header per room" "$(printf '%s\n' "${many[@]}")"
+else
+	pass "one header per room"
 fi
 
 # The plugin's state is the dispatcher's: no other file includes plugin.h.

@@ -2,8 +2,8 @@
  * limit_in_bytes, memory.stat): never crash; success gives exactly one of a
  * finite value or "unlimited", and failure never says "unlimited"; a
  * memory.stat value lies inside the text, on a complete line. */
-#include "cgroup.h"
-#include "text.h"
+#include "evidence.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdlib.h>

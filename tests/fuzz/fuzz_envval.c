@@ -1,6 +1,6 @@
 /* Fuzz the parsers of runtime settings users put in the environment
- * (envval.h): never crash, and what they report lies inside the text. */
-#include "envval.h"
+ * (base.h): never crash, and what they report lies inside the text. */
+#include "base.h"
 
 #include <stdlib.h>
 

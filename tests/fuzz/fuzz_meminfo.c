@@ -1,5 +1,5 @@
 /* Fuzz the /proc/meminfo parser: never crash; known figures are whole kB. */
-#include "meminfo.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* Fuzz mountinfo parsing: never crash; a found mount has a decoded,
  * NUL-terminated root and mount point that start with '/', and decoding
  * never grows a string. */
-#include "cgroup.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

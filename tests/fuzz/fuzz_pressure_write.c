@@ -1,7 +1,7 @@
-/* Fuzz the decoder of $MEMORY_PRESSURE_WRITE (pressure_protocol.h), which
+/* Fuzz the decoder of $MEMORY_PRESSURE_WRITE (evidence.h), which
  * a process reads from its environment: never crash; what it accepts is a
  * trigger that encodes back to a value the decoder takes again. */
-#include "pressure_protocol.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Fuzz /proc/self/cgroup parsing: never crash; a found path is an absolute
  * path that fits the buffer and occurs in the input. */
 #define _GNU_SOURCE
-#include "cgroup.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

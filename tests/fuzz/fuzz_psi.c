@@ -1,7 +1,7 @@
-/* Fuzz the PSI reader (psi.h), lenient and strict: never crash; every
+/* Fuzz the PSI reader (evidence.h), lenient and strict: never crash; every
  * average is NaN or a percentage; lenient succeeds exactly when an average
  * was read, strict only with a "some" total. */
-#include "psi.h"
+#include "evidence.h"
 
 #include "governor.h"
 

@@ -5,7 +5,7 @@
  * JSON document each (parsed back by the project's strict RFC 8259 reader,
  * json_read.c), whatever figures the accepted records hold. */
 #define _GNU_SOURCE /* open_memstream */
-#include "json_read.h"
+#include "base.h"
 #include "report.h"
 
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  * once, the result is a fixpoint: a second run sets every variable to the
  * same value again (a task and a `governor run` in it agree). */
 #include "governor.h"
-#include "knobs.h"
+#include "decide.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * (SLURM_STEP_GPUS, SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_TASK) and the step
  * id (SLURM_STEP_ID, signed on 26.05): never crash; a uniform answer agrees
  * with every index; values stay within their bound. */
-#include "slurmenv.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Fuzz the Slurm memory quantity parser: never crash, and every accepted
  * value equals digits x unit computed in 128 bits (so nothing wraps). */
-#include "slurmenv.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 

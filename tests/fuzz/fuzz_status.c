@@ -1,6 +1,6 @@
 /* Fuzz the Cpus_allowed_list lookup in /proc/PID/status: never crash; a
  * parsed set formats to a list that parses back to the same set. */
-#include "affinity.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 #include <string.h>

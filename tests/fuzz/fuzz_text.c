@@ -1,7 +1,7 @@
 /* Fuzz text.c, under every parser: lines and records stay inside the text
  * and in order; numbers never exceed their bound; the flags only narrow
  * what a number parser accepts. */
-#include "text.h"
+#include "base.h"
 
 #include "governor.h"
 

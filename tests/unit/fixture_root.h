@@ -4,7 +4,7 @@
 #define GOV_FIXTURE_ROOT_H
 
 #include "governor.h"
-#include "sysroot.h"
+#include "evidence.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "governor.h"
-#include "cpuset.h"
+#include "base.h"
 
 static void roundtrip(const char *in, const char *canon, uint64_t count)
 {
@@ -72,7 +72,7 @@ static void test_put_after_text(void **state)
     assert_string_equal(buf, "cpus=0-3,8-9;");
 }
 
-/* The whole-set operations of cpuset.h, across word boundaries. */
+/* The whole-set operations of base.h, across word boundaries. */
 static void test_set_operations(void **state)
 {
     gov_cpuset a, b, c;

@@ -1,11 +1,11 @@
-/* Parsers of runtime settings found in the environment (envval.h). */
+/* Parsers of runtime settings found in the environment (base.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <string.h>
 
-#include "envval.h"
+#include "base.h"
 #include "governor.h"
 
 #define S(x) x, strlen(x)

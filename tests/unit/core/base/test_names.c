@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "governor.h"
-#include "names.h"
+#include "base.h"
 
 /* Every table: a name for each member but a "none" member of value 0, the
  * names distinct and lowercase, nothing outside the enum. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "governor.h"
-#include "text.h"
+#include "base.h"
 
 static void test_lines(void **state)
 {

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "cpuset.h"
+#include "base.h"
 
 /* Inside an allocation the default profile is batch, which keeps nothing
  * back: the figures below are the capacity's own. */

@@ -627,7 +627,7 @@ static void test_bad_arguments(void **state)
     gov_runenv_free(NULL);
     assert_string_equal(gov_runenv_action_name(GOV_RUNENV_KEEP), "keep");
     assert_string_equal(gov_runenv_reason_name(GOV_RUNENV_RUNTIME_SEES), "runtime_sees");
-    /* Outside its enum a value has no name, as every enum's (names.h). */
+    /* Outside its enum a value has no name, as every enum's (base.h). */
     assert_null(gov_runenv_reason_name((gov_runenv_reason)99));
     assert_null(gov_runenv_reason_text((gov_runenv_reason)99));
     assert_null(gov_runenv_action_name((gov_runenv_action)7));

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "affinity.h"
+#include "evidence.h"
 #include "fixture_root.h"
 
 static int collect(const char *fixture, gov_cpuset *set, uint64_t *count)

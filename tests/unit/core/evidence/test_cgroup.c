@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fixture_root.h"
-#include "cgroup.h"
+#include "evidence.h"
 
 #define U GOV_UNKNOWN
 #define MiB (UINT64_C(1) << 20)

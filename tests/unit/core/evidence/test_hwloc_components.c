@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "governor.h"
-#include "hwloc_components.h"
+#include "evidence.h"
 
 static void test_plugins_blacklist(void **state)
 {

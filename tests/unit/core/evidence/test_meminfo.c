@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "meminfo.h"
+#include "evidence.h"
 #include "fixture_root.h"
 
 static void collect(const char *fixture, uint64_t *total, uint64_t *available)

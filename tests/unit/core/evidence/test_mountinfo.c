@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cgroup.h"
+#include "evidence.h"
 
 /* Real lines: this machine (hybrid), a Debian 12 host (v2), and a
  * Kubernetes container on a v1 node (mount roots below the hierarchy). */

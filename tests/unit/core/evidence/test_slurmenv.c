@@ -6,8 +6,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "slurmenv.h"
-#include "envval.h"
+#include "evidence.h"
+#include "base.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_locate.h"
+#include "evidence.h"
 #include "fixture_root.h"
-#include "json_read.h"
-#include "psi.h"
+#include "base.h"
 #include "step_report.h"
 
 static gov_step_record sample(void)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "gpu.h"
+#include "evidence.h"
 
 #define U GOV_UNKNOWN
 

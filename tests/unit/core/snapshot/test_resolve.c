@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cpuset.h"
+#include "base.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "governor.h"
-#include "pressure_protocol.h"
+#include "evidence.h"
 
 static void test_encode(void **state)
 {

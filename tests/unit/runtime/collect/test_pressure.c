@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
-#include "psi.h"
+#include "evidence.h"
 #include "fixture_root.h"
 
 #define CGDIR "/sys/fs/cgroup/system.slice/slurmstepd.scope/job_42/step_0/user/task_0"

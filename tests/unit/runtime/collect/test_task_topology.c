@@ -12,7 +12,7 @@
 
 #include "collect/collect.h"
 #include "descriptor.h"
-#include "gpu.h"
+#include "evidence.h"
 #include "runenv_var.h"
 
 static struct hwloc_topology *load_tree(const char *dir)

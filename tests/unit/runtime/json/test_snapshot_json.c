@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuset.h"
+#include "base.h"
 
 static char *render(const gov_snapshot *s)
 {

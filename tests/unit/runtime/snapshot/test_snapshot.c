@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fixture_root.h"
-#include "resolve.h"
+#include "snapshot_base.h"
 
 #define MiB (UINT64_C(1) << 20)
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "governor.h"
-#include "report_file.h"
+#include "run_dir.h"
 #include "skip_because.h"
 
 #define NEED_ROOT()                                                                    \

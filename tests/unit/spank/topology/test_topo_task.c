@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
-#include "cgroup.h"
+#include "evidence.h"
 #include "descriptor.h"
 #include "topo.h"
 
