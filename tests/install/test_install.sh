@@ -82,7 +82,7 @@ if ((man_built)); then
 	if ((have_plugin)); then
 		page=$(MANWIDTH=200 man -l "$S$mandir/man8/governor.so.8" 2>/dev/null)
 		missing=
-		keys=$(sed -n '/policy_keys\[\] = {/,/^};/p' "$src/spank/policy.c" | sed -n 's/^ *{ "\([a-z_]*\)".*/\1/p')
+		keys=$(sed -n '/policy_keys\[\] = {/,/^};/p' "$src/spank/parse/policy.c" | sed -n 's/^ *{ "\([a-z_]*\)".*/\1/p')
 		[[ -n $keys ]] || missing+=" (no keys found in spank/parse/policy.c)"
 		for k in $keys; do
 			grep -Eq "^ {7}$k=" <<<"$page" || missing+=" $k="
