@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # docs/architecture.md's source table names every source file of the
-# products (core/, spank/, runtime/, tool/ and include/governor.h) and no
-# file that does not exist, so that the map a newcomer reads cannot drift
-# from the tree (issue 39, item 3).  A file counts as named by its path, by
+# products (core/, spank/, runtime/, tool/ and include/governor.h), each in
+# one row, and no file that does not exist, so that the map a newcomer
+# reads cannot drift from the tree (issue 39, item 3).  A file counts as named by its path, by
 # its name in its folder's row, or by a pattern there (`cmd_*.c`,
 # `runtime/admission/*.c`).  Headers beside their .c file go with it.
 # And the flow above the table names exactly the plugin's callbacks.
@@ -45,6 +45,15 @@ if ((${#missing[@]})); then
 	fail "$doc names every source file of the products" "$(printf '%s not named\n' "${missing[@]}")"
 else
 	pass "$doc names every source file of the products"
+fi
+
+# No file has two rows: its path stands in one row's first cell at most.
+twice=$(awk -F'|' '{ print $2 }' <<<"$table" | grep -oE '`(core|spank|runtime|tool)/[A-Za-z0-9_/.-]+\.c`' |
+	sort | uniq -d)
+if [[ -n $twice ]]; then
+	fail "$doc's table gives each source file one row" "$twice"
+else
+	pass "$doc's table gives each source file one row"
 fi
 
 # Every path the table names exists (doc-paths checks the rest of the docs).
