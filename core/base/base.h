@@ -88,10 +88,7 @@ int gov__parse_hex(const char *text, size_t len, unsigned flags, uint64_t *out);
 bool gov__name_number(const char *name, const char *prefix, uint64_t *num);
 
 /* The most common case: a kernel file's number, white space allowed. */
-static inline int gov__parse_u64(const char *text, size_t len, uint64_t *out)
-{
-    return gov__parse_dec(text, len, GOV_NUM_SPACE, UINT64_MAX, out);
-}
+int gov__parse_u64(const char *text, size_t len, uint64_t *out);
 
 /* ---- writing ------------------------------------------------------------ */
 

@@ -142,6 +142,11 @@ int gov__parse_dec(const char *text, size_t len, unsigned flags, uint64_t max,
     return rc;
 }
 
+int gov__parse_u64(const char *text, size_t len, uint64_t *out)
+{
+    return gov__parse_dec(text, len, GOV_NUM_SPACE, UINT64_MAX, out);
+}
+
 static int hex_digit(char c, unsigned flags)
 {
     if (c >= '0' && c <= '9')

@@ -165,7 +165,7 @@ static uint64_t v1_oom_kills(const gov_root *root, const char *dir)
     return sum == GOV_UNKNOWN ? sum : sum + v1_oom_below(root, dir, V1_OOM_DEPTH, &budget);
 }
 
-static void psi(const gov_root *root, const char *dir, const char *name, double *some,
+static void psi_totals(const gov_root *root, const char *dir, const char *name, double *some,
                 double *full)
 {
     char buf[512];
@@ -206,8 +206,8 @@ void gov__step_usage_read(const gov_root *root, const gov_step_cgroups *cg, gov_
         r->memory_limit_bytes = memory_limit(root, cg->dir, 2);
         r->memory_cache_bytes = file_cache(root, cg->dir, "active_file", "inactive_file");
         r->oom_kills = keyed(root, cg->dir, "memory.events", "oom_kill");
-        psi(root, cg->dir, "cpu.pressure", &r->cpu_some_s, NULL);
-        psi(root, cg->dir, "memory.pressure", &r->memory_some_s, &r->memory_full_s);
+        psi_totals(root, cg->dir, "cpu.pressure", &r->cpu_some_s, NULL);
+        psi_totals(root, cg->dir, "memory.pressure", &r->memory_some_s, &r->memory_full_s);
     } else if (cg->version == 1) {
         if (cg->cpuacct[0]) {
             r->cpu_s = seconds(read_u64(root, cg->cpuacct, "cpuacct.usage"), 1e9);
