@@ -2,11 +2,11 @@
 # The rooms of core/ and spank/ keep their order (issue 39, item 1): a file
 # includes only headers of its own room and of the rooms before it, in the
 # order meson.build (core_rooms) and spank/meson.build (spank_rooms) list
-# them, core's before spank's, spank's own files at the top last.  And no
-# two source files of the products (core/, spank/, runtime/, tool/,
-# include/) share a name, so that a bare #include names one file whatever
-# the include path.  One header per room.  And only spank/plugin.c, the dispatcher, sees the
-# plugin's whole state: each context's file gets its own part.
+# them, core's before spank's, spank's own files at the top last.  Each
+# room has one header.  Only spank/plugin.c, the dispatcher, sees the
+# plugin's whole state: each context's file gets its own part.  And no two
+# C files of the tree (the products' and the tests', fixtures aside) share
+# a name, so that a bare #include names one file whatever the include path.
 # usage: test_rooms.sh SRC
 set -uo pipefail
 # shellcheck source=../lib/tap.sh
@@ -77,11 +77,15 @@ else
 	pass "only the dispatcher (spank/plugin.c) includes plugin.h"
 fi
 
-dups=$(find core spank runtime tool include -name '*.[ch]' -printf '%f\n' | sort | uniq -d)
+# The tree's C files: the products' and the tests' (fixtures aside).
+c_files() {
+	find core spank runtime tool include tests -path tests/fixtures -prune -o -name '*.[ch]' "$@"
+}
+dups=$(c_files -printf '%f\n' | sort | uniq -d)
 if [[ -n $dups ]]; then
-	fail "no two source files of the products share a name" \
-		"$(while IFS= read -r n; do find core spank runtime tool include -name "$n"; done <<<"$dups")"
+	fail "no two C files of the tree share a name" \
+		"$(while IFS= read -r n; do c_files -name "$n" -print; done <<<"$dups")"
 else
-	pass "no two source files of the products share a name"
+	pass "no two C files of the tree share a name"
 fi
 finish

@@ -2,7 +2,7 @@
 # The fields the snapshot prints (the table in core/snapshot/snapshot_fields.c) are
 # exactly the paths docs/snapshot.md's "Fields" tables name: none missing,
 # none extra.  Every path is written out in full there, in backquotes.
-# usage: test_snapshot_fields.sh SNAPSHOT_FIELDS SRC
+# usage: test_snapshot_fields.sh PRINT_SNAPSHOT_FIELDS SRC
 set -uo pipefail
 fields=$1 src=$2
 # shellcheck source=../lib/tap.sh

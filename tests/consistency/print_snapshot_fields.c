@@ -1,4 +1,4 @@
-/* snapshot_fields - print the JSON path of every field the snapshot prints
+/* print_snapshot_fields - print the JSON path of every field the snapshot prints
  * (core/snapshot/snapshot_fields.c), one per line, as docs/snapshot.md writes them:
  * ".memory.cgroup.limit_bytes".  For test_snapshot_fields.sh. */
 #include "snapshot_base.h"
