@@ -740,6 +740,71 @@ static uint64_t marker(const char *const *envp, const char *name)
     return v && !gov__parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
+/* The builder's entries and variables, and the snapshot as the command
+ * will see it: snap, or a narrowed copy in *view that the caller frees. */
+static int builder_open(builder *b, const gov_snapshot *snap, unsigned flags, gov_snapshot **view)
+{
+    uint64_t narrowed = narrow_to(snap, flags);
+
+    *view = NULL;
+    b->cap = gov__knob_count + GOV_POOL_ENTRIES;
+    b->env = calloc(1, sizeof *b->env);
+    /* A copy (38 KiB) only to narrow: the plugin plans each task of a step
+     * in a forked slurmstepd, where every page written is a fault. */
+    if (narrowed)
+        *view = malloc(sizeof **view);
+    if (b->env) {
+        b->env->entries = calloc(b->cap, sizeof *b->env->entries);
+        b->env->vars = calloc(b->cap, sizeof *b->env->vars);
+    }
+    if (!b->env || !b->env->entries || !b->env->vars || (narrowed && !*view)) {
+        free(*view);
+        *view = NULL;
+        gov_runenv_free(b->env);
+        b->env = NULL;
+        return GOV_ENOMEM;
+    }
+    b->env->affinity_from = snap->cpu.affinity.count;
+    b->snap = snap;
+    if (narrowed) {
+        **view = *snap;
+        narrow(b->env, b->envp, narrowed, *view);
+        b->snap = *view;
+    }
+    return 0;
+}
+
+/* The plan, the pool, and the figures every knob is decided from. */
+static int builder_plan(builder *b, uint64_t requested_workers, unsigned flags)
+{
+    unsigned plan_flags = (flags & GOV_RUNENV_PER_CORE ? GOV_PLAN_PER_CORE : 0) |
+                          (flags & GOV_RUNENV_WORKERS_NUMA ? GOV_PLAN_WORKERS_NUMA : 0);
+    /* NUMA workers: the command is one of the workers, the pool all of
+     * them; without a topology that fails and both are planned without. */
+    int rc = gov_plan_compute(b->snap, requested_workers, plan_flags, &b->env->plan);
+
+    if (rc == 0 || rc == GOV_ENOENT)
+        rc = gov_plan_compute(b->snap, requested_workers ? requested_workers
+                                                         : b->env->plan.cpu_workers,
+                              plan_flags, &b->env->pool);
+    if (rc)
+        return rc;
+    b->threads = b->env->plan.threads_per_worker;
+    b->prev_threads = marker(b->envp, GOV_THREADS_ENV);
+    b->prev_share = marker(b->envp, GOV_MEMORY_ENV);
+    /* A variable is read once, when a runtime starts, and lasts its
+     * lifetime: the hints derive from the allocation's share, not from what
+     * happens to be free at this moment (docs/runtimes.md). */
+    b->share = b->env->plan.memory_limit_per_worker;
+    if (b->share == GOV_UNKNOWN)
+        b->no_share = GOV_RUNENV_MEMORY_UNKNOWN;
+    else if (b->snap->memory.effective.binding == GOV_LAYER_HOST)
+        b->no_share = GOV_RUNENV_NO_ALLOCATION;
+    else
+        b->no_share = GOV_RUNENV_PLANNED;
+    return 0;
+}
+
 int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
                        const char *const *envp, unsigned flags, gov_runenv **out)
 {
@@ -748,10 +813,7 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     const unsigned known = GOV_RUNENV_FORCE | GOV_RUNENV_CPU_ONLY | GOV_RUNENV_CLEAR |
                            GOV_RUNENV_KEEP_AFFINITY | GOV_RUNENV_PER_CORE |
                            GOV_RUNENV_WORKERS_NUMA | GOV_RUNENV_OMP_PLACES;
-    unsigned plan_flags = (flags & GOV_RUNENV_PER_CORE ? GOV_PLAN_PER_CORE : 0) |
-                          (flags & GOV_RUNENV_WORKERS_NUMA ? GOV_PLAN_WORKERS_NUMA : 0);
-    gov_snapshot *view = NULL;
-    uint64_t narrowed;
+    gov_snapshot *view;
     int rc;
 
     if (!snap || !out || (flags & ~known) ||
@@ -762,60 +824,14 @@ int gov_runenv_compute(const gov_snapshot *snap, uint64_t requested_workers,
     b.omp_places = flags & GOV_RUNENV_OMP_PLACES;
     b.scope = flags & GOV_RUNENV_CLEAR ? SCOPE_NONE : flags & GOV_RUNENV_CPU_ONLY ? SCOPE_CPU
                                                                                 : SCOPE_ALL;
-    b.cap = gov__knob_count + GOV_POOL_ENTRIES;
     if (flags & GOV_RUNENV_WORKERS_NUMA)
         flags |= GOV_RUNENV_KEEP_AFFINITY;
-    narrowed = narrow_to(snap, flags);
-    b.env = calloc(1, sizeof *b.env);
-    /* A copy (38 KiB) only to narrow: the plugin plans each task of a step
-     * in a forked slurmstepd, where every page written is a fault. */
-    if (narrowed)
-        view = malloc(sizeof *view);
-    if (!b.env || (narrowed && !view)) {
-        free(view);
-        free(b.env);
-        return GOV_ENOMEM;
-    }
-    b.env->entries = calloc(b.cap, sizeof *b.env->entries);
-    b.env->vars = calloc(b.cap, sizeof *b.env->vars);
-    if (!b.env->entries || !b.env->vars) {
-        free(view);
-        gov_runenv_free(b.env);
-        return GOV_ENOMEM;
-    }
-    b.env->affinity_from = snap->cpu.affinity.count;
-    b.snap = snap;
-    if (narrowed) {
-        *view = *snap;
-        narrow(b.env, b.envp, narrowed, view);
-        b.snap = view;
-    }
-    /* NUMA workers: the command is one of the workers, the pool all of
-     * them; without a topology that fails and both are planned without. */
-    rc = gov_plan_compute(b.snap, requested_workers, plan_flags, &b.env->plan);
-    if (rc == 0 || rc == GOV_ENOENT)
-        rc = gov_plan_compute(b.snap, requested_workers ? requested_workers
-                                                        : b.env->plan.cpu_workers,
-                              plan_flags, &b.env->pool);
-    if (rc) {
-        free(view);
-        gov_runenv_free(b.env);
+    rc = builder_open(&b, snap, flags, &view);
+    if (rc)
         return rc;
-    }
-    b.threads = b.env->plan.threads_per_worker;
-    b.prev_threads = marker(b.envp, GOV_THREADS_ENV);
-    b.prev_share = marker(b.envp, GOV_MEMORY_ENV);
-    /* A variable is read once, when a runtime starts, and lasts its
-     * lifetime: the hints derive from the allocation's share, not from what
-     * happens to be free at this moment (docs/runtimes.md). */
-    b.share = b.env->plan.memory_limit_per_worker;
-    if (b.share == GOV_UNKNOWN)
-        b.no_share = GOV_RUNENV_MEMORY_UNKNOWN;
-    else if (b.snap->memory.effective.binding == GOV_LAYER_HOST)
-        b.no_share = GOV_RUNENV_NO_ALLOCATION;
-    else
-        b.no_share = GOV_RUNENV_PLANNED;
-    rc = decide(&b);
+    rc = builder_plan(&b, requested_workers, flags);
+    if (!rc)
+        rc = decide(&b);
     free(view);
     if (rc) {
         gov_runenv_free(b.env);
