@@ -13,7 +13,7 @@
  * the environment every task inherits (always overwriting what an
  * enclosing step left).  Not per task: setting a variable costs
  * slurmstepd a 256 KiB buffer, which a forked task pays for in page
- * faults.  Per task, in task_init_privileged: fail the task when the site
+ * faults.  Per task, in task_init_privileged: end the task when the site
  * requires a descriptor and none reached it. */
 #include "handoff.h"
 #include "capture.h"
@@ -22,6 +22,7 @@
 #include "seal_log.h"
 
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,8 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
     int len;
 
     h->cred = NULL;
-    h->file[0] = h->failure[0] = '\0';
+    h->file[0] = h->failure[0] = h->advice[0] = '\0';
+    h->due = true;
     /* Every task of the step is a child of this process. */
     d.pid = (uint64_t)getpid();
     if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start)) {
@@ -184,24 +186,47 @@ void gov__handoff_env(spank_t sp, bool active, gov_handoff *h)
     }
 }
 
+void gov__handoff_missing(gov_handoff *h, const char *why, const char *advice)
+{
+    h->due = true;
+    snprintf(h->advice, sizeof h->advice, "%s", advice);
+    snprintf(h->failure, sizeof h->failure, "%s", why);
+}
+
+/* The task does not start.  Slurm fails a task for task_init_privileged's
+ * -1 only from a `required` plugin (plugstack.c's _do_call_stack ignores an
+ * `optional` one's), so this ends the task's process itself, which is what
+ * Slurm does after a required plugin's -1 (slurmstepd's mgr.c: _exit(1) on
+ * 22.05, fatal() from 24.11 on, in the child it forked for the task).  The
+ * message reaches slurmd's log and the user's srun. */
+static _Noreturn void refuse(const char *fmt, ...)
+{
+    char msg[GOV_SEAL_WHY_MAX + 512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    slurm_error("governor: %s", msg);
+    _exit(1);
+}
+
 int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handoff *h,
                       const gov_report *report)
 {
+    if (!h->due)
+        return 0;
     if (!h->cred && !h->file[0]) {
-        if (site->seal_required) {
-            slurm_error("governor: %s; this site requires a sealed descriptor, so the task "
-                        "does not start (ask the administrators to check munged)",
-                        h->failure[0] ? h->failure : "no descriptor was made");
-            return -1;
-        }
+        if (site->seal_required)
+            refuse("%s; this site requires a sealed descriptor, so the task does not start (%s)",
+                   h->failure[0] ? h->failure : "no descriptor was made",
+                   h->advice[0] ? h->advice : "ask the administrators to check munged");
         return 0;
     }
     if (h->env_failed) {
-        if (site->seal_required) {
-            slurm_error("governor: cannot set the descriptor in the task's environment; this "
-                        "site requires a sealed descriptor, so the task does not start");
-            return -1;
-        }
+        if (site->seal_required)
+            refuse("cannot set the descriptor in the task's environment; this site requires a "
+                   "sealed descriptor, so the task does not start");
         return 0;
     }
     gov__report_sealed(report, sp, report->on ? report_gpus(h->gpus) : GOV_UNKNOWN);

@@ -21,6 +21,8 @@ typedef struct gov_handoff {
     char *cred;
     char file[GOV_SPANK_POLICY_PATH_MAX + 64];
     char failure[GOV_SEAL_WHY_MAX + 200];
+    char advice[GOV_MODE_HELP_MAX];  /* what a refused task's user is told to do */
+    bool due;              /* the step is governed: each task should get one */
     bool env_failed;       /* slurmstepd refused the descriptor's variable */
     uint64_t gpus;         /* the GPU grant sealed, for the step report */
 } gov_handoff;
@@ -36,8 +38,17 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
  * governed.  Sets h->env_failed when slurmstepd refused it. */
 void gov__handoff_env(spank_t sp, bool active, gov_handoff *h);
 
-/* Per task: 0, or -1 to fail the task (seal=required and no descriptor in
- * its environment); marks the step report's task as sealed. */
+/* init_post_opt: the step should be governed but has no descriptor to hand
+ * off, for the reason why (its facts unreadable, a --governor value that
+ * does not parse), which each task says under seal=required, with advice. */
+void gov__handoff_missing(gov_handoff *h, const char *why, const char *advice);
+
+/* Per task, in task_init_privileged, which runs in the task's own process
+ * (forked from slurmstepd, not yet exec'd): marks the step report's task as
+ * sealed and returns 0.  Under seal=required a task of a governed step
+ * without its descriptor does not start: the process ends with status 1,
+ * as Slurm ends it for a `required` plugin's -1, since an `optional`
+ * plugin's -1 is ignored (the line docs/rollout.md gives is `optional`). */
 int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handoff *h,
                       const gov_report *report);
 

@@ -2,12 +2,14 @@
  *
  *   slurmd: at its start, cache this boot's topology table (never fails).
  *   local (srun), allocator (sbatch, salloc): validate the site arguments
- *     and --governor, fail fast with a message, otherwise stay silent.
+ *     and --governor, fail fast with a message, otherwise stay silent but
+ *     for a mode word srun takes as the program (local_user_init).
  *   remote (slurmstepd): capture and hand off once per step and node
  *     (init_post_opt, euid 0: a MUNGE seal, a file, or both), set the
  *     runtimes' variables a task of the step gets, once for all of them
- *     (user_init, before the tasks fork), put the descriptor into each
- *     task's environment (task_init_privileged), then correct the runtimes'
+ *     (user_init, before the tasks fork), check each task's descriptor
+ *     (task_init_privileged: under seal=required a task without one ends
+ *     there, under an optional plugstack line too), then correct the runtimes'
  *     variables where the task's own view differs (task_init, as the user,
  *     affinity in place, counted on the node's table that the capture
  *     kept); with report=DIR,
@@ -18,7 +20,8 @@
  *     step's end (exit).
  *     Errors here are logged and degrade: a non-zero return aborts the
  *     step and can drain the node, so only init returns one, where the
- *     site asked for it (on_init_error=fail_job or drain_node).
+ *     site asked for it (on_init_error=fail_job or drain_node); a task the
+ *     site refuses ends in its own process, never with a return.
  */
 #include "plugin.h"
 #include "capture.h"
@@ -47,6 +50,7 @@ static bool local_side(void)
 
 static int governor_option(int val, const char *optarg, int remote)
 {
+    char msg[GOV_MODE_HELP_MAX];
     gov_mode m;
 
     (void)val;
@@ -54,30 +58,19 @@ static int governor_option(int val, const char *optarg, int remote)
      * inner srun --governor overrides what sbatch passed down. */
     if (gov__mode_parse(optarg, &m)) {
         gov_state.mode_ok = false;
-        slurm_error("governor: invalid --governor value; %s", GOV_MODE_HELP);
+        gov__spank_mode_help(gov_state.site_ok ? &gov_state.site : NULL, msg, sizeof msg);
+        slurm_error("governor: invalid --governor value; %s", msg);
         return remote ? 0 : -1;
     }
     /* In slurmstepd the site's default then stands (init_post_opt logs it);
      * where a person is watching, say no at once. */
-    if (m.off && gov_state.site_ok && !gov_state.site.allow_off && !remote) {
-        slurm_error("governor: this site does not allow --governor=off (allow_off=no); "
-                    "drop the option, or give batch, interactive or threads");
-        return -1;
-    }
-    if (m.noruntimes && gov_state.site_ok && gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS &&
-        !remote) {
-        slurm_error("governor: this site sizes every runtime in every task (runtimes=always); "
-                    "drop noruntimes from --governor");
-        return -1;
-    }
-    if (m.pressure && gov_state.site_ok && gov_state.site.pressure == GOV_PRESSURE_OFF &&
-        !remote) {
-        slurm_error("governor: this site hands out no pressure triggers (pressure=off); "
-                    "drop pressure from --governor");
+    if (!remote && gov_state.site_ok && gov__spank_mode_refused(&gov_state.site, &m, msg, sizeof msg)) {
+        slurm_error("governor: %s", msg);
         return -1;
     }
     gov_state.mode = m;
     gov_state.mode_ok = true;
+    gov_state.mode_bare = !remote && (!optarg || !*optarg || !strcmp(optarg, "(null)"));
     return 0;
 }
 
@@ -167,6 +160,24 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     return 0;
 }
 
+/* srun, its allocation made: "--governor runtimes" runs "runtimes" as the
+ * program (an optional value needs '='); say so on the terminal, where the
+ * program's own "command not found" would not explain it. */
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
+{
+    int argc = 0;
+    char **argv = NULL;
+
+    (void)ac;
+    (void)av;
+    if (spank_context() == S_CTX_LOCAL && gov_state.mode_bare &&
+        spank_get_item(sp, S_JOB_ARGV, &argc, &argv) == ESPANK_SUCCESS && argc > 0 &&
+        gov__mode_word(argv[0]))
+        slurm_info("governor: '%s' after --governor is the program this step runs, not a mode: "
+                   "write --governor=%s", argv[0], argv[0]);
+    return 0;
+}
+
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
     gov_desc_policy pol;
@@ -181,8 +192,13 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
      * otherwise it counts as no value, so the site's default, allow_off=no
      * and runtimes=always hold. */
     if (!gov_state.mode_ok) {
-        if (gov_state.site.seal_required)
+        if (gov_state.site.seal_required) {
+            char help[GOV_MODE_HELP_MAX];
+            gov__spank_mode_help(&gov_state.site, help, sizeof help);
+            gov__handoff_missing(&gov_state.handoff, "this step's --governor value is not valid",
+                                 help);
             return 0;
+        }
         slurm_info("governor: the --governor value that reached this step is not valid; "
                    "the site's default applies");
         memset(&gov_state.mode, 0, sizeof gov_state.mode);
@@ -206,7 +222,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
         return 0;      /* the extern step: no tasks, nothing to hand off */
     if (rc) {
         slurm_error("governor: cannot read this step's allocation (above); no descriptor for it");
-        gov_state.capture_failed = true;
+        gov__handoff_missing(&gov_state.handoff, "the step's allocation could not be read",
+                             "ask the administrators to check slurmd's log");
         return 0;
     }
     gov_state.step.policy = pol;
@@ -235,22 +252,6 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     (void)av;
     if (!spank_remote(sp))
         return 0;
-    if (!gov_state.active) {
-        if (gov_state.capture_failed && gov_state.site.seal_required) {
-            slurm_error("governor: this site requires a sealed descriptor and the step's "
-                        "allocation could not be read; ask the administrators to check slurmd's log");
-            return -1;
-        }
-        /* srun checks the value; a client that does not (a user's own
-         * plugin) must not get a task without its descriptor this way. */
-        if (!gov_state.mode_ok && gov_state.site_ok && gov_state.site.seal_required) {
-            slurm_error("governor: this step's --governor value is not valid and this site "
-                        "requires a sealed descriptor, so the task does not start; %s",
-                        GOV_MODE_HELP);
-            return -1;
-        }
-        return 0;
-    }
     return gov__handoff_task(sp, &gov_state.site, &gov_state.handoff, &gov_state.report);
 }
 
@@ -270,6 +271,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp)) {
+        gov__report_task_times(&gov_state.report, sp);
         gov__environment_task(sp, &gov_state.site, governed_step(), gov_state.node,
                               &gov_state.env, &gov_state.report);
         gov__pressure_task(sp, &gov_state.site, &gov_state.pressure);

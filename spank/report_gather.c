@@ -84,6 +84,29 @@ void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_
     }
 }
 
+/* A variable setup_env wrote into the task's environment before task_init;
+ * 0 when unset or not a number. */
+static uint64_t env_time(spank_t sp, const char *name)
+{
+    char buf[32];
+    uint64_t v;
+
+    if (spank_getenv(sp, name, buf, sizeof buf) != ESPANK_SUCCESS ||
+        gov__parse_u64(buf, strlen(buf), &v))
+        return 0;
+    return v;
+}
+
+void gov__report_task_times(const gov_report *r, spank_t sp)
+{
+    gov_report_slot *s = slot_of(r, sp);
+
+    if (s) {
+        s->job_start = env_time(sp, "SLURM_JOB_START_TIME");
+        s->job_end = env_time(sp, "SLURM_JOB_END_TIME");
+    }
+}
+
 static uint64_t max_known(uint64_t a, uint64_t b)
 {
     if (a == GOV_UNKNOWN)
@@ -91,11 +114,27 @@ static uint64_t max_known(uint64_t a, uint64_t b)
     return b == GOV_UNKNOWN || a > b ? a : b;
 }
 
-/* From the slots: the node's sealed GPUs, and what the tasks were told. */
+/* slurmctld gives a job without a time limit an end a year after its
+ * start (job_mgr.c: "secs in year"): that is no limit. */
+#define NO_LIMIT_S (365 * 24 * 3600ULL)
+
+/* The job's limit and end from a task that knew both. */
+static void job_times(const gov_report_slot *s, gov_step_record *rec)
+{
+    if (!s->job_start || s->job_end <= s->job_start || rec->job_end != GOV_UNKNOWN ||
+        s->job_end - s->job_start >= NO_LIMIT_S)
+        return;
+    rec->job_end = s->job_end;
+    rec->time_limit_s = s->job_end - s->job_start;
+}
+
+/* From the slots: the node's sealed GPUs, what the tasks were told, the
+ * job's time limit. */
 static void from_slots(const gov_report *r, gov_step_record *rec)
 {
     for (size_t i = 0; i < r->nslots; i++) {
         const gov_report_slot *s = &r->slots[i];
+        job_times(s, rec);
         if (s->sealed)
             rec->budget_gpus = max_known(rec->budget_gpus, s->gpus);
         if (!s->told)

@@ -20,6 +20,7 @@
 typedef struct gov_report_slot {
     uint32_t sealed, told;
     uint64_t gpus, threads, memory_bytes;
+    uint64_t job_start, job_end;   /* 0: not known in the task */
 } gov_report_slot;
 
 typedef struct gov_report {
@@ -44,6 +45,10 @@ void gov__report_task_forked(gov_report *r, spank_t sp);
  * sealed and told, into its slot. */
 void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t gpus);
 void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes);
+/* task_init: the job's start and end time as slurmstepd put them into the
+ * task's environment from the job's credential (Slurm 24.11 on; 22.05 has
+ * none), into its slot. */
+void gov__report_task_times(const gov_report *r, spank_t sp);
 
 /* task_exit: the last of the node's tasks writes the record. */
 void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,

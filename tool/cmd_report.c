@@ -9,11 +9,9 @@
 #include "report.h"
 #include "base.h"
 
-#include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 static void usage(FILE *f)
@@ -25,17 +23,18 @@ static void usage(FILE *f)
             "\n"
             "Show what governed steps used against what they were sealed, from the step\n"
             "report's files (the plugstack key report=DIR writes DIR/steps.jsonl on each\n"
-            "node; a directory stands for its steps.jsonl; no FILE: the directory this\n"
-            "machine's plugstack.conf names): per job and step, per node, and in total\n"
-            "for a step on several nodes, with a suggestion for each finding.  --by user\n"
-            "sums the steps per user; --by job shows one line per job, its batch step's\n"
-            "allocation holding the steps on its node.  --sort: job, start, elapsed\n"
-            "(longest first), cpu_eff, mem_eff (least efficient first) or user.  --since\n"
-            "and --until keep the steps that started at or after, and before, TIME:\n"
-            "YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time), @SECONDS, or -N followed by\n"
-            "s, m, h, d or w (that long ago: -7d).\n"
+            "node; a directory stands for its steps.jsonl and, with --since, the rotated\n"
+            "copies beside it written since then; no FILE: the directory this machine's\n"
+            "plugstack.conf names): per job and step, per node, and in total for a step\n"
+            "on several nodes, then what each job should ask next time.  --by user sums\n"
+            "the jobs per user; --by job shows one line per job, its batch step's\n"
+            "allocation holding the steps on its node, and its suggestions.  --sort:\n"
+            "job, start, elapsed (longest first), cpu_eff, mem_eff (least efficient\n"
+            "first) or user.  --since and --until keep the steps that started at or\n"
+            "after, and before, TIME: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (local time),\n"
+            "@SECONDS, or -N followed by s, m, h, d or w (that long ago: -7d).\n"
             "Findings: oom_killed, memory_near_limit, memory_underused, cpu_underused,\n"
-            "throttled, stalled, memory_lowered.\n"
+            "throttled, stalled, memory_lowered, timeout, time_overrequested.\n"
             "Exit status: 0 shown, 2 usage error, 3 a file could not be read.\n");
 }
 
@@ -206,8 +205,16 @@ static int add(records *rs, const gov_step_record *r)
     return 0;
 }
 
-static int read_file(FILE *in, const char *name, const filters *fl, records *rs)
+/* What read_file needs beside the file. */
+typedef struct reading {
+    const filters *fl;
+    records *rs;
+} reading;
+
+static int read_file(FILE *in, const char *name, void *arg)
 {
+    const filters *fl = ((reading *)arg)->fl;
+    records *rs = ((reading *)arg)->rs;
     char *line = NULL;
     size_t cap = 0, lineno = 0;
     ssize_t n;
@@ -233,44 +240,18 @@ static int read_file(FILE *in, const char *name, const filters *fl, records *rs)
             rc = add(rs, &r);
     }
     free(line);
+    if (rc)
+        fprintf(stderr, "governor: report: %s\n", gov_strerror(rc));
     return rc;
-}
-
-/* FILE, or DIR/steps.jsonl for a directory; "-" is standard input. */
-static FILE *open_records(const char *arg, char *name, size_t cap)
-{
-    struct stat st;
-
-    if (!strcmp(arg, "-")) {
-        snprintf(name, cap, "(standard input)");
-        return stdin;
-    }
-    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(name, cap, "%s/%s", arg, GOV_REPORT_FILE);
-    else
-        snprintf(name, cap, "%s", arg);
-    return fopen(name, "re");
 }
 
 static int read_all(char **files, size_t nfiles, const filters *fl, records *rs)
 {
-    for (size_t i = 0; i < nfiles; i++) {
-        char name[4096];
-        FILE *in = open_records(files[i], name, sizeof name);
-        int rc;
-        if (!in) {
-            /* The path is the admin's own argument: naming it is asked for. */
-            fprintf(stderr, "governor: report: cannot read %s: %s\n", name, strerror(errno));
+    reading r = { fl, rs };
+
+    for (size_t i = 0; i < nfiles; i++)
+        if (gov__report_read_arg(files[i], fl->since, read_file, &r))
             return GOV_EXIT_FAILED;
-        }
-        rc = read_file(in, name, fl, rs);
-        if (in != stdin)
-            fclose(in);
-        if (rc) {
-            fprintf(stderr, "governor: report: %s\n", gov_strerror(rc));
-            return GOV_EXIT_FAILED;
-        }
-    }
     return GOV_EXIT_OK;
 }
 
@@ -302,8 +283,7 @@ static int show(const filters *fl, bool json, bool prometheus, gov_report_step *
         return GOV_EXIT_OK;
     }
     gov__report_table(stdout, steps, n, true);
-    gov__report_advice(stdout, steps, n);
-    return GOV_EXIT_OK;
+    return gov__report_advice(stdout, steps, n) ? GOV_EXIT_FAILED : GOV_EXIT_OK;
 }
 
 int gov__cmd_report(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gov__fmt_bytes(uint64_t v, char *buf, size_t cap)
@@ -63,4 +64,46 @@ void gov__fmt_user(uint64_t uid, bool names, char *buf, size_t cap)
         snprintf(buf, cap, "%s", pw->pw_name);
     else
         gov__fmt_count(uid, buf, cap);
+}
+
+struct gov_user_name {
+    uint64_t uid;
+    char name[64];
+};
+
+void gov__fmt_user_cached(gov_user_cache *c, uint64_t uid, bool names, char *buf, size_t cap)
+{
+    size_t lo = 0, hi = c->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->v[mid].uid < uid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->n && c->v[lo].uid == uid) {
+        snprintf(buf, cap, "%s", c->v[lo].name);
+        return;
+    }
+    gov__fmt_user(uid, names, buf, cap);
+    if (c->n == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 64;
+        struct gov_user_name *v = realloc(c->v, ncap * sizeof *v);
+        if (!v)
+            return;
+        c->v = v;
+        c->cap = ncap;
+    }
+    memmove(&c->v[lo + 1], &c->v[lo], (c->n - lo) * sizeof *c->v);
+    c->v[lo].uid = uid;
+    snprintf(c->v[lo].name, sizeof c->v[lo].name, "%s", buf);
+    c->n++;
+}
+
+void gov__fmt_users_free(gov_user_cache *c)
+{
+    free(c->v);
+    c->v = NULL;
+    c->n = c->cap = 0;
 }

@@ -20,4 +20,15 @@ void gov__fmt_seconds(double s, char *buf, size_t cap);
  * escaping in JSON or a table); else the uid, "-" for GOV_UNKNOWN. */
 void gov__fmt_user(uint64_t uid, bool names, char *buf, size_t cap);
 
+/* The same through a cache of the uids looked up (a report names one
+ * user on thousands of rows, and each getpwuid() may read the whole
+ * passwd file): zero it before the first use, free it with
+ * gov__fmt_users_free.  Without memory it looks up every time. */
+typedef struct gov_user_cache {
+    struct gov_user_name *v;   /* sorted by uid */
+    size_t n, cap;
+} gov_user_cache;
+void gov__fmt_user_cached(gov_user_cache *c, uint64_t uid, bool names, char *buf, size_t cap);
+void gov__fmt_users_free(gov_user_cache *c);
+
 #endif

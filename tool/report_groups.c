@@ -1,6 +1,6 @@
 /* report_groups.c - `governor report --by user` and `--by job`: the steps
- * summed per user, to answer who over-asks, or one line per job
- * (docs/admin-guide.md, "Per user and per job").  CPU efficiency is CPU
+ * summed per user, to answer who over-asks, or one line per job with its
+ * suggestions (docs/admin-guide.md, "Per user and per job").  CPU efficiency is CPU
  * time over CPU time asked (elapsed x CPUs, each node); memory efficiency
  * is the working sets over the budgets, each weighted by its node's elapsed
  * time (memory held for an hour counts more than for a second).  A node
@@ -8,7 +8,8 @@
  * job's allocation on its node while its steps run inside it: there the
  * steps' CPU time and working sets count against the batch step's budget
  * (theirs is not asked twice), and the batch step's own underuse findings
- * are not the job's (a script that waits on srun is idle by design). */
+ * are not the job's (a script that waits on srun is idle by design).  A
+ * user's sums are their jobs' sums, counted the same way. */
 #define _GNU_SOURCE /* qsort_r */
 #include "report.h"
 #include "fmt.h"
@@ -26,6 +27,7 @@ typedef struct group_sum {
     double cpu_eff, mem_eff;
     uint64_t findings[GOV_FINDING_COUNT];
     char name[64];
+    gov_job_advice advice;              /* jobs: what to ask next time */
 } group_sum;
 
 static void add_used(group_sum *g, const gov_step_record *r)
@@ -77,6 +79,8 @@ static void add_step(group_sum *g, const gov_report_step *s, const gov_report_st
     }
     if (s == batch && more)
         findings &= ~((1u << GOV_FINDING_CPU_UNDERUSED) | (1u << GOV_FINDING_MEMORY_UNDERUSED));
+    /* A job's, counted once per job (sum_groups). */
+    findings &= ~(1u << GOV_FINDING_TIME_OVERREQUESTED);
     for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
         g->findings[f] += (findings >> f) & 1u;
     if (!isnan(s->total.elapsed_s) && (s == batch || !batch) &&
@@ -117,6 +121,7 @@ static group_sum *sum_groups(const gov_report_step *steps, size_t n, gov_report_
                              bool names, gov_report_sort key, size_t *count)
 {
     group_sum *v = calloc(n ? n : 1, sizeof *v);
+    gov_user_cache users = { 0 };
     size_t m = 0;
 
     *count = 0;
@@ -124,10 +129,12 @@ static group_sum *sum_groups(const gov_report_step *steps, size_t n, gov_report_
         return NULL;
     for (size_t i = 0, end; i < n; i = end) {
         const gov_report_step *batch = NULL;
+        gov_job_advice advice;
         /* One job's steps: contiguous, as sorted. */
         for (end = i; end < n && steps[end].total.job == steps[i].total.job; end++)
             if (is_batch(&steps[end]))
                 batch = &steps[end];
+        gov__report_job_advice(&steps[i], end - i, &advice);
         for (size_t s = i; s < end; s++) {
             uint64_t k = by == GOV_REPORT_BY_JOB ? steps[s].total.job : steps[s].total.uid;
             size_t j = m;
@@ -141,14 +148,21 @@ static group_sum *sum_groups(const gov_report_step *steps, size_t n, gov_report_
                 v[m].uid = steps[s].total.uid;
                 v[m++].elapsed_s = NAN;
             }
-            add_step(&v[j], &steps[s], by == GOV_REPORT_BY_JOB ? batch : NULL, end - i > 1);
+            add_step(&v[j], &steps[s], batch, end - i > 1);
+            /* The job's own finding, with its last step. */
+            if (s == end - 1) {
+                v[j].findings[GOV_FINDING_TIME_OVERREQUESTED] +=
+                    (advice.findings >> GOV_FINDING_TIME_OVERREQUESTED) & 1u;
+                v[j].advice = advice;
+            }
         }
     }
     for (size_t j = 0; j < m; j++) {
         v[j].cpu_eff = v[j].cpu_asked_s > 0 ? v[j].cpu_s / v[j].cpu_asked_s : NAN;
         v[j].mem_eff = v[j].mem_asked_s > 0 ? v[j].mem_used_s / v[j].mem_asked_s : NAN;
-        gov__fmt_user(v[j].uid, names, v[j].name, sizeof v[j].name);
+        gov__fmt_user_cached(&users, v[j].uid, names, v[j].name, sizeof v[j].name);
     }
+    gov__fmt_users_free(&users);
     qsort_r(v, m, sizeof *v, by_key, &key);
     *count = m;
     return v;
@@ -212,6 +226,15 @@ static void put_group_json(gov_jw *w, const group_sum *g, gov_report_by by)
         if (g->findings[fi])
             gov__jw_u64(w, gov__finding_name((gov_finding)fi), g->findings[fi]);
     gov__jw_object_end(w);
+    if (by == GOV_REPORT_BY_JOB) {
+        /* Per node, as a user asks: null where nothing differs. */
+        gov__jw_object_begin(w, "suggest");
+        gov__jw_u64(w, "memory_mib", g->advice.mem_mib);
+        gov__jw_u64(w, "memory_more_than_mib", g->advice.mem_more_than_mib);
+        gov__jw_u64(w, "cpus", g->advice.cpus);
+        gov__jw_u64(w, "time_min", g->advice.time_min);
+        gov__jw_object_end(w);
+    }
     gov__jw_object_end(w);
 }
 
@@ -225,9 +248,12 @@ int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_repo
     if (!v)
         return GOV_ENOMEM;
     if (!json) {
+        bool header = false;
         put_head(f, by);
         for (size_t j = 0; j < m; j++)
             put_group(f, &v[j], by);
+        for (size_t j = 0; by == GOV_REPORT_BY_JOB && j < m; j++)
+            gov__report_advice_lines(f, &v[j].advice, &header);
         free(v);
         return 0;
     }

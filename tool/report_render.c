@@ -21,12 +21,13 @@ static void fmt_findings(uint32_t set, char *buf, size_t cap)
         gov__text_put(&o, "-");
 }
 
-static void row(FILE *f, const gov_step_record *r, const char *node, bool names)
+static void row(FILE *f, const gov_step_record *r, const char *node, bool names,
+                gov_user_cache *users)
 {
     char el[32], cpus[32], cpu[32], eff[16], wset[32], peak[32], budget[32], meff[16], oom[32],
-        fin[160], user[64];
+        fin[200], user[64];
 
-    gov__fmt_user(r->uid, names, user, sizeof user);
+    gov__fmt_user_cached(users, r->uid, names, user, sizeof user);
     gov__fmt_seconds(r->elapsed_s, el, sizeof el);
     gov__fmt_count(r->budget_cpus, cpus, sizeof cpus);
     if (isnan(r->cpu_s))
@@ -47,15 +48,18 @@ static void row(FILE *f, const gov_step_record *r, const char *node, bool names)
 
 void gov__report_table(FILE *f, const gov_report_step *steps, size_t n, bool user_names)
 {
+    gov_user_cache users = { 0 };
+
     fprintf(f, "%-10s %-12s %-10s %-12s %9s %5s %9s %7s %10s %10s / %-10s %7s %4s  %s\n", "JOB",
             "STEP", "USER", "NODE", "ELAPSED", "CPUS", "CPU_S", "CPU_EFF", "MEM_WSET", "MEM_PEAK",
             "BUDGET", "MEM_EFF", "OOM", "FINDINGS");
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < steps[i].n; k++)
-            row(f, &steps[i].nodes[k], steps[i].nodes[k].node, user_names);
+            row(f, &steps[i].nodes[k], steps[i].nodes[k].node, user_names, &users);
         if (steps[i].n > 1)
-            row(f, &steps[i].total, "(total)", user_names);
+            row(f, &steps[i].total, "(total)", user_names, &users);
     }
+    gov__fmt_users_free(&users);
 }
 
 /* A record as its line, without the newline. */
@@ -125,6 +129,7 @@ static const struct metric {
 #define U(name, member, help) { name, help, M_U64, offsetof(gov_step_record, member) }
 #define D(name, member, help) { name, help, M_DOUBLE, offsetof(gov_step_record, member) }
     D("governor_step_elapsed_seconds", elapsed_s, "Time from the step's start to its end on the node."),
+    U("governor_step_time_limit_seconds", time_limit_s, "The job's time limit (Slurm 24.11 on)."),
     U("governor_step_tasks", tasks, "The step's tasks on the node."),
     U("governor_step_budget_cpus", budget_cpus, "CPUs sealed for the step on the node."),
     U("governor_step_budget_memory_bytes", budget_memory_bytes, "Memory sealed for the step on the node."),
@@ -147,10 +152,14 @@ static const struct metric {
 #undef D
 };
 
+/* slurm_job, not job: Prometheus sets job to the scrape job's name and
+ * renames a target's own job label exported_job.  job itself stays for
+ * one release (NEWS), with the same value. */
 static void labels(FILE *f, const gov_step_record *r)
 {
-    fprintf(f, "{job=\"%llu\",step=\"%s\",node=\"%s\",uid=\"%llu\"", (unsigned long long)r->job,
-            r->step, r->node, (unsigned long long)r->uid);
+    fprintf(f, "{slurm_job=\"%llu\",step=\"%s\",node=\"%s\",uid=\"%llu\",job=\"%llu\"",
+            (unsigned long long)r->job, r->step, r->node, (unsigned long long)r->uid,
+            (unsigned long long)r->job);
 }
 
 void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n)

@@ -27,7 +27,7 @@ _governor()
     --by) COMPREPLY=($(compgen -W "user job" -- "$cur")); return ;;
     --sort) COMPREPLY=($(compgen -W "job start elapsed cpu_eff mem_eff user" -- "$cur")); return ;;
     --finding)
-        COMPREPLY=($(compgen -W "oom_killed memory_near_limit memory_underused cpu_underused throttled stalled memory_lowered" -- "$cur"))
+        COMPREPLY=($(compgen -W "oom_killed memory_near_limit memory_underused cpu_underused throttled stalled memory_lowered timeout time_overrequested" -- "$cur"))
         return ;;
     --user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
     --workers) COMPREPLY=($(compgen -W "numa" -- "$cur")); return ;;

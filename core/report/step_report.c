@@ -39,6 +39,7 @@ void gov__step_record_init(gov_step_record *r)
 {
     memset(r, 0, sizeof *r);
     r->job = r->uid = r->start = r->tasks = GOV_UNKNOWN;
+    r->time_limit_s = r->job_end = GOV_UNKNOWN;
     r->budget_cpus = r->budget_memory_bytes = r->budget_gpus = GOV_UNKNOWN;
     r->told_threads = r->told_memory_bytes = GOV_UNKNOWN;
     r->memory_peak_bytes = r->memory_cache_bytes = r->memory_working_set_bytes = GOV_UNKNOWN;
@@ -82,6 +83,20 @@ static bool below(uint64_t v, double fraction, uint64_t of)
     return v != GOV_UNKNOWN && of != GOV_UNKNOWN && of && (double)v < fraction * (double)of;
 }
 
+bool gov__time_overrequested(double elapsed_s, uint64_t limit_s)
+{
+    return !isnan(elapsed_s) && limit_s != GOV_UNKNOWN && limit_s &&
+           elapsed_s < UNDERUSED * (double)limit_s;
+}
+
+/* The step lasted until the job's end: Slurm ends every step there.  start
+ * is whole seconds, so a second of slack. */
+static bool timed_out(const gov_step_record *r)
+{
+    return r->job_end != GOV_UNKNOWN && r->start != GOV_UNKNOWN && !isnan(r->elapsed_s) &&
+           (double)r->start + r->elapsed_s + 1 >= (double)r->job_end;
+}
+
 void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
 {
     bool long_enough = r->elapsed_s >= (double)min_s;
@@ -103,6 +118,13 @@ void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
     if (near != GOV_UNKNOWN && r->budget_memory_bytes != GOV_UNKNOWN && r->budget_memory_bytes &&
         !below(near, NEAR_LIMIT, r->budget_memory_bytes))
         r->findings |= 1u << GOV_FINDING_MEMORY_NEAR_LIMIT;
+    if (timed_out(r))
+        r->findings |= 1u << GOV_FINDING_TIMEOUT;
+    /* However short: a 5 s job that asked an hour is the case to see. */
+    if ((!strcmp(r->step, "batch") || !strcmp(r->step, "interactive")) &&
+        !(r->findings & (1u << GOV_FINDING_TIMEOUT)) &&
+        gov__time_overrequested(r->elapsed_s, r->time_limit_s))
+        r->findings |= 1u << GOV_FINDING_TIME_OVERREQUESTED;
     if (!long_enough)
         return;
     if (!isnan(r->cpu_efficiency) && r->cpu_efficiency < UNDERUSED)
@@ -138,6 +160,8 @@ static const struct field {
     U("uid", uid),
     U("start", start),
     S("elapsed_s", elapsed_s),
+    U("time_limit_s", time_limit_s),
+    U("job_end", job_end),
     U("tasks", tasks),
     U("budget.cpus", budget_cpus),
     U("budget.memory_bytes", budget_memory_bytes),

@@ -40,7 +40,11 @@
     X(GOV_FINDING_STALLED, "stalled",                                                         \
       "tasks waited for memory (PSI some) for 10 % or more of the run")                       \
     X(GOV_FINDING_MEMORY_LOWERED, "memory_lowered",                                           \
-      "the kernel's memory limit at the step's end was below its sealed memory")
+      "the kernel's memory limit at the step's end was below its sealed memory")              \
+    X(GOV_FINDING_TIMEOUT, "timeout",                                                         \
+      "the step ran until the job's time limit ended it")                                     \
+    X(GOV_FINDING_TIME_OVERREQUESTED, "time_overrequested",                                   \
+      "the job ran less than a quarter of its time limit")
 
 typedef enum gov_finding {
     GOV_FINDING_LIST(GOV_ENUM_MEMBER_)
@@ -60,6 +64,11 @@ typedef struct gov_step_record {
     char node[64];           /* Slurm's node name: [A-Za-z0-9._-] only */
     uint64_t start;          /* Unix seconds at the step's start here */
     double elapsed_s;
+    /* The job's time limit and the Unix time it ends, as slurmstepd has
+     * them from the job's credential (Slurm 24.11 on: SLURM_JOB_START_TIME
+     * and SLURM_JOB_END_TIME in each task); unknown on 22.05 and for a job
+     * without a limit. */
+    uint64_t time_limit_s, job_end;
     uint64_t tasks;          /* the step's tasks on this node */
     uint64_t budget_cpus, budget_memory_bytes, budget_gpus;
     /* What the plugin told the tasks (--governor=runtimes, threads):
@@ -88,8 +97,13 @@ void gov__step_record_init(gov_step_record *r);
 
 /* Set cpu_efficiency, the memory working set and efficiency, and findings
  * from the figures, by the rules of docs/admin-guide.md; min_s is
- * report_min_s. */
+ * report_min_s.  time_overrequested is judged here only for the batch and
+ * interactive steps, which last as long as their job; governor report
+ * judges every job by gov__time_overrequested. */
 void gov__step_record_judge(gov_step_record *r, uint64_t min_s);
+
+/* A job that ran elapsed_s of its limit_s used less than a quarter of it. */
+bool gov__time_overrequested(double elapsed_s, uint64_t limit_s);
 
 /* One line (newline included, NUL-terminated) into buf.  Returns its
  * length, or GOV_ENOSPC, GOV_EINVAL (a name with another character). */

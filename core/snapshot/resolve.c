@@ -106,8 +106,11 @@ static void resolve_memory(gov_snapshot *s)
         if (per_node == GOV_UNKNOWN)
             per_node = mul_sat(s->scheduler.mem_per_cpu_bytes, s->scheduler.cpus_on_node);
         s->memory.scheduler.limit_bytes = per_node;
+        /* Per CPU of the task's own share: a task that holds more CPUs than
+         * cpus-per-task (srun -n1 in an sbatch -n2 allocation) holds their
+         * memory too, as the step's cgroup limit shows. */
         s->memory.scheduler.per_task_bytes =
-            mul_sat(s->scheduler.mem_per_cpu_bytes, s->scheduler.cpus_per_task);
+            mul_sat(s->scheduler.mem_per_cpu_bytes, s->cpu.scheduler.cpus);
     }
     sched = s->memory.scheduler.per_task_bytes != GOV_UNKNOWN
                 ? s->memory.scheduler.per_task_bytes
@@ -188,12 +191,19 @@ static void resolve_hidden(gov_snapshot *s)
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
 }
 
+/* Slurm enforces memory per step and node, never per task: the step's
+ * memory on the node is the allocation a hard limit is held to; a task's
+ * per-CPU share is a planning figure within it. */
+uint64_t gov__memory_allocation(const gov_snapshot *s)
+{
+    return s->memory.scheduler.limit_bytes != GOV_UNKNOWN ? s->memory.scheduler.limit_bytes
+                                                          : s->memory.scheduler.per_task_bytes;
+}
+
 static void resolve_enforcement(gov_snapshot *s)
 {
     uint64_t cpus = s->cpu.scheduler.cpus;
-    uint64_t mem = s->memory.scheduler.per_task_bytes != GOV_UNKNOWN
-                       ? s->memory.scheduler.per_task_bytes
-                       : s->memory.scheduler.limit_bytes;
+    uint64_t mem = gov__memory_allocation(s);
 
     if (cpus == GOV_UNKNOWN)
         s->enforcement.cpu = GOV_ENFORCEMENT_UNKNOWN;

@@ -120,4 +120,10 @@ gov_profile gov__default_profile(const gov_snapshot *s);
  * doctor.h's GOV_DOCTOR_HELD; 0 when none does or the bound is unknown. */
 unsigned gov__cpu_held(const gov_snapshot *s);
 
+/* The memory allocation a hard limit is held to: the step's memory on the
+ * node (.memory.scheduler.limit_bytes), which its tasks there share, as
+ * Slurm's cgroup does; the task's per-CPU share only where that is all that
+ * is known.  GOV_UNKNOWN without either. */
+uint64_t gov__memory_allocation(const gov_snapshot *s);
+
 #endif /* GOV_SNAPSHOT_BASE_H */

@@ -40,6 +40,9 @@
     "(/run/slurm-governor, with handoff=file or munge,file in plugstack.conf), or " \
     "munged's socket directory (/run/munge); docs/admin-guide.md gives the lines for " \
     "enroot, pyxis, Apptainer and podman"
+#define FIX_DESCRIPTOR \
+    "this step has a descriptor that does not verify: the descriptor finding says why " \
+    "and what closes it"
 #define FIX_NAMESPACE \
     "run doctor inside the step on the node itself, not in a container with " \
     "its own cgroup namespace"
@@ -49,7 +52,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 15 findings; the bound only guards edits. */
+    /* The rules below add at most 16 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -167,13 +170,18 @@ static int examine_scheduler(const gov_snapshot *s, gov_doctor_report *r)
             add(r, "scheduler.outside_step", GOV_DOCTOR_WARN, "scheduler",
                 "job variables but no step: this process runs outside any step "
                 "(salloc's shell, say), where no step limits apply",
-                "run it inside a step: srun governor doctor");
+                "run it inside a step: srun --governor governor doctor");
             return 0;
         }
+        /* A step that has a descriptor is governed already: what to do is
+         * what keeps it from verifying (the descriptor finding), not
+         * turning the governor on. */
         add(r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler",
             "scheduler facts come from SLURM_* variables only (no verified descriptor); "
             "any user can change them",
-            FIX_LAUNCH);
+            s->descriptor.status != GOV_DESCRIPTOR_INVALID ? FIX_LAUNCH
+            : s->descriptor.reason == GOV_EUNREACHABLE     ? FIX_HANDOFF
+                                                           : FIX_DESCRIPTOR);
         return 1;
     default:
         if (confined(s))
@@ -185,7 +193,7 @@ static int examine_scheduler(const gov_snapshot *s, gov_doctor_report *r)
             add(r, "scheduler.none", GOV_DOCTOR_INFO, "scheduler",
                 "no scheduler facts and no confinement: not inside a Slurm job, "
                 "so there is no allocation to check",
-                "audit a job from inside a step: srun -c1 --mem=100M governor doctor");
+                "audit a job from inside a step: srun --governor -c1 --mem=100M governor doctor");
         return 0;
     }
 }
@@ -280,10 +288,23 @@ static int examine_cpu(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
-static uint64_t memory_allocation(const gov_snapshot *s)
+/* The step's tasks on this node share its one limit; this task's share
+ * (per-CPU memory times its CPUs) is what runtimes are sized to. */
+static void memory_shared(const gov_snapshot *s, gov_doctor_report *r)
 {
-    return s->memory.scheduler.per_task_bytes != GOV_UNKNOWN ? s->memory.scheduler.per_task_bytes
-                                                             : s->memory.scheduler.limit_bytes;
+    uint64_t share = s->memory.scheduler.per_task_bytes, step = s->memory.scheduler.limit_bytes;
+
+    if (share == GOV_UNKNOWN || step == GOV_UNKNOWN || share >= step ||
+        s->scheduler.tasks_on_node == GOV_UNKNOWN || s->scheduler.tasks_on_node < 2)
+        return;
+    assessed(add(r, "memory.shared_in_step", GOV_DOCTOR_INFO, "memory",
+                 "the step's tasks on this node share one memory limit, as Slurm limits each "
+                 "step on each node, not each task; this task's share of it (per-CPU memory "
+                 "times its CPUs) is what its budget and runtimes are sized to, and a task "
+                 "that takes more leaves less for the others",
+                 "where a task must not take its neighbours' memory, run it as a step of its "
+                 "own (srun -n1 per task): the step's limit is then the task's"),
+             share, GOV_DOCTOR_HELD(GOV_LAYER_CGROUP));
 }
 
 /* A hard limit below the step's memory on the node: lowered while the job
@@ -308,13 +329,15 @@ static void memory_lowered(const gov_snapshot *s, gov_doctor_report *r)
 
 static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
 {
-    uint64_t mem = memory_allocation(s);
+    uint64_t mem = gov__memory_allocation(s);
 
     switch (s->enforcement.memory) {
     case GOV_ENFORCED:
         assessed(add(r, "memory.enforced", GOV_DOCTOR_OK, "memory",
-                     "a cgroup hard limit at or below the allocation holds this process", NULL),
+                     "a cgroup hard limit at or below the step's memory on this node holds "
+                     "this process", NULL),
                  mem, GOV_DOCTOR_HELD(GOV_LAYER_CGROUP));
+        memory_shared(s, r);
         memory_lowered(s, r);
         return 0;
     case GOV_NOT_ENFORCED:
@@ -329,10 +352,9 @@ static int examine_memory(const gov_snapshot *s, gov_doctor_report *r)
         }
         if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
             assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",
-                         "a cgroup hard limit holds this process, but above its allocation",
-                         FIX_MEMORY "; where that is set, Slurm limits each step on each "
-                         "node, not each task, so several tasks share one limit; otherwise "
-                         "check AllowedRAMSpace=100 (the default) in cgroup.conf"),
+                         "a cgroup hard limit holds this process, but above the step's "
+                         "memory on this node",
+                         "AllowedRAMSpace=100 (the default) in cgroup.conf; " FIX_MEMORY),
                      mem, 0);
         else
             assessed(add(r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory",

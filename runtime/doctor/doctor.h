@@ -39,7 +39,7 @@ typedef struct gov_doctor_finding {
     const char *fix;              /* the setting that closes the gap, or NULL */
 } gov_doctor_finding;
 
-#define GOV_DOCTOR_MAX_FINDINGS 16
+#define GOV_DOCTOR_MAX_FINDINGS 20
 
 typedef struct gov_doctor_report {
     size_t count;

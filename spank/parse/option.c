@@ -51,3 +51,11 @@ int gov__mode_parse(const char *text, gov_mode *out)
     *out = m;
     return 0;
 }
+
+bool gov__mode_word(const char *text)
+{
+    gov_mode m;
+
+    return text && *text && !strchr(text, ',') && strcmp(text, "(null)") &&
+           !gov__mode_parse(text, &m);
+}

@@ -12,11 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Shown in every complaint about a MODE. */
-#define GOV_MODE_HELP \
-    "valid values: batch, interactive, threads, runtimes, noruntimes, pressure, off, as a comma " \
-    "list (e.g. --governor=interactive,runtimes)"
-
 typedef struct gov_mode {
     bool given;          /* the option was used */
     bool off;
@@ -32,6 +27,11 @@ typedef struct gov_mode {
  * optional value that was left out) mean the default.  On error *out is
  * unchanged.  Returns 0 or GOV_EPARSE. */
 int gov__mode_parse(const char *text, gov_mode *out);
+
+/* Whether text is one word of a MODE (runtimes, off...): what a user who
+ * wrote "--governor runtimes" meant as the mode, and srun runs as the
+ * program, since an optional value needs '='. */
+bool gov__mode_word(const char *text);
 
 #define GOV_SPANK_POLICY_PATH_MAX 256
 /* One libmunge attempt's own socket timeout: a healthy munged answers in
@@ -124,6 +124,21 @@ gov_init_error_policy gov__spank_policy_on_init_error(int argc, const char *cons
  * "noruntimes" only under runtimes=on; otherwise the site's default stands. */
 bool gov__spank_policy_resolve(const gov_spank_policy *site, const gov_mode *mode,
                         gov_desc_policy *out);
+
+/* Room for gov__spank_mode_help's and gov__spank_mode_refused's text. */
+#define GOV_MODE_HELP_MAX 256
+
+/* What every complaint about a MODE says: the words --governor takes at
+ * this site, those the site refuses left out (off under allow_off=no,
+ * noruntimes under runtimes=always, pressure under pressure=off); every
+ * word where site is NULL (the site's line did not parse). */
+void gov__spank_mode_help(const gov_spank_policy *site, char *buf, size_t cap);
+
+/* Whether site refuses a MODE that parsed (off under allow_off=no,
+ * noruntimes under runtimes=always, pressure under pressure=off): true with
+ * a message naming the key and what the site does take. */
+bool gov__spank_mode_refused(const gov_spank_policy *site, const gov_mode *mode, char *msg,
+                             size_t cap);
 
 /* Whether a governed step's tasks get pressure triggers: pressure=on, or
  * pressure=allow and the user asked (--governor=pressure). */

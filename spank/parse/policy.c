@@ -378,3 +378,68 @@ bool gov__spank_pressure_resolve(const gov_spank_policy *site, const gov_mode *m
     return site->pressure == GOV_PRESSURE_ON ||
            (site->pressure == GOV_PRESSURE_ALLOW && mode->given && mode->pressure);
 }
+
+/* The words of a MODE, each with whether site refuses it. */
+static size_t mode_words(const gov_spank_policy *site, const char **word, bool *refused)
+{
+    static const char *const all[] = { "batch", "interactive", "threads", "runtimes",
+                                       "noruntimes", "pressure", "off" };
+    size_t n = sizeof all / sizeof all[0];
+
+    for (size_t i = 0; i < n; i++) {
+        word[i] = all[i];
+        refused[i] = site && ((!strcmp(all[i], "off") && !site->allow_off) ||
+                              (!strcmp(all[i], "noruntimes") &&
+                               site->runtimes == GOV_RUNTIMES_ALWAYS) ||
+                              (!strcmp(all[i], "pressure") && site->pressure == GOV_PRESSURE_OFF));
+    }
+    return n;
+}
+
+static void allowed_words(const gov_spank_policy *site, gov_text_buf *o)
+{
+    const char *word[8];
+    bool refused[8];
+    size_t n = mode_words(site, word, refused);
+    bool first = true;
+
+    for (size_t i = 0; i < n; i++) {
+        if (refused[i])
+            continue;
+        gov__text_put(o, "%s%s", first ? "" : ", ", word[i]);
+        first = false;
+    }
+}
+
+void gov__spank_mode_help(const gov_spank_policy *site, char *buf, size_t cap)
+{
+    gov_text_buf o = gov__text_fixed(buf, cap);
+
+    gov__text_put(&o, "valid values%s: ", site ? " here" : "");
+    allowed_words(site, &o);
+    gov__text_put(&o, ", as a comma list (e.g. --governor=interactive,runtimes)");
+}
+
+bool gov__spank_mode_refused(const gov_spank_policy *site, const gov_mode *mode, char *msg,
+                             size_t cap)
+{
+    gov_text_buf o = gov__text_fixed(msg, cap);
+
+    if (mode->off && !site->allow_off) {
+        gov__text_put(&o, "this site does not allow --governor=off (allow_off=no); drop the "
+                          "option, or give one of: ");
+        allowed_words(site, &o);
+        return true;
+    }
+    if (mode->noruntimes && site->runtimes == GOV_RUNTIMES_ALWAYS) {
+        gov__text_put(&o, "this site sizes every runtime in every task (runtimes=always); drop "
+                          "noruntimes from --governor");
+        return true;
+    }
+    if (mode->pressure && site->pressure == GOV_PRESSURE_OFF) {
+        gov__text_put(&o, "this site hands out no pressure triggers (pressure=off); drop "
+                          "pressure from --governor");
+        return true;
+    }
+    return false;
+}

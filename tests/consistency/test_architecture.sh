@@ -72,7 +72,13 @@ fi
 # order Slurm calls them (the indented words of its slurmstepd part).
 flow=$(awk '/^```/ { f = !f; next } f && /^ slurmstepd/ { s = 1; next } f && s && /^        [│▼]/ { exit }
 	f && s && /^   [a-z_]+/ { print $1 }' "$doc")
-defined=$(grep -o '^int slurm_spank_[a-z_]*(' spank/plugin.c | sed 's/^int slurm_spank_//; s/($//')
+# srun's own callback (local context) is named above the slurmstepd part.
+defined=$(grep -o '^int slurm_spank_[a-z_]*(' spank/plugin.c | sed 's/^int slurm_spank_//; s/($//' |
+	grep -vx local_user_init)
+if grep -q '^int slurm_spank_local_user_init(' spank/plugin.c &&
+	! awk '/^```/ { f = !f; next } f && /^ slurmstepd/ { exit } f' "$doc" | grep -q "srun's local_user_init"; then
+	fail "$doc's flow names srun's local_user_init, which spank/plugin.c defines"
+fi
 order="init init_post_opt user_init task_init_privileged task_post_fork task_init task_exit exit"
 want=$(for c in $order; do grep -qx "$c" <<<"$defined" && echo "$c"; done)
 if [[ $(sort <<<"$defined") != "$(sort <<<"$want")" ]]; then

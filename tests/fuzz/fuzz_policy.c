@@ -2,6 +2,7 @@
  * plugin's arguments.  Never crash; an error message always names a key. */
 #include "parse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (rc == 0 && (pol.ttl_s > 3600 || pol.site.mem_reserve_pct > 100 || pol.site.cpu_reserve_pct > 100))
         abort();
+    if (rc == 0) {
+        /* The words offered never include one the site then refuses. */
+        static const char *const words[] = { "batch", "interactive", "threads", "runtimes",
+                                             "noruntimes", "pressure", "off" };
+        char help[GOV_MODE_HELP_MAX], msg[GOV_MODE_HELP_MAX];
+        gov_mode m;
+        gov__spank_mode_help(&pol, help, sizeof help);
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+            char quoted[32];
+            if (gov__mode_parse(words[i], &m))
+                abort();
+            snprintf(quoted, sizeof quoted, " %s,", words[i]);
+            if (gov__spank_mode_refused(&pol, &m, msg, sizeof msg) == (strstr(help, quoted) != NULL))
+                abort();
+        }
+    }
     free(text);
     return 0;
 }

@@ -73,6 +73,18 @@ def judged(rec, min_s):
     wset = used.get("memory_working_set_bytes")
     near = wset if wset is not None else used["memory_peak_bytes"]
     out["memory_near_limit"] = at_least(near, NEAR_LIMIT * mem if mem else None, 1)
+    # A step that lasted to the job's end (start is whole seconds: a
+    # second of slack); a batch or interactive step, which lasts as long as
+    # its job, under a quarter of the job's time limit.
+    end, time_limit = rec.get("job_end"), rec.get("time_limit_s")
+    out["timeout"] = False if end is None else at_least(rec["start"] + elapsed + 1, end, 0.0005)
+    if time_limit is None or rec["step"] not in ("batch", "interactive") or out["timeout"]:
+        out["time_overrequested"] = False
+    elif out["timeout"] is None:
+        out["time_overrequested"] = None
+    else:
+        v = at_least(elapsed, UNDERUSED * time_limit, 0.0005)
+        out["time_overrequested"] = None if v is None else not v
     long_enough = at_least(elapsed, min_s, 0.0005)
     rates = {
         "cpu_underused": (lambda: None if used["cpu_efficiency"] is None else
@@ -143,6 +155,18 @@ for rec in step["nodes"]:
                 rec["node"], wset, used["memory_peak_bytes"], cache))
         if abs(used["memory_efficiency"] - wset / rec["budget"]["memory_bytes"]) > 0.00006:
             fail("%s: memory_efficiency %s, not working set / budget" % (rec["node"], used["memory_efficiency"]))
+    # The job's limit as slurmstepd gave the tasks its start and end (24.11
+    # on; none on 22.05, nor for a job without a limit: a year, slurmctld's
+    # stand-in, is none).
+    times = {(t.get("job_start"), t.get("job_end")) for t in mine}
+    for start, end in times:
+        if start and end and 0 < int(end) - int(start) < 365 * 86400:
+            if (rec.get("time_limit_s"), rec.get("job_end")) != (int(end) - int(start), int(end)):
+                fail("%s: time_limit_s %s, job_end %s; the tasks saw start %s, end %s" % (
+                    rec["node"], rec.get("time_limit_s"), rec.get("job_end"), start, end))
+        elif rec.get("time_limit_s") is not None:
+            fail("%s: time_limit_s %s, but the tasks saw no limit (%s, %s)" % (
+                rec["node"], rec.get("time_limit_s"), start, end))
     if a.oom != (used["oom_kills"] not in (None, 0)):
         fail("%s: oom_kills %s" % (rec["node"], used["oom_kills"]))
     if a.told:

@@ -44,6 +44,9 @@ print(json.dumps({
     "job": os.environ.get("SLURM_JOB_ID"),
     "step": os.environ.get("SLURM_STEP_ID"),
     "node": os.environ.get("SLURMD_NODENAME"),
+    # slurmstepd's, from the job's credential (Slurm 24.11 on).
+    "job_start": os.environ.get("SLURM_JOB_START_TIME"),
+    "job_end": os.environ.get("SLURM_JOB_END_TIME"),
     "cpu_s": ru.ru_utime + ru.ru_stime,
     "wall_s": time.monotonic() - t0,
     "maxrss_bytes": ru.ru_maxrss * 1024,

@@ -3,8 +3,11 @@
 # a cluster with report=DIR ran a busy three-node step, an idle one, one near
 # its memory limit, an OOM-killed one and a two-node --governor=threads one):
 # the table with its total rows, --json adding the nodes up, the filters,
-# the lines it skips, the exit statuses.  (test_report_formats.sh: the
-# Prometheus text and the logrotate snippet.)
+# the lines it skips, the exit statuses; each job's suggestions on a 26.05
+# run's jobs (jobs.jsonl, with time limits), --by user counted as --by job,
+# and a report directory's rotated copies under --since.
+# (test_report_formats.sh: the Prometheus text and the logrotate snippet;
+# test_report_promql.sh: the admin guide's queries.)
 # usage: test_report.sh GOVERNOR SRC
 set -uo pipefail
 gov=$1 src=$2
@@ -13,7 +16,7 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=../lib/tap.sh
 source "$(dirname "$0")/../lib/tap.sh"
 
-py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1"; }
+py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1" "${@:2}"; }
 
 out=$("$gov" report "$records")
 check "table: exit 0" 0 $?
@@ -26,13 +29,17 @@ check "table: the OOM-killed step's findings" "oom_killed,memory_near_limit" \
   "$(awk '$1 == 4 { print $NF }' <<<"$table")"
 check "table: records without the page cache's figure have no working set" "- -" \
   "$(awk '$1 == 3 { print $10, $(NF - 2) }' <<<"$table")"
-# One suggestion per finding of each step, under the table: 1 + 1 + 1 + 2.
-check "suggestions: a header and one per finding" 6 "$(wc -l <<<"$advice")"
+# One suggestion per kind of resource and job, under the table: the OOM
+# kill's "more than" stands for its memory_near_limit too.
+check "suggestions: a header and one per job and resource" 5 "$(wc -l <<<"$advice")"
 check "suggestion: near the limit, from the peak (no working set in the record)" \
   "peak 182.7 MiB of 200.0 MiB a node: ask --mem=220M" \
-  "$(awk '$1 == 3 && $3 == "memory_near_limit"' <<<"$advice" | cut -c44-)"
+  "$(awk '$1 == 3 && $2 == "memory_near_limit"' <<<"$advice" | cut -c31-)"
 check "suggestion: the idle step's CPUs" "0.0 of 2 CPUs a node busy: 1 would do" \
-  "$(awk '$1 == 2' <<<"$advice" | cut -c44-)"
+  "$(awk '$1 == 2' <<<"$advice" | cut -c31-)"
+check "suggestion: killed for memory, more than its limit, never a fifth more" \
+  "killed for memory at 100.0 MiB a node: it needs more than --mem=100M (twice that: --mem=200M)" \
+  "$(awk '$1 == 4' <<<"$advice" | cut -c31-)"
 
 # Records with the page cache's figure (as the plugin writes them now): the
 # working set and memory efficiency, memory_underused, --sort, and the steps
@@ -46,9 +53,9 @@ check "a peak of page cache: a working set of 7.5 MiB, no finding" "7.5 MiB 4% -
   "$(awk '$1 == 9 { print $10, $11, $(NF - 2), $NF }' <<<"$out" | head -1)"
 check "suggestion: the --mem that would have done, from the peak, at least 64M" \
   "peak 30.0 MiB of 200.0 MiB a node: --mem=64M would do" \
-  "$(awk '$1 == 7 && $3 == "memory_underused"' <<<"$out" | cut -c44-)"
+  "$(awk '$1 == 7 && $2 == "memory_underused"' <<<"$out" | cut -c31-)"
 check "suggestion: the --mem with room" "working set 95.0 MiB of 100.0 MiB a node: ask --mem=114M" \
-  "$(awk '$1 == 8 && $3 == "memory_near_limit"' <<<"$out" | cut -c44-)"
+  "$(awk '$1 == 8 && $2 == "memory_near_limit"' <<<"$out" | cut -c31-)"
 order() { py 'print(" ".join(str(s["job"]) for s in d["steps"]))'; }
 check "--sort mem_eff: the least efficient first" "7 9 8" "$("$gov" report --json --sort mem_eff "$ws" | order)"
 check "--sort mem_eff, the input reversed: the same" "7 9 8" \
@@ -65,7 +72,7 @@ check "--by job --json: one entry per job, the least CPU-efficient first" \
   "governor.report-jobs/1 2 1 5 4 3" \
   "$(py 'print(d["schema"], *(j["job"] for j in d["jobs"]))' <<<"$jobs")"
 check "--by job: the three-node step's job, its elapsed and findings" "1 govtest 1 6.5 s 22% cpu_underused:1" \
-  "$("$gov" report --by job "$records" | awk '$1 == 1 { print $1, $2, $3, $4, $5, $7, $NF }' | sed 's/^1 [^ ]* /1 govtest /')"
+  "$("$gov" report --by job "$records" | sed '/^$/,$d' | awk '$1 == 1 { print $1, $2, $3, $4, $5, $7, $NF }' | sed 's/^1 [^ ]* /1 govtest /')"
 check "--by job --prometheus: a usage error" 2 "$("$gov" report --by job --prometheus "$records" >/dev/null 2>&1; echo $?)"
 check "--by host: a usage error" 2 "$("$gov" report --by host "$records" >/dev/null 2>&1; echo $?)"
 check "--sort size: a usage error" 2 "$("$gov" report --sort size "$ws" >/dev/null 2>&1; echo $?)"
@@ -128,6 +135,60 @@ for i in $(seq 12); do echo "garbage $i"; done >"$tmp/garbage"
 check "skipped lines: ten named at most" 11 "$("$gov" report "$tmp/garbage" 2>&1 >/dev/null | grep -c skipped)"
 check "skipped lines: the steps unchanged" "$(jobs)" \
   "$("$gov" report --json "$tmp/mixed" 2>/dev/null | py 'print(" ".join(str(s["job"]) for s in d["steps"]))')"
+
+# A real 26.05 run's jobs (tests/slurm/cases/report_advice.sh): a -c2
+# --mem=1G batch job that slept, a step at 274 of 300 MiB, one OOM-killed at
+# 200M, numpy in 1G, and a batch job waiting on a step at 274 of 300 MiB;
+# ten minutes asked each.  One suggestion per job and resource, the batch
+# step's own underuse left out where its job has a step, none equal to the
+# request, the time limit's.
+jobs_file=$src/tests/fixtures/report/jobs.jsonl
+adv=$("$gov" report "$jobs_file" | sed '1,/^JOB  *FINDING/d')
+check "jobs: the sleeper's suggestions" \
+  "memory_underused: peak 1.2 MiB of 1.0 GiB a node: --mem=64M would do
+cpu_underused: 0.0 of 2 CPUs a node busy: 1 would do
+time_overrequested: ran 3.0 s of its 10 min limit: --time=1 would do" \
+  "$(awk '$1 == 1 { $1 = ""; sub(/^ /, ""); sub(/ +/, ": "); print }' <<<"$adv")"
+check "jobs: the OOM kill, and no time suggestion for a job cut short" \
+  "oom_killed: killed for memory at 200.0 MiB a node: it needs more than --mem=200M (twice that: --mem=400M)" \
+  "$(awk '$1 == 3 { $1 = ""; sub(/^ /, ""); sub(/ +/, ": "); print }' <<<"$adv")"
+check "jobs: the waiting batch job: its step's memory, nothing of the batch step's own" \
+  "memory_near_limit time_overrequested" "$(awk '$1 == 5 { print $2 }' <<<"$adv" | tr '\n' ' ' | sed 's/ $//')"
+check "jobs: the step's name where the job has several" "step 0:" "$(awk '$1 == 5 && $2 == "memory_near_limit" { print $3, $4 }' <<<"$adv")"
+check "jobs: sorted otherwise, the suggestions still come a job together" "$adv" \
+  "$("$gov" report --sort elapsed "$jobs_file" | sed '1,/^JOB  *FINDING/d')"
+check "jobs: --by job gives the same lines" "$adv" "$("$gov" report --by job "$jobs_file" | sed '1,/^JOB  *FINDING/d')"
+check "jobs: --by job --json, per node as a user asks" \
+  "1 64 None 1 1 | 2 329 None None 1 | 3 None 200 None None | 4 120 None None 1 | 5 329 None None 1" \
+  "$("$gov" report --by job --json "$jobs_file" | py 'print(" | ".join("%d %s %s %s %s" % (j["job"], j["suggest"]["memory_mib"], j["suggest"]["memory_more_than_mib"], j["suggest"]["cpus"], j["suggest"]["time_min"]) for j in d["jobs"]))')"
+asked() { "$gov" report --by "$1" --json "$jobs_file" | py 'print(round(sum(g["cpu_asked_s"] for g in d[sys.argv[1]]), 3))' "$2"; }
+check "jobs: --by user asks what --by job asks" "$(asked job jobs)" "$(asked user users)"
+check "jobs: --by user counts a job's time once" 4 \
+  "$("$gov" report --by user --json "$jobs_file" | py 'print(d["users"][0]["findings"]["time_overrequested"])')"
+check "jobs: the time limit's metric" 6 "$("$gov" report --prometheus "$jobs_file" | grep -c '^governor_step_time_limit_seconds{.*} 600$')"
+
+# A directory stands for steps.jsonl and, with --since, the rotated copies
+# beside it written since then (logrotate's delaycompress: .1 plain, .2.gz).
+rot=$tmp/rotated
+mkdir "$rot"
+grep '"job":1,' "$jobs_file" >"$rot/steps.jsonl"
+grep '"job":2,' "$jobs_file" >"$rot/steps.jsonl.1"
+grep '"job":3,' "$jobs_file" | gzip >"$rot/steps.jsonl.2.gz"
+grep '"job":4,' "$jobs_file" | gzip >"$rot/steps.jsonl-20261101.gz"
+# Times from the fixture's own (its steps started after s0), not from now.
+s0=$(($(py 'print(min(s["nodes"][0]["start"] for s in d["steps"]))' <<<"$("$gov" report --json "$jobs_file")") - 1))
+touch -d "@$((s0 + 100))" "$rot/steps.jsonl.1"
+touch -d "@$((s0 - 2 * 86400))" "$rot/steps.jsonl.2.gz"
+touch -d "@$((s0 - 40 * 86400))" "$rot/steps.jsonl-20261101.gz"
+rjobs() { "$gov" report --json "$@" 2>/dev/null | py 'print(" ".join(str(s["job"]) for s in d["steps"]))'; }
+check "rotated: without --since, steps.jsonl alone" "1" "$(rjobs "$rot")"
+check "rotated: --since then, the copies written since" "1 2" "$(rjobs --since "@$s0" "$rot")"
+check "rotated: --since 3 days before, compressed ones too" "1 2 3" "$(rjobs --since "@$((s0 - 3 * 86400))" "$rot")"
+check "rotated: --since 60 days before, dateext's names too" "1 2 3 4" "$(rjobs --since "@$((s0 - 60 * 86400))" "$rot")"
+printf 'not gzip' >"$rot/steps.jsonl.3.gz"
+"$gov" report --since "@$((s0 - 60 * 86400))" "$rot" >/dev/null 2>"$tmp/err"
+check "rotated: a copy gzip cannot read: no answer, named" "3 1" \
+  "$? $(grep -c "cannot decompress $rot/steps.jsonl.3.gz" "$tmp/err")"
 
 "$gov" report >/dev/null 2>&1; check "no file: usage" 2 $?
 "$gov" report --json --prometheus "$records" >/dev/null 2>&1; check "--json --prometheus: usage" 2 $?

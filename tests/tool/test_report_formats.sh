@@ -16,14 +16,14 @@ check "prometheus: exit 0" 0 $?
 out=$("$promtool" check metrics <"$tmp/m.prom" 2>&1)
 check "prometheus: promtool check metrics" "0 ''" "$? '$out'"
 check "prometheus: one CPU sample per step and node" 8 "$(grep -c '^governor_step_cpu_seconds{' "$tmp/m.prom")"
-check "prometheus: the OOM kill's finding" 1 \
-  "$(grep -c '^governor_step_finding{job="4",step="0",node="node1",uid="1001",finding="oom_killed"} 1$' "$tmp/m.prom")"
+check "prometheus: the OOM kill's finding, slurm_job and (this release) job" 1 \
+  "$(grep -c '^governor_step_finding{slurm_job="4",step="0",node="node1",uid="1001",job="4",finding="oom_killed"} 1$' "$tmp/m.prom")"
 "$gov" report --prometheus "$src/tests/fixtures/report/working_set.jsonl" >"$tmp/w.prom"
 out=$("$promtool" check metrics <"$tmp/w.prom" 2>&1)
 check "prometheus, records with a working set: promtool check metrics" "0 ''" "$? '$out'"
 check "prometheus: the working set and memory efficiency" \
   "governor_step_memory_working_set_bytes 7864320 governor_step_memory_efficiency_ratio 0.0375" \
-  "$(grep -E '^governor_step_memory_(working_set_bytes|efficiency_ratio)\{job="7"' "$tmp/w.prom" | sed 's/{[^}]*}//' | tr '\n' ' ' | sed 's/ $//')"
+  "$(grep -E '^governor_step_memory_(working_set_bytes|efficiency_ratio)\{slurm_job="7"' "$tmp/w.prom" | sed 's/{[^}]*}//' | tr '\n' ' ' | sed 's/ $//')"
 
 # The snippet as logrotate parses it (debug mode: nothing rotated), for a
 # file of this test's own.

@@ -3,7 +3,8 @@
 # v2: cgroup-independent (option parsing before any allocation); left out of the TCG guest for time
 # A bad --governor MODE, or a bad plugstack.conf argument, stops srun,
 # sbatch and salloc before any allocation, with a 'governor: ' message that
-# says what is valid.
+# says what this site takes; a MODE word after a space (srun runs it as the
+# program) is named on srun's terminal.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -23,7 +24,7 @@ for mode in bogus batch,interactive off,threads 'threads,'; do
 		# shellcheck disable=SC2086 # the command's words
 		out=$(as_user ${cmd%% *} --governor="$mode" ${cmd#* } 2>&1) || rc=$?
 		((rc != 0)) || die "${cmd%% *} --governor=$mode succeeded"
-		assert_match 'governor: invalid --governor value; valid values: batch, interactive, threads, runtimes, noruntimes, pressure, off' \
+		assert_match 'governor: invalid --governor value; valid values here: batch, interactive, threads, runtimes, noruntimes, off, as a comma list' \
 			"$out" "${cmd%% *} --governor=$mode"
 	done
 done
@@ -46,3 +47,12 @@ assert_match "governor: plugstack.conf key 'ttl' needs seconds from 1 to 3600" "
 assert_no_match 'govtest' "$out" "message privacy"
 # Only the one valid 'srun --governor=' above reached slurmctld.
 assert_eq 1 "$(jobs_since "$before")" "jobs slurmctld was given during the case"
+
+gov_plugstack
+# A MODE word after a space is the program srun runs: said on the terminal.
+rc=0
+out=$(as_user srun -n1 --governor runtimes true 2>&1) || rc=$?
+((rc != 0)) || die "srun ran a program called runtimes"
+assert_match "governor: 'runtimes' after --governor is the program this step runs, not a mode: write --governor=runtimes" \
+	"$out" "srun --governor runtimes"
+assert_no_match "governor: 'true'" "$(as_user srun -n1 --governor true 2>&1)" "a program that is no MODE word"

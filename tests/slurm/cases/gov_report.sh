@@ -86,7 +86,7 @@ printf '%s\n' "$out"
 table=$(sed '/^$/,$d' <<<"$out")
 grep -qE "^$busy +0 +${GOV_TEST_USER:-govtest} +\(total\) " <<<"$table" || die "no total row for the two-node step, by user name"
 assert_eq 8 "$(wc -l <<<"$table")" "header, 2 nodes and a total, 4 one-node steps"
-grep -qE "^$oom +0 +oom_killed +killed for memory with 100.0 MiB a node" <<<"$out" ||
+grep -qE "^$oom +oom_killed +killed for memory at 100.0 MiB a node: it needs more than --mem=100M" <<<"$out" ||
 	die "no suggestion for the OOM-killed step"
 # Given no file, the report reads the directory plugstack.conf names.
 assert_eq "$out" "$("$GOV_BUILD_DIR/tool/governor" report)" "governor report with no file"
@@ -96,7 +96,7 @@ assert_eq "$oom" "$(python3 -c 'import json, sys; print(" ".join(str(s["job"]) f
 none=$("$GOV_BUILD_DIR/tool/governor" report --json --user root "$REPORT_FILE")
 assert_eq '[]' "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["steps"])' <<<"$none")" "--user root: no step"
 prom=$("$GOV_BUILD_DIR/tool/governor" report --prometheus --job "$busy" "$REPORT_FILE")
-grep -qE "^governor_step_cpu_seconds\{job=\"$busy\",step=\"0\",node=\"node2\",uid=\"[0-9]+\"\} [0-9.]+$" <<<"$prom" ||
+grep -qE "^governor_step_cpu_seconds\{slurm_job=\"$busy\",step=\"0\",node=\"node2\",uid=\"[0-9]+\",job=\"$busy\"\} [0-9.]+$" <<<"$prom" ||
 	die "no Prometheus sample of the busy step's CPU time on node2"
 if command -v promtool >/dev/null; then
 	promtool check metrics <<<"$prom" || die "promtool check metrics"

@@ -50,7 +50,7 @@ out=$(mine srun --governor=bogus -n1 echo should-not-run 2>&1) || rc=$?
 printf '%s\n' "$out"
 ((rc != 0)) || die "a task started with an invalid --governor value under seal=required"
 assert_no_match 'should-not-run' "$out" "task output"
-assert_match "governor: this step's --governor value is not valid and this site requires a sealed descriptor" \
+assert_match "governor: this step's --governor value is not valid; this site requires a sealed descriptor, so the task does not start" \
 	"$out$(log_since "$mark")" "message"
 assert_idle
 

@@ -53,7 +53,8 @@ static void test_round_trip(void **state)
     assert_int_equal(line[len - 1], '\n');
     assert_string_equal(line,
         "{\"schema\":\"governor.step-report/1\",\"job\":41,\"step\":\"0\",\"node\":\"node-1.a_b\","
-        "\"uid\":1001,\"start\":1796194264,\"elapsed_s\":10.000,\"tasks\":2,"
+        "\"uid\":1001,\"start\":1796194264,\"elapsed_s\":10.000,\"time_limit_s\":null,"
+        "\"job_end\":null,\"tasks\":2,"
         "\"budget\":{\"cpus\":4,\"memory_bytes\":419430400,\"gpus\":null},"
         "\"used\":{\"cpu_s\":9.500,\"cpu_efficiency\":0.2375,\"cpu_source\":\"rusage\","
         "\"memory_peak_bytes\":104857600,\"memory_cache_bytes\":null,"
@@ -72,6 +73,51 @@ static void test_round_trip(void **state)
     assert_true(back.told_memory_bytes == GOV_UNKNOWN);
     assert_int_equal(back.findings, 1u << GOV_FINDING_CPU_UNDERUSED);
     assert_false(back.cpu_from_cgroup);
+}
+
+/* The job's time limit: a step that lasted to the job's end timed out; a
+ * batch step, which lasts as long as its job, that ran under a quarter of
+ * the limit asked too much, however short it was. */
+static void test_judge_time(void **state)
+{
+    gov_step_record r = sample(), back;
+    char line[GOV_REPORT_LINE_MAX];
+    int len;
+
+    (void)state;
+    r.cpu_s = 9.9;
+    r.memory_peak_bytes = 300u << 20;
+    r.time_limit_s = 3600;
+    r.job_end = r.start + 3000;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);   /* step 0: not the job's whole run */
+    strcpy(r.step, "batch");
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_TIME_OVERREQUESTED);
+    len = gov__step_record_encode(&r, line, sizeof line);
+    assert_true(len > 0);
+    assert_non_null(strstr(line, "\"time_limit_s\":3600,\"job_end\":1796197264,"));
+    assert_int_equal(gov__step_record_decode(line, (size_t)len - 1, &back), 0);
+    assert_int_equal(back.time_limit_s, 3600);
+    assert_int_equal(back.job_end, r.job_end);
+    assert_int_equal(back.findings, 1u << GOV_FINDING_TIME_OVERREQUESTED);
+    /* A quarter exactly is used enough. */
+    r.elapsed_s = 900;
+    r.cpu_s = 3590;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);
+    /* Ended at the job's end (start in whole seconds: a second's slack). */
+    r.elapsed_s = 2999.2;
+    r.cpu_s = 11990;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 1u << GOV_FINDING_TIMEOUT);
+    r.elapsed_s = 2998.9;
+    gov__step_record_judge(&r, 60);
+    assert_int_equal(r.findings, 0);
+    assert_true(gov__time_overrequested(899.9, 3600));
+    assert_false(gov__time_overrequested(900, 3600));
+    assert_false(gov__time_overrequested(1, GOV_UNKNOWN));
+    assert_false(gov__time_overrequested(NAN, 3600));
 }
 
 static void test_told_null(void **state)
@@ -436,6 +482,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_judge_time),
         cmocka_unit_test(test_judge_memory_lowered),
         cmocka_unit_test(test_told_null),
         cmocka_unit_test(test_names_refused),

@@ -196,11 +196,49 @@ static void test_scheduler_memory(void **state)
     assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
     assert_int_equal(s.enforcement.memory, GOV_NOT_ENFORCED);
 
-    /* Per-CPU memory without cpus-per-task is no per-task bound. */
+    /* Without cpus-per-task the task's CPU bound is the node's CPUs: its
+     * per-CPU share is the node's memory. */
     s.scheduler.cpus_per_task = GOV_UNKNOWN;
     gov_snapshot_resolve(&s);
-    assert_int_equal(s.memory.scheduler.per_task_bytes, GOV_UNKNOWN);
+    assert_int_equal(s.memory.scheduler.per_task_bytes, 2000 * MiB);
     assert_int_equal(s.memory.effective.limit_bytes, 2000 * MiB);
+}
+
+/* srun -n1 in an sbatch -n2 -c1 --mem-per-cpu=300M allocation: the one
+ * task holds both CPUs, and the step's cgroup limit is both CPUs' memory.
+ * Its share is that, not one CPU's; the step's limit enforces it. */
+static void test_task_holding_several_tasks_cpus(void **state)
+{
+    gov_snapshot s = host_only();
+
+    (void)state;
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.mem_per_cpu_bytes = 300 * MiB;
+    s.scheduler.mem_per_node_bytes = 600 * MiB;
+    s.scheduler.cpus_on_node = 2;
+    s.scheduler.cpus_per_task = 1;
+    s.scheduler.tasks_on_node = 1;
+    s.memory.cgroup.limit_bytes = 600 * MiB;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.cpu.scheduler.cpus, 2);
+    assert_int_equal(s.memory.scheduler.per_task_bytes, 600 * MiB);
+    assert_int_equal(s.enforcement.memory, GOV_ENFORCED);
+
+    /* The same allocation's srun -n2: two tasks share the step's 600 MiB
+     * limit; each one's share is 300 MiB, and the step's limit holds the
+     * step's allocation. */
+    s.scheduler.tasks_on_node = 2;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.scheduler.per_task_bytes, 300 * MiB);
+    assert_int_equal(s.memory.effective.limit_bytes, 300 * MiB);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
+    assert_int_equal(s.enforcement.memory, GOV_ENFORCED);
+
+    /* A limit above the step's memory (AllowedRAMSpace over 100) does not
+     * hold it. */
+    s.memory.cgroup.limit_bytes = 700 * MiB;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.memory, GOV_NOT_ENFORCED);
 }
 
 static void test_slurm_step_limit_enforced(void **state)
@@ -324,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_share_above_cpus_per_task),
         cmocka_unit_test(test_memory_high_below_max),
         cmocka_unit_test(test_scheduler_memory),
+        cmocka_unit_test(test_task_holding_several_tasks_cpus),
         cmocka_unit_test(test_slurm_step_limit_enforced),
         cmocka_unit_test(test_high_does_not_enforce),
         cmocka_unit_test(test_scheduler_remaining_uses_working_set),

@@ -193,8 +193,11 @@ static void test_descriptor_invalid_reasons(void **state)
         r = examine(&s);
         expect_fix(expect(&r, "descriptor.invalid", GOV_DOCTOR_WARN, "descriptor"),
                    cases[i].fix_part);
-        /* The facts came from the variables instead: said too. */
-        expect(&r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler");
+        /* The facts came from the variables instead: said too, with the
+         * descriptor's fix, never "turn the governor on". */
+        expect_fix(expect(&r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler"),
+                   "descriptor finding");
+        assert_null(strstr(find(&r, "scheduler.unverified")->fix, "default=on"));
         assert_int_equal(r.exit_status, 0);
     }
 }
@@ -214,6 +217,11 @@ static void test_descriptor_unreachable(void **state)
     expect_fix(expect(&r, "descriptor.unreachable", GOV_DOCTOR_WARN, "descriptor"),
                "/run/slurm-governor");
     assert_null(find(&r, "descriptor.invalid"));
+    /* A governed container: bind the hand-off in; default=on changes
+     * nothing there. */
+    expect_fix(expect(&r, "scheduler.unverified", GOV_DOCTOR_WARN, "scheduler"),
+               "/run/slurm-governor");
+    assert_null(strstr(find(&r, "scheduler.unverified")->fix, "default=on"));
 }
 
 /* A cgroup namespace of its own hides the step's limits: enforcement is
@@ -557,6 +565,8 @@ static void test_memory_enforced(void **state)
     held(f, "cgroup");
 }
 
+/* --mem-per-cpu=100M -c2, two tasks on the node: the step's 400 MiB limit
+ * holds the step's allocation; each task's 200 MiB share is a note. */
 static void test_memory_per_task_allocation(void **state)
 {
     gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
@@ -565,17 +575,33 @@ static void test_memory_per_task_allocation(void **state)
 
     (void)state;
     task_cgroup(&s);
-    /* --mem-per-cpu=100M -c2: 200 MiB per task, the limit above it. */
     s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
     s.scheduler.mem_per_cpu_bytes = 100 * MiB;
+    s.scheduler.cpus_on_node = 4;
+    s.scheduler.tasks_on_node = 2;
     s.memory.cgroup.limit_bytes = 400 * MiB;
     r = examine(&s);
-    f = expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
+    f = expect(&r, "memory.enforced", GOV_DOCTOR_OK, "memory");
+    assert_int_equal(f->allocation, 400 * MiB);
+    f = expect(&r, "memory.shared_in_step", GOV_DOCTOR_INFO, "memory");
     assert_int_equal(f->allocation, 200 * MiB);
-    /* A limit exists: the fix explains the per-step limit, not ConstrainRAMSpace. */
-    expect_fix(f, "ConstrainRAMSpace=yes");
-    expect_fix(f, "each step on each node, not each task");
-    expect_fix(f, "AllowedRAMSpace");
+    expect_fix(f, "srun -n1");
+    assert_null(find(&r, "memory.not_enforced"));
+    assert_int_equal(r.exit_status, 0);
+
+    /* One task holding the step's CPUs: its share is the step's limit,
+     * nothing is shared. */
+    s.scheduler.tasks_on_node = 1;
+    r = examine(&s);
+    expect(&r, "memory.enforced", GOV_DOCTOR_OK, "memory");
+    assert_null(find(&r, "memory.shared_in_step"));
+
+    /* A limit above the step's memory: AllowedRAMSpace. */
+    s.memory.cgroup.limit_bytes = 500 * MiB;
+    r = examine(&s);
+    f = expect(&r, "memory.not_enforced", GOV_DOCTOR_ERROR, "memory");
+    assert_int_equal(f->allocation, 400 * MiB);
+    expect_fix(f, "AllowedRAMSpace=100");
     assert_int_equal(r.exit_status, 1);
 }
 

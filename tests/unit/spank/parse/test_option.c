@@ -66,7 +66,20 @@ static void test_bad(void **state)
         assert_true(m.threads);
     }
     assert_int_equal(gov__mode_parse("x", NULL), GOV_EINVAL);
-    assert_non_null(strstr(GOV_MODE_HELP, "batch, interactive, threads, runtimes, noruntimes, pressure, off"));
+}
+
+/* "srun --governor runtimes true": the word srun takes as the program. */
+static void test_mode_word(void **state)
+{
+    (void)state;
+    assert_true(gov__mode_word("runtimes"));
+    assert_true(gov__mode_word("interactive"));
+    assert_true(gov__mode_word("off"));
+    assert_false(gov__mode_word("runtimes,threads"));
+    assert_false(gov__mode_word("python3"));
+    assert_false(gov__mode_word(""));
+    assert_false(gov__mode_word("(null)"));
+    assert_false(gov__mode_word(NULL));
 }
 
 int main(void)
@@ -75,6 +88,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_lists),
         cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_mode_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,6 +305,45 @@ static void test_on_init_error(void **state)
     assert_int_equal(gov__spank_policy_on_init_error(0, NULL), GOV_INIT_ERROR_RUN);
 }
 
+/* The words a complaint about --governor offers are those the site takes,
+ * and a refusal names the key and what the site does take. */
+static void test_mode_help_and_refusals(void **state)
+{
+    gov_spank_policy site;
+    gov_mode m;
+    char err[256], msg[GOV_MODE_HELP_MAX];
+    const char *strict[] = { "allow_off=no", "runtimes=always" };
+
+    (void)state;
+    gov__spank_mode_help(NULL, msg, sizeof msg);
+    assert_string_equal(msg, "valid values: batch, interactive, threads, runtimes, noruntimes, "
+                             "pressure, off, as a comma list (e.g. --governor=interactive,runtimes)");
+    /* The default site hands out no pressure triggers. */
+    assert_int_equal(parse(NULL, NULL, &site, err), 0);
+    gov__spank_mode_help(&site, msg, sizeof msg);
+    assert_string_equal(msg, "valid values here: batch, interactive, threads, runtimes, noruntimes, "
+                             "off, as a comma list (e.g. --governor=interactive,runtimes)");
+    assert_int_equal(gov__mode_parse("pressure", &m), 0);
+    assert_true(gov__spank_mode_refused(&site, &m, msg, sizeof msg));
+    assert_string_equal(msg, "this site hands out no pressure triggers (pressure=off); drop "
+                             "pressure from --governor");
+    assert_int_equal(gov__mode_parse("off", &m), 0);
+    assert_false(gov__spank_mode_refused(&site, &m, msg, sizeof msg));
+
+    assert_int_equal(gov__spank_policy_parse(2, strict, &site, err, sizeof err), 0);
+    gov__spank_mode_help(&site, msg, sizeof msg);
+    assert_string_equal(msg, "valid values here: batch, interactive, threads, runtimes, as a comma "
+                             "list (e.g. --governor=interactive,runtimes)");
+    assert_true(gov__spank_mode_refused(&site, &m, msg, sizeof msg));
+    assert_string_equal(msg, "this site does not allow --governor=off (allow_off=no); drop the "
+                             "option, or give one of: batch, interactive, threads, runtimes");
+    assert_int_equal(gov__mode_parse("noruntimes,threads", &m), 0);
+    assert_true(gov__spank_mode_refused(&site, &m, msg, sizeof msg));
+    assert_non_null(strstr(msg, "(runtimes=always); drop noruntimes"));
+    assert_int_equal(gov__mode_parse("interactive,runtimes", &m), 0);
+    assert_false(gov__spank_mode_refused(&site, &m, msg, sizeof msg));
+}
+
 /* What the plugin hands out depends on the kernel's release (uname -r). */
 static void test_kernel_release(void **state)
 {
@@ -333,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_resolve_pressure),
         cmocka_unit_test(test_on_init_error),
         cmocka_unit_test(test_kernel_release),
+        cmocka_unit_test(test_mode_help_and_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
