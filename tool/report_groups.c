@@ -244,6 +244,7 @@ int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_repo
     size_t m;
     group_sum *v = sum_groups(steps, n, by, names, key, &m);
     gov_jw w;
+    int rc = 0;
 
     if (!v)
         return GOV_ENOMEM;
@@ -262,10 +263,12 @@ int gov__report_groups(FILE *f, const gov_report_step *steps, size_t n, gov_repo
     gov__jw_string(&w, "schema",
                    by == GOV_REPORT_BY_JOB ? "governor.report-jobs/1" : "governor.report-users/1");
     gov__jw_array_begin(&w, by == GOV_REPORT_BY_JOB ? "jobs" : "users");
-    for (size_t j = 0; j < m; j++)
+    for (size_t j = 0; j < m && !rc; j++) {
         put_group_json(&w, &v[j], by);
+        rc = gov__jw_flush(&w, f);
+    }
     gov__jw_array_end(&w);
     gov__jw_object_end(&w);
     free(v);
-    return gov__report_print_json(f, &w, 0);
+    return gov__report_print_json(f, &w, rc);
 }

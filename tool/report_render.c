@@ -110,6 +110,9 @@ int gov__report_json(FILE *f, const gov_report_step *steps, size_t n)
         if (!rc)
             rc = put_record(&w, "total", &steps[i].total);
         gov__jw_object_end(&w);
+        /* A step at a time: a year's records need not fit in memory. */
+        if (!rc)
+            rc = gov__jw_flush(&w, f);
     }
     gov__jw_array_end(&w);
     gov__jw_object_end(&w);
@@ -154,42 +157,65 @@ static const struct metric {
 
 /* slurm_job, not job: Prometheus sets job to the scrape job's name and
  * renames a target's own job label exported_job.  job itself stays for
- * one release (NEWS), with the same value. */
-static void labels(FILE *f, const gov_step_record *r)
+ * one release (NEWS), with the same value.  Without the brace that closes
+ * it: the finding's label follows. */
+#define LABELS_MAX 160
+static void labels_of(const gov_step_record *r, char *buf)
 {
-    fprintf(f, "{slurm_job=\"%llu\",step=\"%s\",node=\"%s\",uid=\"%llu\",job=\"%llu\"",
-            (unsigned long long)r->job, r->step, r->node, (unsigned long long)r->uid,
-            (unsigned long long)r->job);
+    snprintf(buf, LABELS_MAX, "{slurm_job=\"%llu\",step=\"%s\",node=\"%s\",uid=\"%llu\",job=\"%llu\"",
+             (unsigned long long)r->job, r->step, r->node, (unsigned long long)r->uid,
+             (unsigned long long)r->job);
+}
+
+/* Each record's labels, made once: every metric names them again. */
+typedef struct label_set {
+    char (*v)[LABELS_MAX];   /* one per record, in the steps' order; NULL: make each anew */
+    char scratch[LABELS_MAX];
+} label_set;
+
+static const char *labels(label_set *ls, const gov_step_record *r, size_t index)
+{
+    if (ls->v)
+        return ls->v[index];
+    labels_of(r, ls->scratch);
+    return ls->scratch;
 }
 
 void gov__report_prometheus(FILE *f, const gov_report_step *steps, size_t n)
 {
+    label_set ls = { NULL, "" };
+    size_t records = 0, idx;
+
+    for (size_t i = 0; i < n; i++)
+        records += steps[i].n;
+    if (records && (ls.v = malloc(records * sizeof *ls.v)))
+        for (size_t i = 0, k = 0; i < n; i++)
+            for (size_t j = 0; j < steps[i].n; j++)
+                labels_of(&steps[i].nodes[j], ls.v[k++]);
     for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
         fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help,
                 metrics[m].name);
+        idx = 0;
         for (size_t i = 0; i < n; i++)
-            for (size_t k = 0; k < steps[i].n; k++) {
+            for (size_t k = 0; k < steps[i].n; k++, idx++) {
                 const gov_step_record *r = &steps[i].nodes[k];
                 const void *at = (const char *)r + metrics[m].off;
-                if (metrics[m].kind == M_U64 && *(const uint64_t *)at != GOV_UNKNOWN) {
-                    fprintf(f, "%s", metrics[m].name);
-                    labels(f, r);
-                    fprintf(f, "} %llu\n", (unsigned long long)*(const uint64_t *)at);
-                } else if (metrics[m].kind == M_DOUBLE && !isnan(*(const double *)at)) {
-                    fprintf(f, "%s", metrics[m].name);
-                    labels(f, r);
-                    fprintf(f, "} %.6g\n", *(const double *)at);
-                }
+                if (metrics[m].kind == M_U64 && *(const uint64_t *)at != GOV_UNKNOWN)
+                    fprintf(f, "%s%s} %llu\n", metrics[m].name, labels(&ls, r, idx),
+                            (unsigned long long)*(const uint64_t *)at);
+                else if (metrics[m].kind == M_DOUBLE && !isnan(*(const double *)at))
+                    fprintf(f, "%s%s} %.6g\n", metrics[m].name, labels(&ls, r, idx),
+                            *(const double *)at);
             }
     }
     fprintf(f, "# HELP governor_step_finding A finding of the step on the node (docs: admin guide).\n"
                "# TYPE governor_step_finding gauge\n");
+    idx = 0;
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < steps[i].n; k++)
+        for (size_t k = 0; k < steps[i].n; k++, idx++)
             for (unsigned fi = 0; fi < GOV_FINDING_COUNT; fi++)
-                if (steps[i].nodes[k].findings & (1u << fi)) {
-                    fprintf(f, "governor_step_finding");
-                    labels(f, &steps[i].nodes[k]);
-                    fprintf(f, ",finding=\"%s\"} 1\n", gov__finding_name((gov_finding)fi));
-                }
+                if (steps[i].nodes[k].findings & (1u << fi))
+                    fprintf(f, "governor_step_finding%s,finding=\"%s\"} 1\n",
+                            labels(&ls, &steps[i].nodes[k], idx), gov__finding_name((gov_finding)fi));
+    free(ls.v);
 }

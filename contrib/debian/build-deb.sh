@@ -66,12 +66,25 @@ if $source_only; then
 fi
 
 # Debian's own tools only: a python3 earlier in PATH (pyenv, a venv) has
-# neither Debian's build modules nor its dist-packages layout.
-(cd "$tree" && PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc -b --jobs=auto) >"$tmp/build.log" 2>&1 || {
+# neither Debian's build modules nor its dist-packages layout.  The build
+# and its tests take minutes: say what it is at, on stderr, every 20 s.
+echo "build-deb: dpkg-buildpackage of slurm-governor $version (build and tests: a few minutes)" >&2
+(cd "$tree" && PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc -b --jobs=auto) >"$tmp/build.log" 2>&1 &
+build=$!
+t0=$SECONDS
+while kill -0 "$build" 2>/dev/null; do
+	sleep 1
+	if (((SECONDS - t0) % 20 == 0)); then
+		step=$(grep -oE '^ *(dh_[a-z_]+|debian/rules [a-z_-]+)' "$tmp/build.log" | tail -1 | sed 's/^ *//')
+		echo "build-deb: $((SECONDS - t0)) s, at ${step:-the start}" >&2
+	fi
+done
+wait "$build" || {
 	tail -60 "$tmp/build.log"
 	echo "build-deb: dpkg-buildpackage failed (last lines above)" >&2
 	exit 1
 }
+echo "build-deb: built in $((SECONDS - t0)) s" >&2
 shopt -s nullglob
 files=("$tmp"/*.deb "$tmp"/*.buildinfo "$tmp"/*.changes)
 mv "${files[@]}" "$out/"

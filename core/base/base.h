@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ==== text.c ============================================================
  * reading outside text, one set of rules (text.c): lines, key=value
@@ -372,6 +373,10 @@ int gov__jw_finish(gov_jw *w, char **out, size_t *len);
 void gov__jw_init_fixed(gov_jw *w, char *buf, size_t cap);
 /* The bytes written so far, or the sticky error (GOV_ENOSPC: past cap). */
 int gov__jw_length(const gov_jw *w);
+/* A long document a piece at a time: write what a growable writer holds so
+ * far to f and drop it from the writer, which goes on where it stood.
+ * Returns 0, the sticky error, or GOV_EIO when f refused the bytes. */
+int gov__jw_flush(gov_jw *w, FILE *f);
 
 void gov__jw_object_begin(gov_jw *w, const char *key); /* key NULL at top */
 void gov__jw_object_end(gov_jw *w);

@@ -38,16 +38,23 @@ static void put(gov_jw *w, const char *s)
 static void put_escaped(gov_jw *w, const char *s)
 {
     put(w, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*s) {
+        size_t n = 0;
+        unsigned char c;
+        /* The plain run at once: a report writes millions of strings. */
+        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+            n++;
+        gov__text_append(&w->out, s, n);
+        s += n;
+        if (!(c = (unsigned char)*s))
+            break;
         if (c == '"' || c == '\\') {
             char e[2] = { '\\', (char)c };
             gov__text_append(&w->out, e, 2);
-        } else if (c < 0x20) {
-            gov__text_put(&w->out, "\\u%04x", c);
         } else {
-            gov__text_append(&w->out, s, 1);
+            gov__text_put(&w->out, "\\u%04x", c);
         }
+        s++;
     }
     put(w, "\"");
 }
@@ -169,6 +176,20 @@ void gov__jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set)
     put(w, "\"");
     gov__cpuset_put(&w->out, set);
     put(w, "\"");
+}
+
+int gov__jw_flush(gov_jw *w, FILE *f)
+{
+    int rc = gov__jw_length(w);
+
+    if (rc < 0)
+        return rc;
+    if (w->out.used && fwrite(w->out.buf, 1, w->out.used, f) != w->out.used)
+        return GOV_EIO;
+    w->out.used = 0;
+    if (w->out.buf)
+        w->out.buf[0] = '\0';
+    return 0;
 }
 
 int gov__jw_finish(gov_jw *w, char **out, size_t *len)

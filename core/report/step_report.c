@@ -363,6 +363,7 @@ int gov__step_record_decode(const char *text, size_t len, gov_step_record *r)
     gov_json_leaf leaves[LEAVES_MAX];
     bool seen[N_FIELDS] = { false }, schema = false;
     int n = gov__json_leaves(text, len, leaves, LEAVES_MAX);
+    size_t next = 0;   /* the encoder's order: the field after the last one */
 
     gov__step_record_init(r);
     if (n < 0 || len == 0 || text[strspn(text, " \t")] != '{')
@@ -393,10 +394,14 @@ int gov__step_record_decode(const char *text, size_t len, gov_step_record *r)
                 r->findings |= 1u << f;
             continue;
         }
-        for (k = 0; k < N_FIELDS && strcmp(fields[k].path, l->path); k++)
-            ;
+        if (next < N_FIELDS && !strcmp(fields[next].path, l->path))
+            k = next;
+        else
+            for (k = 0; k < N_FIELDS && strcmp(fields[k].path, l->path); k++)
+                ;
         if (k == N_FIELDS)
             continue;
+        next = k + 1;
         if (seen[k] || get_field(&fields[k], l, r))
             return GOV_EPARSE;
         seen[k] = true;

@@ -18,3 +18,4 @@ if [ -x "$build/tests/bench/bench_governor" ]; then
   "$build/tests/bench/bench_governor"
 fi
 "$build/tests/bench/bench_report" "$(dirname "$0")/../fixtures"
+bash "$(dirname "$0")/report_scale.sh" "$build"

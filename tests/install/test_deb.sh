@@ -3,7 +3,10 @@
 # apt-get, check what a site gets (the tool runs, the plugin sits in Slurm's
 # plugin directory and srun loads it from there by its plain name, a
 # program builds against libgovernor-dev, Debian's python3 imports the
-# binding and it loads the installed library), then remove them again.
+# binding and it loads the installed library, the installed documentation
+# names only installed files, every line the rollout and the admin guide
+# tell a site to write works as written: test_doc_lines.sh), then remove
+# them again.
 #
 # usage: tests/install/test_deb.sh        (as root; no network)
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
@@ -154,6 +157,22 @@ else
 	fail "a cluster starts with the installed plugin" "$(tail -10 <<<"$out")"
 fi
 bash "$cluster" stop --dir "$work/cluster" >/dev/null 2>&1 || true
+
+# The installed documentation: every link and path it names installed.
+if out=$(python3 "$src/tests/install/installed_docs.py" "${packages[@]}" 2>&1); then
+	pass "the installed documentation: $out"
+else
+	fail "the installed documentation names only installed files" "$out"
+fi
+# Every line the rollout and the admin guide tell a site to write, as
+# written, against these packages (TAP, numbered on from here).
+while IFS= read -r line; do
+	case $line in
+	"ok "*) pass "${line#ok * - }" ;;
+	"not ok "*) fail "${line#not ok * - }" ;;
+	"#   "*) echo "$line" ;;
+	esac
+done < <(bash "$src/tests/install/test_doc_lines.sh" "$src" "$work" 2>&1)
 
 # libgovernor-dev: a program builds through the system's pkg-config.
 flags=$(pkg-config --cflags --libs governor)

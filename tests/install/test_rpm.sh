@@ -64,7 +64,20 @@ for p in slurm-governor slurm-governor-libs slurm-governor-devel slurm-governor-
 	fi
 done
 
+# The documentation tree (its pages link to each other) and the examples
+# the guides tell a site to install.
+main=$work/top/RPMS/$arch/slurm-governor-$version-$release.$arch.rpm
 spank=$work/top/RPMS/$arch/slurm-governor-spank-$version-$release.$arch.rpm
+docs=$(rpm -qlp "$main" 2>/dev/null | grep -c '^/usr/share/doc/slurm-governor/docs/.*\.md$')
+pages=$(find "$(dirname "$0")/../../docs" -maxdepth 1 -name '*.md' | wc -l)
+if [[ $docs == "$pages" ]] && rpm -qlp "$main" 2>/dev/null | grep -qx /usr/share/doc/slurm-governor/README.md; then
+	pass "slurm-governor holds the documentation tree: README.md and the $pages pages of docs/"
+else
+	fail "slurm-governor holds the documentation tree" "$docs of $pages pages; $(rpm -qlp "$main" 2>/dev/null | grep '^/usr/share/doc' | head -5)"
+fi
+# %doc's directory is the name, or name-version where rpm's %_docdir_fmt says so (Debian's).
+examples=$(rpm -qlp "$spank" 2>/dev/null | grep -cE '^/usr/share/doc/slurm-governor-spank(-[0-9.]+)?/(governor-doctor-taskprolog\.sh|governor-textfile|plugstack\.conf\.example|slurm-governor)$')
+check "slurm-governor-spank holds the four examples the guides name" 4 "$examples"
 if [[ -f $spank ]]; then
 	requires=$(rpm -qp --requires "$spank" 2>/dev/null)
 	if grep -q '^slurm' <<<"$requires" && grep -q 'libmunge' <<<"$requires" && grep -q '^hwloc-libs' <<<"$requires"; then
