@@ -268,7 +268,8 @@ int gov__report_advice(FILE *f, const gov_report_step *steps, size_t n)
 
     if (!v)
         return GOV_ENOMEM;
-    memcpy(v, steps, n * sizeof *v);
+    if (n)
+        memcpy(v, steps, n * sizeof *v);
     gov__report_sort(v, n, GOV_REPORT_SORT_JOB);
     for (size_t i = 0, end; i < n; i = end) {
         gov_job_advice a;
