@@ -205,28 +205,38 @@ rm -f "$home/doc-lines.out"
 bash "$cluster" stop --dir "$dir" >/dev/null 2>&1
 
 # ---- the textfile exporter --------------------------------------------------
-# Its output is Prometheus text, checked by promtool, which the host's
-# suite installs (tests/install-deps.sh) and the Slurm roots do not.
 tf_install=$(grep -E '^    install .*governor-textfile' "$guide" | sed 's/^    //')
 cron=$(awk '/^    \* \* \* \* \* root \/usr\/local\/sbin\/governor-textfile/ { s = $0; while (s ~ /\\$/) { getline n; sub(/\\$/, "", s); s = s n } print s }' "$guide" |
 	sed 's/^ *//; s/  */ /g')
 check "admin-guide.md: the exporter's install command and cron line" "1 1" \
   "$(grep -c . <<<"$tf_install") $(grep -c . <<<"$cron")"
-if command -v promtool >/dev/null && getent group prometheus >/dev/null; then
-	bash -c "$tf_install"
-	check "'$tf_install'" "0" "$?"
-	# Debian's prometheus-node-exporter makes its textfile directory.
-	install -d /var/lib/prometheus/node-exporter
-	cmd=$(awk '{ $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print }' <<<"$cron")
-	bash -c "$cmd"
-	check "the cron line's command ($cmd)" 0 $?
-	check "governor.prom: root's and prometheus's, 0640" "640 root prometheus" \
-	  "$(stat -c '%a %U %G' /var/lib/prometheus/node-exporter/governor.prom 2>/dev/null)"
+bash -c "$tf_install"
+check "'$tf_install'" "0" "$?"
+# What Debian's prometheus-node-exporter (its textfile directory) and
+# prometheus (its group) make; a Slurm root has neither package.
+made_dir=false
+[[ -d /var/lib/prometheus/node-exporter ]] || made_dir=true
+install -d /var/lib/prometheus/node-exporter
+made_group=false
+if ! getent group prometheus >/dev/null; then
+	groupadd --system prometheus && made_group=true
+fi
+cmd=$(awk '{ $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print }' <<<"$cron")
+bash -c "$cmd"
+check "the cron line's command ($cmd)" 0 $?
+check "governor.prom: root's and prometheus's, 0640" "640 root prometheus" \
+  "$(stat -c '%a %U %G' /var/lib/prometheus/node-exporter/governor.prom 2>/dev/null)"
+check "the exporter's file has the stage 2 step" 1 \
+  "$(grep -c '^governor_step_elapsed_seconds{slurm_job=' /var/lib/prometheus/node-exporter/governor.prom)"
+# promtool comes with Debian's prometheus, which the host's suite installs
+# (tests/install-deps.sh) and a Slurm root does not.
+if command -v promtool >/dev/null; then
 	out=$(promtool check metrics </var/lib/prometheus/node-exporter/governor.prom 2>&1)
 	check "promtool check metrics" "0 ''" "$? '$out'"
-	check "the exporter's file has the stage 2 step" 1 \
-	  "$(grep -c '^governor_step_elapsed_seconds{slurm_job=' /var/lib/prometheus/node-exporter/governor.prom)"
 else
-	pass "the textfile exporter: checked on the host's packages, where promtool is (a Slurm root has none)"
+	pass "promtool check metrics: on the host's packages, where promtool is (a Slurm root has none)"
 fi
+rm -f /var/lib/prometheus/node-exporter/governor.prom
+$made_dir && rmdir /var/lib/prometheus/node-exporter
+$made_group && groupdel prometheus
 finish
