@@ -110,7 +110,12 @@ const char *gov_version_string(void);
     XX(ENODE, -4008, "the descriptor was sealed on another node, or on this node before " \
                      "it last booted")                                                    \
     XX(EUNREACHABLE, -4009, "neither munged's socket nor the step's descriptor file can " \
-                            "be reached from here (a container that binds neither in)")
+                            "be reached from here (a container that binds neither in)") \
+    XX(ESOCKET, -4010, "the MUNGE socket is not root's or munge's all the way down: a " \
+                       "daemon another user started could answer there")                \
+    XX(EUNVOUCHED, -4011, "in a user namespace of its own, nothing vouches that root or " \
+                          "munged made the descriptor (a file without root's mark, munged's " \
+                          "answer): the user may have")
 
 enum {
 #define GOV_ERR_CODE_(name, value, text) GOV_##name = (value),
@@ -276,6 +281,10 @@ enum { GOV_NAMESPACE_COUNT = GOV_NAMESPACE_LIST(GOV_ENUM_ONE_) 0 };
  *  gov_snapshot.descriptor.unchecked (docs/descriptor.md, "Containers"). */
 #define GOV_BINDING_LIST(X)                                                  \
     X(GOV_BINDING_ANCESTRY, "ancestry") /* descent from the step's slurmstepd */ \
+    X(GOV_BINDING_OWNER, "owner") /* the file's owner is root: a user namespace of the \
+                                     process's own, no root's mark on the file */ \
+    X(GOV_BINDING_MUNGED, "munged") /* munged answered: a user namespace of the \
+                                       process's own, where the user may run one */ \
     /* append above this line */
 typedef enum gov_binding { GOV_BINDING_LIST(GOV_ENUM_MEMBER_) } gov_binding;
 enum { GOV_BINDING_COUNT = GOV_BINDING_LIST(GOV_ENUM_ONE_) 0 };
@@ -662,7 +671,11 @@ typedef struct gov_options {
  * .scheduler.source null; .descriptor.status and .reason say what was
  * wrong) but returns an error: GOV_ENOENT when the descriptor is absent,
  * else the verification's reason (GOV_ESEAL, GOV_EUNTRUSTED, GOV_EBINDING,
- * GOV_ENODE, GOV_ENAMESPACE, GOV_EUNREACHABLE, GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE).  Use
+ * GOV_ENODE, GOV_ENAMESPACE, GOV_EUNREACHABLE, GOV_EVERSION, GOV_EPARSE, GOV_EMUNGE,
+ * GOV_ESOCKET).  In strict mode a descriptor whose maker nothing vouches
+ * for (in a user namespace of the process's own: a file without root's
+ * mark, munged's answer; .descriptor.unchecked "owner" or "munged"
+ * otherwise) is invalid, GOV_EUNVOUCHED: the user may have made it.  Use
  * it where a budget that users could have edited is worse than none:
  * accounting, admission that must match the allocation.  Incompatible
  * with GOV_OPT_NO_DESCRIPTOR and with a sysroot (gov_context_create()

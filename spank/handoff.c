@@ -31,25 +31,48 @@
 
 static const char *munge_refused(const gov_spank_policy *site)
 {
-    /* munged runs as root or as this user (Debian, RHEL: "munge"). */
-    const struct passwd *pw = getpwnam("munge");
     const char *why;
 
     return gov__munge_path_check(site->munge_socket[0] ? site->munge_socket : NULL,
-                                 pw ? pw->pw_uid : (uid_t)-1, &why)
+                                 gov__munge_user(), &why)
                ? why
                : NULL;
 }
 
-/* The credential into h->cred, or why not into msg. */
+/* What a refused task's user is told of each cause: no path, no MUNGE
+ * words (they may name its socket); slurmd's log has the whole reason. */
+static const struct {
+    const char *cause, *told;
+} told[] = {
+    { "socket", "the MUNGE socket is not one root may trust" },
+    { "munge", "MUNGE cannot seal the descriptor (munged refused or cannot be reached)" },
+    { "file", "the descriptor file cannot be written" },
+    { "stepd", "slurmstepd's start time cannot be read" },
+    { "size", "the descriptor does not fit its size limit" },
+};
+
 /* Why no task of the step gets a descriptor: in slurmd's log, at most once
- * a minute per cause and user; under seal=required each task says it as
- * it fails. */
+ * a minute per cause and user; under seal=required there once per step, and
+ * each task tells its user the cause without a path as it fails. */
 static void failed(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
                    const char *cause)
 {
-    if (!site->seal_required)
+    if (!site->seal_required) {
         gov__log_seal_skipped(site, cause, step->uid, h->failure);
+        return;
+    }
+    slurm_info("governor: %s; this site requires a sealed descriptor, so this step's tasks "
+               "do not start", h->failure);
+    for (size_t i = 0; i < sizeof told / sizeof told[0]; i++)
+        if (!strcmp(told[i].cause, cause))
+            snprintf(h->told, sizeof h->told, "%s", told[i].told);
+    /* A timeout's words name no path, and say what to look at. */
+    if (!h->told[0])
+        snprintf(h->told, sizeof h->told, "%s", h->failure);
+    snprintf(h->advice, sizeof h->advice, "%s",
+             site->handoff_munge ? "ask the administrators to check munged; slurmd's log on the "
+                                   "node says why"
+                                 : "ask the administrators: slurmd's log on the node says why");
 }
 
 static const char *seal(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
@@ -109,7 +132,7 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
     int len;
 
     h->cred = NULL;
-    h->file[0] = h->failure[0] = h->advice[0] = '\0';
+    h->file[0] = h->failure[0] = h->advice[0] = h->told[0] = '\0';
     h->due = true;
     /* Every task of the step is a child of this process. */
     d.pid = (uint64_t)getpid();
@@ -191,6 +214,7 @@ void gov__handoff_missing(gov_handoff *h, const char *why, const char *advice)
     h->due = true;
     snprintf(h->advice, sizeof h->advice, "%s", advice);
     snprintf(h->failure, sizeof h->failure, "%s", why);
+    snprintf(h->told, sizeof h->told, "%s", why);
 }
 
 /* The task does not start.  Slurm fails a task for task_init_privileged's
@@ -219,8 +243,8 @@ int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handof
     if (!h->cred && !h->file[0]) {
         if (site->seal_required)
             refuse("%s; this site requires a sealed descriptor, so the task does not start (%s)",
-                   h->failure[0] ? h->failure : "no descriptor was made",
-                   h->advice[0] ? h->advice : "ask the administrators to check munged");
+                   h->told[0] ? h->told : h->failure[0] ? h->failure : "no descriptor was made",
+                   h->advice[0] ? h->advice : "ask the administrators: slurmd's log says why");
         return 0;
     }
     if (h->env_failed) {

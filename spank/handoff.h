@@ -20,7 +20,8 @@
 typedef struct gov_handoff {
     char *cred;
     char file[GOV_SPANK_POLICY_PATH_MAX + 64];
-    char failure[GOV_SEAL_WHY_MAX + 200];
+    char failure[GOV_SEAL_WHY_MAX + 200];   /* for slurmd's log: may name paths */
+    char told[GOV_SEAL_WHY_MAX + 200];      /* for the user: names none */
     char advice[GOV_MODE_HELP_MAX];  /* what a refused task's user is told to do */
     bool due;              /* the step is governed: each task should get one */
     bool env_failed;       /* slurmstepd refused the descriptor's variable */

@@ -17,7 +17,10 @@
  *     and write its record when the last task exits (task_exit); with
  *     pressure triggers, give the step's PSI files to the user at that
  *     fork and name them in each task (task_init); free the table at the
- *     step's end (exit).
+ *     step's end (exit).  A note of what a lost slurmstepd would leave
+ *     (the descriptor file, the record) stands from init_post_opt to exit.
+ *   job script (slurmd's `slurmstepd spank epilog`, root, at the job's end
+ *     on the node): finish what such a note is left for (job_epilog).
  *     Errors here are logged and degrade: a non-zero return aborts the
  *     step and can drain the node, so only init returns one, where the
  *     site asked for it (on_init_error=fail_job or drain_node); a task the
@@ -232,6 +235,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
     if (gov_state.site.report_dir[0])
         gov__report_begin(&gov_state.report, &gov_state.step);
     gov__handoff_step(sp, &gov_state.site, &gov_state.step, &gov_state.handoff);
+    gov__recovery_begin(&gov_state.recovery, &gov_state.site, &gov_state.handoff,
+                        &gov_state.report, &gov_state.step);
     return 0;
 }
 
@@ -261,6 +266,8 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
     (void)av;
     if (spank_remote(sp)) {
         gov__report_task_forked(&gov_state.report, sp);
+        gov__recovery_cgroups(&gov_state.recovery, &gov_state.site, &gov_state.report,
+                              &gov_state.step);
         gov__pressure_delegate(sp, &gov_state.step, &gov_state.pressure);
     }
     return 0;
@@ -295,9 +302,27 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     if (spank_remote(sp)) {
         gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
         gov__handoff_end(&gov_state.site, &gov_state.handoff);
+        gov__recovery_end(&gov_state.recovery, &gov_state.site);
         gov__environment_end(&gov_state.env);
     }
     free(gov_state.node);
     gov_state.node = NULL;
+    return 0;
+}
+
+/* The job's end on this node (slurmd runs `slurmstepd spank epilog`, as
+ * root, after every step): finish what a step whose slurmstepd ended first
+ * left behind.  Never fails: a required plugin's failure here drains. */
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+    gov_spank_policy site;
+    uint32_t job = 0;
+    char err[512];
+
+    if (spank_context() != S_CTX_JOB_SCRIPT ||
+        gov__spank_policy_parse(ac, (const char *const *)av, &site, err, sizeof err) ||
+        spank_get_item(sp, S_JOB_ID, &job) != ESPANK_SUCCESS)
+        return 0;
+    gov__recovery_job(&site, job);
     return 0;
 }

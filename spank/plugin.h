@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "pressure_delegate.h"
 #include "report_gather.h"
+#include "step_recovery.h"
 #include "topo.h"
 
 /* Everything the plugin knows about the current step on this node.  SPANK
@@ -30,6 +31,7 @@ typedef struct gov_plugin {
     gov_env_step env;      /* environment.c */
     gov_pressure_handout pressure;   /* pressure_delegate.c */
     gov_report report;     /* report=DIR: the step's record (report_gather.c) */
+    gov_recovery recovery; /* what a lost slurmstepd would leave (step_recovery.c) */
 } gov_plugin;
 
 #endif /* GOV_SPANK_PLUGIN_H */

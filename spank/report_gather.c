@@ -177,34 +177,26 @@ static void identity(const gov_descriptor *step, gov_step_record *rec)
         strcpy(rec->node, "unknown");
 }
 
-static void write_record(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)
+void gov__report_record_start(const gov_report *r, const gov_descriptor *step,
+                              gov_step_record *rec)
 {
-    gov_step_record rec;
-    struct timespec now;
-    struct rusage ru;
+    gov__step_record_init(rec);
+    identity(step, rec);
+    rec->start = r->start_wall;
+    rec->tasks = step->tasks_on_node;
+    rec->budget_cpus = step->cpus_on_node;
+    if (step->step_mem_mib != GOV_UNKNOWN && step->step_mem_mib)
+        rec->budget_memory_bytes = step->step_mem_mib << 20;
+}
+
+void gov__report_append_record(const gov_spank_policy *site, gov_step_record *rec)
+{
     char line[GOV_REPORT_LINE_MAX];
     const char *why = "";
     int len, rc;
 
-    r->on = false;
-    gov__step_record_init(&rec);
-    identity(step, &rec);
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    rec.start = r->start_wall;
-    rec.elapsed_s = (double)(now.tv_sec - r->start.tv_sec) +
-                    (double)(now.tv_nsec - r->start.tv_nsec) / 1e9;
-    rec.tasks = step->tasks_on_node;
-    rec.budget_cpus = step->cpus_on_node;
-    if (step->step_mem_mib != GOV_UNKNOWN && step->step_mem_mib)
-        rec.budget_memory_bytes = step->step_mem_mib << 20;
-    from_slots(r, &rec);
-    if (r->have_cgroups)
-        gov__step_usage_read(NULL, &r->cg, &rec);
-    if (isnan(rec.cpu_s) && !getrusage(RUSAGE_CHILDREN, &ru))
-        rec.cpu_s = tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime) - tv_s(&r->base.ru_utime) -
-                    tv_s(&r->base.ru_stime);
-    gov__step_record_judge(&rec, site->report_min_s);
-    len = gov__step_record_encode(&rec, line, sizeof line);
+    gov__step_record_judge(rec, site->report_min_s);
+    len = gov__step_record_encode(rec, line, sizeof line);
     if (len < 0) {
         slurm_error("governor: cannot encode the step report's record: %s", gov_strerror(len));
         return;
@@ -216,6 +208,26 @@ static void write_record(gov_report *r, const gov_spank_policy *site, const gov_
          * and this is the site's to fix. */
         slurm_info("governor: no step report for this step: %s (%s); the step is not "
                     "affected, see the admin guide's step report section", why, strerror(-rc));
+}
+
+static void write_record(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)
+{
+    gov_step_record rec;
+    struct timespec now;
+    struct rusage ru;
+
+    r->on = false;
+    gov__report_record_start(r, step, &rec);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    rec.elapsed_s = (double)(now.tv_sec - r->start.tv_sec) +
+                    (double)(now.tv_nsec - r->start.tv_nsec) / 1e9;
+    from_slots(r, &rec);
+    if (r->have_cgroups)
+        gov__step_usage_read(NULL, &r->cg, &rec);
+    if (isnan(rec.cpu_s) && !getrusage(RUSAGE_CHILDREN, &ru))
+        rec.cpu_s = tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime) - tv_s(&r->base.ru_utime) -
+                    tv_s(&r->base.ru_stime);
+    gov__report_append_record(site, &rec);
 }
 
 void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,

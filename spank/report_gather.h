@@ -50,6 +50,13 @@ void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_
  * none), into its slot. */
 void gov__report_task_times(const gov_report *r, spank_t sp);
 
+/* The record as it stands at the step's start (identity, start, tasks,
+ * budget): what the pending note keeps (step_recovery.c). */
+void gov__report_record_start(const gov_report *r, const gov_descriptor *step,
+                              gov_step_record *rec);
+/* Judge rec and append it to the site's report file (logged on failure). */
+void gov__report_append_record(const gov_spank_policy *site, gov_step_record *rec);
+
 /* task_exit: the last of the node's tasks writes the record. */
 void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,
                              const gov_descriptor *step);

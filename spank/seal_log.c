@@ -30,9 +30,9 @@ void gov__log_seal_skipped(const gov_spank_policy *site, const char *cause, uint
     if (dirfd >= 0)
         close(dirfd);
     if (due)
-        slurm_info("governor: %s; tasks run without a descriptor (seal=optional). Check munged "
-                   "on this node; this message comes at most once a minute per cause and user, "
-                   "%llu more of it since the last", why, (unsigned long long)folded);
+        slurm_info("governor: %s; tasks run without a descriptor (seal=optional); this message "
+                   "comes at most once a minute per cause and user, %llu more of it since the "
+                   "last", why, (unsigned long long)folded);
     else
         slurm_debug("governor: %s; the task runs without a descriptor", why);
 }

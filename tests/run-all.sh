@@ -199,7 +199,7 @@ install_checks() {
 }
 
 debs() {
-	bash tests/install/test_deb.sh
+	bash tests/install/test_deb.sh "$out/plain"
 }
 
 buildd() {
@@ -300,7 +300,7 @@ def buildd - "Debian source package as a build daemon builds it" buildd
 def san - "sanitizers (address, undefined)" sanitized
 def noslurm - "the plugin's Slurm-free parts without spank.h" unit_without_slurm
 def install plain "install, man pages, dist tarball" install_checks
-def debs - "Debian packages" debs
+def debs plain "Debian packages" debs
 def debs-24.11 - "Slurm 24.11 root: Debian packages" root_debs 24.11
 def debs-26.05 - "Slurm 26.05 root: Debian packages" root_debs 26.05
 def v2 probes "end-to-end on Slurm 26.05, cgroup v2 under systemd (QEMU guest), and the outcome benchmark there" e2e_v2

@@ -211,27 +211,51 @@ typedef struct reading {
     records *rs;
 } reading;
 
+/* The next line of in into buf (no newline), at most cap - 1 bytes: 1, 0
+ * at the end, -1 for a longer line, which is read past and dropped (a
+ * record is a line of at most GOV_REPORT_LINE_MAX bytes). */
+static int next_line(FILE *in, char *buf, size_t cap, size_t *len)
+{
+    bool longer = false;
+
+    for (;;) {
+        size_t n;
+        if (!fgets(buf, (int)cap, in))
+            return longer ? -1 : 0;
+        n = strlen(buf);
+        if (n && buf[n - 1] == '\n') {
+            buf[--n] = '\0';
+            *len = n;
+            return longer ? -1 : 1;
+        }
+        /* Short of the buffer without a newline: the file's last line. */
+        if (n < cap - 1) {
+            *len = n;
+            return longer ? -1 : 1;
+        }
+        longer = true;
+    }
+}
+
 static int read_file(FILE *in, const char *name, void *arg)
 {
     const filters *fl = ((reading *)arg)->fl;
     records *rs = ((reading *)arg)->rs;
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t n;
-    int rc = 0;
+    char line[GOV_REPORT_LINE_MAX + 1];
+    size_t len, lineno = 0;
+    int rc = 0, got;
 
-    while (!rc && (n = getline(&line, &cap, in)) >= 0) {
+    while (!rc && (got = next_line(in, line, sizeof line, &len)) != 0) {
         gov_step_record r;
         int d;
         lineno++;
-        if (n > 0 && line[n - 1] == '\n')
-            n--;
-        if (n == 0)
+        if (got > 0 && len == 0)
             continue;
-        d = n < GOV_REPORT_LINE_MAX ? gov__step_record_decode(line, (size_t)n, &r) : GOV_EPARSE;
+        d = got > 0 ? gov__step_record_decode(line, len, &r) : GOV_EPARSE;
         if (d && rs->bad + rs->other_schema < NAMED_SKIPS_MAX)
             fprintf(stderr, "governor: report: %s:%zu: skipped: %s\n", name, lineno,
-                    d == GOV_EVERSION ? "a record of another schema" : "not a step record");
+                    got < 0 ? "a line longer than a record can be"
+                    : d == GOV_EVERSION ? "a record of another schema" : "not a step record");
         if (d == GOV_EVERSION)
             rs->other_schema++;
         else if (d)
@@ -239,7 +263,11 @@ static int read_file(FILE *in, const char *name, void *arg)
         else if (selected(fl, &r))
             rc = add(rs, &r);
     }
-    free(line);
+    if (!rc && ferror(in)) {
+        /* A read error is no end of the records. */
+        fprintf(stderr, "governor: report: cannot read %s: %s\n", name, strerror(errno));
+        return GOV_EIO;
+    }
     if (rc)
         fprintf(stderr, "governor: report: %s\n", gov_strerror(rc));
     return rc;

@@ -255,6 +255,11 @@ static void advise(FILE *f, const gov_job_advice *a, gov_finding fi)
                       "start aimed above the new limit; start such programs again after a change",
             asked);
         break;
+    case GOV_FINDING_STEPD_LOST:
+        put(f, a, fi, "its slurmstepd ended before it did (on cgroup v1 it shares the step's "
+                      "memory, so a step that fills %s a node, /dev/shm files included, kills "
+                      "it): ask more (--mem), or keep tmpfs files small", asked);
+        break;
     case GOV_FINDING_COUNT:
         break;
     }

@@ -5,7 +5,9 @@
  * steps.jsonl-20261206.gz) that were last written at or after that time:
  * a file last written before it holds no step that started since.  A
  * compressed copy is read through gzip -dc (gzip is essential on Debian and
- * in every RPM base system; nothing is linked for it). */
+ * in every RPM base system; nothing is linked for it).  A named file must
+ * be a regular one: a FIFO would hang the report, a device feed it for
+ * ever. */
 #define _GNU_SOURCE /* pipe2 */
 #include "report.h"
 
@@ -53,17 +55,39 @@ static FILE *gunzip(const char *path, pid_t *pid)
     return f;
 }
 
+/* A regular file, opened without waiting on a FIFO or reading a device
+ * for ever; errno says why not. */
+static FILE *open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags;
+    struct stat st;
+    FILE *f;
+
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    if (!(f = fdopen(fd, "r")))
+        close(fd);
+    return f;
+}
+
 static int read_one(const char *path, gov_report_reader fn, void *arg)
 {
     bool gz = has_suffix(path, ".gz");
     pid_t pid = -1;
     int status = 0, rc;
-    FILE *in = gz ? gunzip(path, &pid) : fopen(path, "re");
+    FILE *in = gz ? gunzip(path, &pid) : open_regular(path);
 
     if (!in) {
         /* The path is the admin's own argument or in their directory:
          * naming it is asked for. */
-        fprintf(stderr, "governor: report: cannot read %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "governor: report: cannot read %s: %s\n", path,
+                errno == EINVAL ? "not a regular file" : strerror(errno));
         return GOV_EIO;
     }
     rc = fn(in, path, arg);

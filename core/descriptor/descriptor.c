@@ -523,10 +523,18 @@ int gov__descriptor_verify(const char *cred, const char *socket,
 {
     char *payload = NULL;
     size_t len = 0;
+    const char *why;
+    /* Only in the node's initial user namespace do owners say who they
+     * are: there munged must be root's or munge's, as the plugin checks it
+     * before it seals; in a namespace of the process's own the user may run
+     * a munged of theirs behind any path, so its word goes unchecked. */
+    bool initial = gov__userns_initial() == GOV_VOUCH_YES;
     int rc;
 
     gov__descriptor_init(out);
     memset(chk, 0, sizeof *chk);
+    if (initial && gov__munge_path_check(socket, gov__munge_user(), &why))
+        return GOV_ESOCKET;
     rc = gov__seal_decode(socket, cred, &payload, &len, info);
     if (rc)
         return rc;
@@ -539,12 +547,15 @@ int gov__descriptor_verify(const char *cred, const char *socket,
         rc = gov__descriptor_parse(payload, len, out);
     free(payload);
     /* munged decodes a credential restricted to a uid only for a client
-     * whose real uid (in munged's own namespace) is that uid. */
+     * whose real uid (in munged's own namespace) is that uid: its word,
+     * where it is munged's. */
     if (!rc)
         rc = gov__descriptor_check_binding(out, claim,
-                                           info->uid_restriction != GOV_UID_NONE &&
+                                           initial && info->uid_restriction != GOV_UID_NONE &&
                                                info->uid_restriction == out->uid,
                                            chk);
+    if (!initial)
+        chk->unchecked |= 1u << GOV_BINDING_MUNGED;
     if (rc)
         gov__descriptor_init(out);
     return rc;

@@ -10,6 +10,7 @@
 #include "base.h"
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define GOV_DESC_VERSION 4
 /* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
@@ -216,12 +217,37 @@ typedef struct gov_seal_info {
 int gov__seal_decode(const char *socket, const char *cred, char **payload,
                      size_t *len, gov_seal_info *info);
 
+/* ---- the MUNGE socket (munge_path.c) ----------------------------------------- */
+
+/* Whether the MUNGE socket at path (NULL: libmunge's default) is root's or
+ * munge's: root hands it the plaintext descriptor to seal (a user's own
+ * listener there would get every task's), and a task trusts its answer
+ * (a user's own munged would vouch for anything).  Every
+ * directory from "/" to the socket must belong to root or to owner (the
+ * munge user; (uid_t)-1: none) and be writable by nobody else, sticky ones
+ * (/tmp) included; a link is followed (at most 8) only from such a
+ * directory; the socket must be a socket of root's or owner's.  A path
+ * that ends in a missing name inside such directories passes: only root
+ * or munge could put something there (libmunge then reports it missing).
+ * No connection is made: munged logs each one that sends nothing.
+ * Returns 0, GOV_EACCES, GOV_EINVAL or another negative errno, with *why
+ * a static reason fit for a log. */
+int gov__munge_path_check(const char *path, uid_t owner, const char **why);
+
+/* The munge user's uid, whom munged runs as (Debian, RHEL); (uid_t)-1
+ * where there is none. */
+uid_t gov__munge_user(void);
+
 /* ---- verification (descriptor.c) ------------------------------------------- */
 
 /* Decode, authorise, parse and bind a sealed descriptor.  trusted_uid is
- * GOV_UID_NONE or a uid trusted besides 0.  On 0, *out holds the facts,
- * *info the seal's state and *chk what the binding could not check;
- * otherwise the GOV_E* reason (*chk is filled either way). */
+ * GOV_UID_NONE or a uid trusted besides 0.  In the node's initial user
+ * namespace the socket must pass gov__munge_path_check (GOV_ESOCKET
+ * otherwise); in a user namespace of the process's own munged's answer is
+ * taken, its uid restriction is not believed, and chk->unchecked gets
+ * GOV_BINDING_MUNGED.  On 0, *out holds the facts, *info the seal's state
+ * and *chk what the binding could not check; otherwise the GOV_E* reason
+ * (*chk is filled either way). */
 int gov__descriptor_verify(const char *cred, const char *socket,
                            uint32_t trusted_uid, const gov_desc_claim *claim,
                            gov_descriptor *out, gov_seal_info *info, gov_desc_check *chk);
@@ -234,10 +260,13 @@ int gov__descriptor_verify(const char *cred, const char *socket,
 
 /* Read, authorise, parse and bind the descriptor file at path (absolute):
  * opened without following a last link, a regular file of at most
- * GOV_DESC_MAX_BYTES, writable by its owner alone, and its owner root (or
- * trusted_uid); in a user namespace where the initial namespace's root is
- * not mapped, the overflow uid the kernel shows for every unmapped owner
- * (docs/descriptor.md says what that leaves).  Returns 0 with *out and
+ * GOV_DESC_MAX_BYTES with one link, writable by its owner alone, and its
+ * owner root (or trusted_uid); in a user namespace where the initial
+ * namespace's root is not mapped, the overflow uid the kernel shows for
+ * every unmapped owner.  Outside the initial user namespace an owner is
+ * what the namespace's maker says: unless the file carries root's mark
+ * (gov__file_marked), chk->unchecked gets GOV_BINDING_OWNER
+ * (docs/descriptor.md, "Threat model").  Returns 0 with *out and
  * *chk as gov__descriptor_verify() gives them; GOV_ENOENT when the file's
  * directory cannot be seen (a container that does not bind it in),
  * GOV_EBINDING when the directory is there but not the file (its step has
@@ -247,6 +276,12 @@ int gov__descriptor_verify(const char *cred, const char *socket,
 int gov__descriptor_verify_file(const char *path, uint32_t trusted_uid,
                                 const gov_desc_claim *claim, gov_descriptor *out,
                                 gov_desc_check *chk);
+
+/* Whether the open file fd carries root's mark: the immutable flag
+ * (FS_IMMUTABLE_FL), which only root of the node's initial user namespace
+ * can set (CAP_LINUX_IMMUTABLE there), on tmpfs, ext4, XFS or Btrfs, whose
+ * flags the kernel keeps (a FUSE daemon answers for its own). */
+bool gov__file_marked(int fd);
 
 /* Whether st_uid may be root's as the calling process sees files: 0 (or
  * trusted_uid), or overflow_uid where the claim's user namespace leaves

@@ -1,24 +1,30 @@
 /* descriptor_file.c - the descriptor as a file root wrote for the step
  * (handoff=file): a trust path that needs no daemon in the task, for sites
  * without munged and containers that cannot reach its socket
- * (docs/descriptor.md, "Hand-off").
+ * (docs/descriptor.md, "Hand-off" and "Threat model").
  *
  * What proves the text is root's is the file itself, opened and then
- * examined through its descriptor: who owns it and who may write it.  The
- * path only says where to look; a user who bends it (a link, a bind mount
- * in their own container) can only point at files that exist, and theirs
- * show their own uid.  In a user namespace that leaves the node's root
- * unmapped, the kernel shows every unmapped owner as the overflow uid:
- * root's file then looks like any other user's, and that is accepted, so
- * there the check keeps out the user's own files, not another account's
- * (docs/descriptor.md says what that leaves). */
+ * examined through its descriptor: who owns it, who may write it, how many
+ * names it has.  The path only says where to look.  An owner says who it is
+ * only in the node's initial user namespace, which the kernel vouches for
+ * (evidence.h, gov__userns_initial).  In a user namespace of the process's
+ * own, a user may map their own uid to 0 and mount any file anywhere: there
+ * the file counts as root's when it carries root's mark, the immutable
+ * flag, which only the initial namespace's root can set (the plugin sets
+ * it), on a local filesystem whose flags the kernel keeps (not FUSE, whose
+ * daemon answers for them); without the mark the owner goes unchecked
+ * (GOV_BINDING_OWNER), which the snapshot says. */
 #include "descriptor.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 bool gov__file_owner_trusted(uint64_t st_uid, uint32_t trusted_uid, bool root_mapped,
@@ -71,10 +77,30 @@ static int gone(const char *path)
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? GOV_EBINDING : GOV_ENOENT;
 }
 
-/* The file's whole text into buf (NUL-terminated), if it is root's. */
-static int read_trusted(const char *path, uint32_t trusted_uid, char *buf, size_t cap,
-                        size_t *len)
+bool gov__file_marked(int fd)
 {
+    struct statfs fs;
+    int flags = 0;
+
+    if (fstatfs(fd, &fs) || ioctl(fd, FS_IOC_GETFLAGS, &flags))
+        return false;
+    switch ((unsigned long)fs.f_type) {
+    case TMPFS_MAGIC:
+    case EXT4_SUPER_MAGIC:
+    case XFS_SUPER_MAGIC:
+    case BTRFS_SUPER_MAGIC:
+        return (flags & FS_IMMUTABLE_FL) != 0;
+    default:
+        return false;
+    }
+}
+
+/* The file's whole text into buf (NUL-terminated), if it is root's: its
+ * owner vouched for (*owner_vouched) or not. */
+static int read_trusted(const char *path, uint32_t trusted_uid, char *buf, size_t cap,
+                        size_t *len, bool *owner_vouched)
+{
+    bool initial = gov__userns_initial() == GOV_VOUCH_YES;
     struct stat st;
     ssize_t n;
     int fd, rc = 0;
@@ -84,11 +110,16 @@ static int read_trusted(const char *path, uint32_t trusted_uid, char *buf, size_
     fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR ? gone(path) : -errno;
+    /* In the initial namespace root is mapped and owners are real: only
+     * root's (or trusted_uid's) file; elsewhere the overflow uid may stand
+     * for root, what says so (uid_map, overflowuid) being the user's to
+     * mount over, hence the mark. */
     if (fstat(fd, &st)) {
         rc = -errno;
-    } else if (!S_ISREG(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-               !gov__file_owner_trusted((uint64_t)st.st_uid, trusted_uid, root_mapped(),
-                                        overflow_uid())) {
+    } else if (!S_ISREG(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) || st.st_nlink != 1 ||
+               !gov__file_owner_trusted((uint64_t)st.st_uid, trusted_uid,
+                                        initial || root_mapped(),
+                                        initial ? GOV_UNKNOWN : overflow_uid())) {
         rc = GOV_EUNTRUSTED;
     } else if (st.st_size <= 0 || (uint64_t)st.st_size >= cap) {
         rc = GOV_EPARSE;
@@ -101,6 +132,7 @@ static int read_trusted(const char *path, uint32_t trusted_uid, char *buf, size_
         else {
             buf[n] = '\0';
             *len = (size_t)n;
+            *owner_vouched = initial || gov__file_marked(fd);
         }
     }
     close(fd);
@@ -113,17 +145,20 @@ int gov__descriptor_verify_file(const char *path, uint32_t trusted_uid,
 {
     char text[GOV_DESC_MAX_BYTES + 1];
     size_t len = 0;
+    bool vouched = false;
     int rc;
 
     gov__descriptor_init(out);
     memset(chk, 0, sizeof *chk);
     if (!path)
         return GOV_EINVAL;
-    rc = read_trusted(path, trusted_uid, text, sizeof text, &len);
+    rc = read_trusted(path, trusted_uid, text, sizeof text, &len, &vouched);
     if (!rc)
         rc = gov__descriptor_parse(text, len, out);
     if (!rc)
         rc = gov__descriptor_check_binding(out, claim, false, chk);
+    if (!rc && !vouched)
+        chk->unchecked |= 1u << GOV_BINDING_OWNER;
     if (rc)
         gov__descriptor_init(out);
     return rc;

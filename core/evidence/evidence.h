@@ -322,6 +322,24 @@ extern const char *const gov__hwloc_excluded[];
  * or GOV_ENOSPC. */
 int gov__hwloc_plugins_blacklist(char *buf, size_t cap);
 
+/* ==== userns.c =============================================================
+ * whether this process's user namespace is the node's initial one, as the
+ * kernel vouches for it: only there do owners (of a file, of a socket) say
+ * who they are (docs/descriptor.md, "Threat model").
+ */
+typedef enum gov_vouch {
+    GOV_VOUCH_UNKNOWN,   /* the kernel would not say */
+    GOV_VOUCH_YES,       /* the initial user namespace */
+    GOV_VOUCH_NO,        /* another one (a container's, or a user's own) */
+} gov_vouch;
+
+/* The kernel's answer: a pidfd's user namespace (Linux 6.11), else
+ * /proc/self/ns/user confirmed by setns in a child (userns.c says why). */
+gov_vouch gov__userns_initial(void);
+/* Each way alone, for the tests. */
+gov_vouch gov__userns_initial_pidfd(void);
+gov_vouch gov__userns_initial_nsfs(void);
+
 /* ==== slurmenv.c ===========================================================
  * Slurm's facts as slurmstepd states them in the task's
  * environment, and the parsers of their values (slurmenv.c); a verified

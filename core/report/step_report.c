@@ -120,6 +120,8 @@ void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
         r->findings |= 1u << GOV_FINDING_MEMORY_NEAR_LIMIT;
     if (timed_out(r))
         r->findings |= 1u << GOV_FINDING_TIMEOUT;
+    if (r->recovered)
+        r->findings |= 1u << GOV_FINDING_STEPD_LOST;
     /* However short: a 5 s job that asked an hour is the case to see. */
     if ((!strcmp(r->step, "batch") || !strcmp(r->step, "interactive")) &&
         !(r->findings & (1u << GOV_FINDING_TIMEOUT)) &&
@@ -142,7 +144,7 @@ void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
 
 /* ---- the fields ---------------------------------------------------------- */
 
-typedef enum kind { K_U64, K_SECONDS, K_RATIO, K_NAME, K_SOURCE } kind;
+typedef enum kind { K_U64, K_SECONDS, K_RATIO, K_NAME, K_SOURCE, K_FLAG } kind;
 
 /* Every field but schema, told and findings, in the line's order.  A path
  * with a '.' opens its object on the first member (the table keeps the
@@ -179,6 +181,7 @@ static const struct field {
     S("used.pressure.cpu_some_s", cpu_some_s),
     S("used.pressure.memory_some_s", memory_some_s),
     S("used.pressure.memory_full_s", memory_full_s),
+    { "recovered", K_FLAG, offsetof(gov_step_record, recovered) },
 #undef U
 #undef S
 };
@@ -247,6 +250,9 @@ int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
             break;
         case K_SOURCE:
             gov__jw_string(&w, key, isnan(r->cpu_s) ? NULL : *(const bool *)at ? "cgroup" : "rusage");
+            break;
+        case K_FLAG:
+            gov__jw_bool(&w, key, *(const bool *)at);
             break;
         }
     }
@@ -331,6 +337,11 @@ static int get_field(const struct field *f, const gov_json_leaf *l, gov_step_rec
     case K_NAME:
         return get_name(l, at, f->off == offsetof(gov_step_record, step) ? sizeof r->step
                                                                         : sizeof r->node);
+    case K_FLAG:
+        if (l->type != GOV_JSON_BOOL)
+            return GOV_EPARSE;
+        *(bool *)at = gov__token_eq(l->text, l->len, "true");
+        return 0;
     case K_SOURCE:
         if (l->type == GOV_JSON_NULL)
             return 0;

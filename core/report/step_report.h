@@ -44,7 +44,9 @@
     X(GOV_FINDING_TIMEOUT, "timeout",                                                         \
       "the step ran until the job's time limit ended it")                                     \
     X(GOV_FINDING_TIME_OVERREQUESTED, "time_overrequested",                                   \
-      "the job ran less than a quarter of its time limit")
+      "the job ran less than a quarter of its time limit")                                    \
+    X(GOV_FINDING_STEPD_LOST, "stepd_lost",                                                   \
+      "the step's slurmstepd ended before the step did; the job's epilog wrote the record")
 
 typedef enum gov_finding {
     GOV_FINDING_LIST(GOV_ENUM_MEMBER_)
@@ -89,6 +91,9 @@ typedef struct gov_step_record {
     uint64_t memory_limit_bytes;
     uint64_t oom_kills;
     double cpu_throttled_s, cpu_some_s, memory_some_s, memory_full_s;
+    /* Written by the job's epilog for a step whose slurmstepd ended first:
+     * its end and what its tasks were told are not known. */
+    bool recovered;
     uint32_t findings;       /* bit (1u << gov_finding) */
 } gov_step_record;
 

@@ -42,12 +42,31 @@ static double as_f(uint64_t v)
     return v == GOV_UNKNOWN ? NAN : (double)v;
 }
 
+bool gov__scheduler_vouched(const gov_snapshot *s)
+{
+    return s->scheduler.source == GOV_SCHED_DESCRIPTOR &&
+           s->descriptor.status == GOV_DESCRIPTOR_VERIFIED &&
+           !(s->descriptor.unchecked & GOV_BINDING_MAKER_BITS);
+}
+
 /* A cgroup namespace of its own hides the cgroups above its root, where
  * Slurm puts the step's limits: what is visible is not all that holds the
- * process, and the host's inventory is no bound on what it may use. */
+ * process. */
 static bool cgroups_hidden(const gov_snapshot *s)
 {
     return s->descriptor.namespaces & (1u << GOV_NAMESPACE_CGROUP);
+}
+
+/* The host's inventory bounds the budget, but where the cgroups are hidden:
+ * a limit above the visible root may be lower, so an effective figure of the
+ * host's would claim it binds (docs/snapshot.md); vouched-for facts are the
+ * budget there, and without a scheduler bound it is unknown.  A bound a
+ * user may have made (the variables, a descriptor whose maker went
+ * unchecked), sched, is still held to the host: a forged terabyte is not
+ * the budget. */
+static bool host_bounds(const gov_snapshot *s, bool sched_known)
+{
+    return !cgroups_hidden(s) || (sched_known && !gov__scheduler_vouched(s));
 }
 
 /* The scheduler's per-process CPU bound: the task's share of the step's
@@ -85,7 +104,7 @@ static void resolve_cpu(gov_snapshot *s)
     take_f(&cap, &binding, as_f(s->cpu.cgroup.cpuset_count), GOV_LAYER_CPUSET);
     take_f(&cap, &binding, s->cpu.cgroup.quota_cores, GOV_LAYER_QUOTA);
     take_f(&cap, &binding, as_f(s->cpu.scheduler.cpus), GOV_LAYER_SCHEDULER);
-    if (!cgroups_hidden(s))
+    if (host_bounds(s, s->cpu.scheduler.cpus != GOV_UNKNOWN))
         take_f(&cap, &binding, as_f(s->cpu.host.logical), GOV_LAYER_HOST);
     s->cpu.effective.capacity_cores = cap;
     s->cpu.effective.binding = binding;
@@ -119,7 +138,7 @@ static void resolve_memory(gov_snapshot *s)
     take_u(&limit, &binding, s->memory.cgroup.limit_bytes, GOV_LAYER_CGROUP);
     take_u(&limit, &binding, s->memory.cgroup.high_bytes, GOV_LAYER_CGROUP);
     take_u(&limit, &binding, sched, GOV_LAYER_SCHEDULER);
-    if (!cgroups_hidden(s))
+    if (host_bounds(s, sched != GOV_UNKNOWN))
         take_u(&limit, &binding, s->memory.host.total_bytes, GOV_LAYER_HOST);
     s->memory.effective.limit_bytes = limit;
     s->memory.effective.binding = binding;

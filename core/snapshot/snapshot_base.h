@@ -120,6 +120,17 @@ gov_profile gov__default_profile(const gov_snapshot *s);
  * doctor.h's GOV_DOCTOR_HELD; 0 when none does or the bound is unknown. */
 unsigned gov__cpu_held(const gov_snapshot *s);
 
+/* The unchecked parts that leave a descriptor's maker unvouched for: in a
+ * user namespace of the process's own, a file's owner without root's mark,
+ * munged's answer (docs/descriptor.md, "Threat model"). */
+#define GOV_BINDING_MAKER_BITS ((1u << GOV_BINDING_OWNER) | (1u << GOV_BINDING_MUNGED))
+
+/* Whether the scheduler facts are vouched for: they come from a descriptor
+ * that verified with its maker checked (no "owner" or "munged" left
+ * unchecked).  Only such facts stand for the budget where a cgroup
+ * namespace hides the limits: a user's claim is bounded by the host. */
+bool gov__scheduler_vouched(const gov_snapshot *s);
+
 /* The memory allocation a hard limit is held to: the step's memory on the
  * node (.memory.scheduler.limit_bytes), which its tasks there share, as
  * Slurm's cgroup does; the task's per-CPU share only where that is all that

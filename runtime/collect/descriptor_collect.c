@@ -6,7 +6,8 @@
  * Two hand-offs: GOVERNOR_DESCRIPTOR, a MUNGE credential, and
  * GOVERNOR_DESCRIPTOR_FILE, a file root wrote for the step.  The credential
  * is tried first; when munged cannot be reached (no daemon on the site, a
- * container without its socket) the file is the budget. */
+ * container without its socket) the file is the budget, and so it is where
+ * it is vouched for and munged's answer is not (a user namespace). */
 #include "descriptor.h"
 #include "base.h"
 #include "evidence.h"
@@ -52,9 +53,10 @@ void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
                                     &d, &info, &chk);
         via = GOV_DESCRIPTOR_VIA_MUNGE;
     }
-    /* A credential munged cannot decode here says nothing against the file;
-     * one that fails its checks does (the file holds the same text). */
-    if ((!cred || !*cred || rc == GOV_EMUNGE) && file && *file) {
+    /* A credential munged cannot decode here, or a socket not to be
+     * trusted, says nothing against the file; one that fails its checks
+     * does (the file holds the same text). */
+    if ((!cred || !*cred || rc == GOV_EMUNGE || rc == GOV_ESOCKET) && file && *file) {
         rc = gov__descriptor_verify_file(file, trusted, &claim, &d, &chk);
         via = GOV_DESCRIPTOR_VIA_FILE;
         memset(&info, 0, sizeof info);
@@ -62,9 +64,26 @@ void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
          * (the admin guide has the lines), not a broken seal. */
         if (rc == GOV_ENOENT)
             rc = GOV_EUNREACHABLE;
+    } else if (!rc && (chk.unchecked & (1u << GOV_BINDING_MUNGED)) && file && *file) {
+        /* In a user namespace of its own munged's word is unchecked; the
+         * file, where it carries root's mark, is not: the same text,
+         * vouched for. */
+        gov_descriptor fd;
+        gov_desc_check fchk = { 0 };
+        if (!gov__descriptor_verify_file(file, trusted, &claim, &fd, &fchk) &&
+            !(fchk.unchecked & (1u << GOV_BINDING_OWNER))) {
+            d = fd;
+            chk = fchk;
+            via = GOV_DESCRIPTOR_VIA_FILE;
+            memset(&info, 0, sizeof info);
+        }
     }
     if (via == GOV_DESCRIPTOR_VIA_NONE)
         return;
+    /* Strict mode takes only what root or munged is vouched to have made. */
+    if (!rc && opts && (opts->flags & GOV_OPT_REQUIRE_DESCRIPTOR) &&
+        (chk.unchecked & GOV_BINDING_MAKER_BITS))
+        rc = GOV_EUNVOUCHED;
     if (rc) {
         out->status = GOV_DESCRIPTOR_INVALID;
         out->reason = rc;

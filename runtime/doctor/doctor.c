@@ -43,6 +43,10 @@
 #define FIX_DESCRIPTOR \
     "this step has a descriptor that does not verify: the descriptor finding says why " \
     "and what closes it"
+#define FIX_VOUCHED \
+    "handoff=munge,file (or file) on governor.so's plugstack line, with the run directory " \
+    "bound into the container: the descriptor file carries root's mark, which no user " \
+    "namespace can forge; or run it outside the user namespace"
 #define FIX_NAMESPACE \
     "run doctor inside the step on the node itself, not in a container with " \
     "its own cgroup namespace"
@@ -82,6 +86,15 @@ static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
 {
     const char *summary, *fix;
 
+    if (s->descriptor.status == GOV_DESCRIPTOR_VERIFIED &&
+        (s->descriptor.unchecked & GOV_BINDING_MAKER_BITS)) {
+        add(r, "descriptor.unvouched", GOV_DOCTOR_WARN, "descriptor",
+            "the descriptor verified as far as this process can check, but it runs in a user "
+            "namespace of its own, where the user may show their own file as root's or run "
+            "their own munged: nothing vouches that slurmstepd made it",
+            FIX_VOUCHED);
+        return;
+    }
     if (s->descriptor.status == GOV_DESCRIPTOR_VERIFIED) {
         add(r, "descriptor.verified", GOV_DOCTOR_OK, "descriptor",
             "scheduler facts come from the descriptor slurmstepd sealed; users cannot change them",
@@ -119,6 +132,12 @@ static void examine_descriptor(const gov_snapshot *s, gov_doctor_report *r)
         fix = "let every process read the descriptor of its own task: do not copy "
               "GOVERNOR_DESCRIPTOR between nodes or keep it across reboots; "
               "the task's own step seals a new one (srun --governor)";
+        break;
+    case GOV_ESOCKET:
+        summary = "the MUNGE socket this process verifies through is not root's or munge's all "
+                  "the way down: a munged another user started could answer there";
+        fix = "verify through the node's munged: its own socket (governor verify without "
+              "--munge-socket, or the one slurm.conf's AuthInfo=socket= names)";
         break;
     case GOV_EUNREACHABLE:
         add(r, "descriptor.unreachable", GOV_DOCTOR_WARN, "descriptor",

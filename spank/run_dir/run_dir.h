@@ -53,14 +53,41 @@ bool gov__note_due_wait(int dirfd, const char *name, unsigned period_s, unsigned
                         uint64_t *folded);
 
 /* The step's descriptor text as a new file of root's, RUN_DIR/steps/NAME
- * (step_file.c; NAME random, mode 0444, the directory 0711 and made when
- * missing), its path into path.  Returns 0, or a negative GOV_E* with *why
+ * (step_file.c; NAME random, mode 0444, immutable where the filesystem
+ * has the flag, the directory 0711 and made when missing), its path into
+ * path.  Returns 0, or a negative GOV_E* with *why
  * a static reason fit for a log. */
 int gov__step_file_write(const char *run_dir, const char *text, size_t len, char *path,
                          size_t cap, const char **why);
 
-/* Remove a file gov__step_file_write() made (at the step's end). */
+/* Remove a file gov__step_file_write() made (at the step's end), its mark
+ * cleared first. */
 void gov__step_file_remove(const char *run_dir, const char *path);
+/* The same for NAME in the steps directory dir: 0 or a negative errno. */
+int gov__step_file_unlink(int dir, const char *name);
+
+/* ==== pending.c ============================================================
+ * what root still owes a step on this node if its slurmstepd ends first:
+ * RUN_DIR/pending/NODE.JOB.STEP, root's alone (the directory 0700), written
+ * at the step's start, replaced as it learns more, removed at its end; the
+ * job's epilog sweeps what is left (pending.c says why).
+ */
+#define GOV_PENDING_MAX 4096
+
+/* Write (or replace, whole) the note of NODE's step JOB.STEP.  Returns 0 or
+ * a negative GOV_E* with *why a static reason fit for a log. */
+int gov__pending_write(const char *run_dir, const char *node, uint64_t job, const char *step,
+                       const char *text, size_t len, const char **why);
+
+/* Remove that note (at the step's end); nothing when there is none. */
+void gov__pending_remove(const char *run_dir, const char *node, uint64_t job, const char *step);
+
+/* Every note of NODE's job JOB: fn(text, len, step, arg) for each that is
+ * root's regular file, then the note removed (one that is not is removed
+ * unread).  Returns how many there were, or a negative GOV_E* with *why. */
+typedef void (*gov_pending_fn)(const char *text, size_t len, const char *step, void *arg);
+int gov__pending_sweep(const char *run_dir, const char *node, uint64_t job,
+                       gov_pending_fn fn, void *arg, const char **why);
 
 /* ==== report_file.c ========================================================
  * appending a step record to DIR/steps.jsonl as root

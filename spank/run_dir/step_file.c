@@ -3,7 +3,11 @@
  * of mode 0711.  Anyone may read a file whose name they know, nobody may
  * list them: the name reaches only the step's tasks, in their
  * environment.  The library checks who owns the file, not where it is
- * (core/descriptor/descriptor_file.c), so a container may bind it in anywhere. */
+ * (core/descriptor/descriptor_file.c), so a container may bind it in anywhere.
+ * The file carries root's mark, the immutable flag, which only root of the
+ * node's initial user namespace can set: in a user namespace of the task's
+ * own, where owners are the namespace maker's to choose, it is what shows
+ * the file to be root's.  It comes off before the file is removed. */
 #define _GNU_SOURCE /* O_PATH */
 #include "run_dir.h"
 
@@ -11,8 +15,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +52,29 @@ static int steps_dir(const char *run_dir, const char **why)
     return fd;
 }
 
+/* Set or clear the immutable flag: 0, or a negative errno (EOPNOTSUPP,
+ * ENOTTY where the filesystem has no such flag). */
+static int mark(int fd, bool on)
+{
+    int flags = 0;
+
+    if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+        return -errno;
+    flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    return ioctl(fd, FS_IOC_SETFLAGS, &flags) ? -errno : 0;
+}
+
+int gov__step_file_unlink(int dir, const char *name)
+{
+    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd >= 0) {
+        mark(fd, false);
+        close(fd);
+    }
+    return unlinkat(dir, name, 0) ? -errno : 0;
+}
+
 int gov__step_file_write(const char *run_dir, const char *text, size_t len, char *path,
                          size_t cap, const char **why)
 {
@@ -74,6 +103,8 @@ int gov__step_file_write(const char *run_dir, const char *text, size_t len, char
         return -errno;
     }
     w = write(fd, text, len);
+    if (w == (ssize_t)len)
+        mark(fd, true);   /* a filesystem without the flag leaves it unmarked */
     if (close(fd) || w != (ssize_t)len) {
         *why = "cannot write the file (run_dir's filesystem full?)";
         unlink(path);
@@ -92,6 +123,6 @@ void gov__step_file_remove(const char *run_dir, const char *path)
     dir = steps_dir(run_dir, &why);
     if (dir < 0)
         return;
-    unlinkat(dir, name + 1, 0);
+    gov__step_file_unlink(dir, name + 1);
     close(dir);
 }

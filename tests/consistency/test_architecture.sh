@@ -73,11 +73,15 @@ fi
 flow=$(awk '/^```/ { f = !f; next } f && /^ slurmstepd/ { s = 1; next } f && s && /^        [│▼]/ { exit }
 	f && s && /^   [a-z_]+/ { print $1 }' "$doc")
 # srun's own callback (local context) is named above the slurmstepd part.
+# slurmd's job epilog (job script context), after it.
 defined=$(grep -o '^int slurm_spank_[a-z_]*(' spank/plugin.c | sed 's/^int slurm_spank_//; s/($//' |
-	grep -vx local_user_init)
+	grep -vxE 'local_user_init|job_epilog')
 if grep -q '^int slurm_spank_local_user_init(' spank/plugin.c &&
 	! awk '/^```/ { f = !f; next } f && /^ slurmstepd/ { exit } f' "$doc" | grep -q "srun's local_user_init"; then
 	fail "$doc's flow names srun's local_user_init, which spank/plugin.c defines"
+fi
+if grep -q '^int slurm_spank_job_epilog(' spank/plugin.c && ! grep -q '^ slurmd, at the job.s end.*job_epilog' "$doc"; then
+	fail "$doc's flow names the job's epilog (job_epilog), which spank/plugin.c defines"
 fi
 order="init init_post_opt user_init task_init_privileged task_post_fork task_init task_exit exit"
 want=$(for c in $order; do grep -qx "$c" <<<"$defined" && echo "$c"; done)

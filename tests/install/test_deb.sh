@@ -8,11 +8,15 @@
 # tell a site to write works as written: test_doc_lines.sh), then remove
 # them again.
 #
-# usage: tests/install/test_deb.sh        (as root; no network)
+# usage: tests/install/test_deb.sh [BUILDDIR]   (as root; no network)
+# With BUILDDIR (a meson build of this tree), the install stage's own tests
+# (test_install.sh, test_dist.sh) run again while the packages are
+# installed: nothing of theirs may read the machine's installed files.
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-}
 packages=(libgovernor1 libgovernor-dev governor slurm-spank-governor python3-governor)
 
 # shellcheck source=../lib/tap.sh
@@ -173,6 +177,17 @@ while IFS= read -r line; do
 	"#   "*) echo "$line" ;;
 	esac
 done < <(bash "$src/tests/install/test_doc_lines.sh" "$src" "$work" 2>&1)
+
+# The install stage's tests, with these packages on the machine.
+if [[ -n $build ]]; then
+	for t in test_install.sh test_dist.sh; do
+		if out=$(bash "$src/tests/install/$t" "$build" 2>&1); then
+			pass "$t passes with the packages installed"
+		else
+			fail "$t passes with the packages installed" "$(grep -E '^not ok|^#' <<<"$out" | head -20)"
+		fi
+	done
+fi
 
 # libgovernor-dev: a program builds through the system's pkg-config.
 flags=$(pkg-config --cflags --libs governor)

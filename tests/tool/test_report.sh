@@ -190,6 +190,23 @@ printf 'not gzip' >"$rot/steps.jsonl.3.gz"
 check "rotated: a copy gzip cannot read: no answer, named" "3 1" \
   "$? $(grep -c "cannot decompress $rot/steps.jsonl.3.gz" "$tmp/err")"
 
+# What is not a file of records: refused, never waited on or read for ever;
+# a line longer than a record skipped without holding it; a read error is
+# an error, never the end of the records.
+mkfifo "$tmp/fifo"
+err=$(timeout 20 "$gov" report "$tmp/fifo" 2>&1 >/dev/null)
+check "a FIFO: refused at once (exit 3), not waited on" "3 governor: report: cannot read $tmp/fifo: not a regular file" "$? $err"
+err=$(timeout 20 "$gov" report /dev/zero 2>&1 >/dev/null)
+check "a device: refused (exit 3)" "3 governor: report: cannot read /dev/zero: not a regular file" "$? $err"
+{ head -1 "$records"; head -c 3000000 /dev/zero | tr '\0' x; echo; tail -1 "$records"; } >"$tmp/long"
+err=$("$gov" report --json "$tmp/long" 2>&1 >"$tmp/long.json")
+check "a 3 MB line: skipped, the records around it kept" \
+  "2 governor: report: $tmp/long:2: skipped: a line longer than a record can be" \
+  "$(py 'print(len(d["steps"]))' <"$tmp/long.json") $(head -1 <<<"$err")"
+err=$("$gov" report - </ 2>&1 >/dev/null)
+check "a read error (standard input a directory): no answer (exit 3), said" \
+  "3 governor: report: cannot read (standard input): Is a directory" "$? $err"
+
 "$gov" report >/dev/null 2>&1; check "no file: usage" 2 $?
 "$gov" report --json --prometheus "$records" >/dev/null 2>&1; check "--json --prometheus: usage" 2 $?
 "$gov" report --finding slow "$records" >/dev/null 2>&1; check "an unknown finding: usage" 2 $?

@@ -9,6 +9,7 @@
 #define GOV_FACT_NOT_ROOT "not root (euid != 0)"
 #define GOV_FACT_NO_MUNGED "no MUNGE daemon answers on its default socket"
 #define GOV_FACT_NO_DEVICES_CG "no writable cgroup v1 devices hierarchy"
+#define GOV_FACT_NO_USERNS "the kernel refuses this process a user namespace"
 
 /* Ends the running test (a void function) as skipped. */
 #define SKIP_BECAUSE(fact, why)                                                \

@@ -36,7 +36,9 @@ def test_error_codes_come_from_the_library() -> None:
     assert codes["ENAMESPACE"] == -4007
     assert codes["ENODE"] == -4008
     assert codes["EUNREACHABLE"] == -4009
-    assert len(set(codes.values())) == len(codes) == 20
+    assert codes["ESOCKET"] == -4010
+    assert codes["EUNVOUCHED"] == -4011
+    assert len(set(codes.values())) == len(codes) == 22
     assert all(governor.strerror(c) != "unknown error" for c in codes.values())
 
 

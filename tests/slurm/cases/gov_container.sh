@@ -11,7 +11,9 @@
 # site's setup in place (handoff=munge,file, the run directory bound in)
 # every shape verifies and reports the step's memory, read outside the
 # container; where both hand-offs are hidden the snapshot says so and never
-# falls back to the host's memory.
+# falls back to the host's memory.  In a user namespace munged's answer is
+# unchecked (the user may run one there): the file, which carries root's
+# mark, is the vouched-for descriptor wherever it is bound in.
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
 source "$(dirname "$0")/../gov_lib.sh"
@@ -38,12 +40,12 @@ bind_dir='--ro-bind /run/slurm-governor /run/slurm-governor'
 bind_munge='--ro-bind /run/munge /run/munge'
 # NAME|BWRAP ARGUMENTS|STATUS VIA REASON NAMESPACES UNCHECKED EFFECTIVE_MEMORY BINDING
 shapes=(
-	"user namespace, same uid (enroot)|$user|verified munge - user none $((mem << 20)) cgroup"
-	"user namespace, uid 0 (--container-remap-root)|$user --uid 0 --gid 0|verified munge - user none $((mem << 20)) cgroup"
-	"plus a PID namespace|$user --unshare-pid --proc /proc|verified munge - user,pid ancestry $((mem << 20)) cgroup"
+	"user namespace, same uid (enroot)|$user|verified file - user none $((mem << 20)) cgroup"
+	"user namespace, uid 0 (--container-remap-root)|$user --uid 0 --gid 0|verified file - user none $((mem << 20)) cgroup"
+	"plus a PID namespace|$user --unshare-pid --proc /proc|verified file - user,pid ancestry $((mem << 20)) cgroup"
 	"a fresh /run, nothing bound|$user --unshare-pid --proc /proc $hide_run|invalid - EUNREACHABLE user,pid - $((mem << 20)) cgroup"
 	"a fresh /run, the run directory bound|$user --unshare-pid --proc /proc $hide_run $bind_dir|verified file - user,pid ancestry $((mem << 20)) cgroup"
-	"a fresh /run, munged's socket bound|$user --unshare-pid --proc /proc $hide_run $bind_munge|verified munge - user,pid ancestry $((mem << 20)) cgroup"
+	"a fresh /run, munged's socket bound|$user --unshare-pid --proc /proc $hide_run $bind_munge|verified munge - user,pid ancestry,munged $((mem << 20)) cgroup"
 	"plus a cgroup namespace, the run directory bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run $bind_dir|verified file - user,pid,cgroup ancestry $((mem << 20)) scheduler"
 	"plus a cgroup namespace, nothing bound|$user --uid 0 --gid 0 --unshare-pid --proc /proc --unshare-cgroup $hide_run|invalid - EUNREACHABLE user,pid,cgroup - $(by_series 22.05="- -" 24.11="$((mem << 20)) scheduler" 26.05="$((mem << 20)) scheduler")"
 )
@@ -68,7 +70,7 @@ got=$(as_user srun --governor -n1 -c1 --mem=${mem}M bash -c \
 	"unshare --user --map-root-user --mount sh -c 'mount -t tmpfs none /proc/\$\$/ns && exec \"\$GOV_TOOL\" snapshot --json'" |
 	jq -r "($q) + \" \" + .container.namespaces_unknown")
 printf '%-50s %s\n' "/proc/self/ns hidden:" "$got"
-assert_eq "verified munge - user,pid,cgroup ancestry $((mem << 20)) cgroup user,pid,cgroup" "$got" \
+assert_eq "verified file - user,pid,cgroup ancestry $((mem << 20)) cgroup user,pid,cgroup" "$got" \
 	"a process that hides /proc/self/ns"
 
 # Rootless podman, where its cgroup namespace is real (cgroup v2; on this

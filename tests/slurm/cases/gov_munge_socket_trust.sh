@@ -49,7 +49,12 @@ assert_eq '' "$(cat "$got")" "what the user's listener received"
 assert_match "governor: a directory on the MUNGE socket's path is not root's or munge's" "$(log_since "$mark")" "slurmd's log"
 
 gov_plugstack "munge_socket=$dir/munge.socket" seal=required
-assert_refused "governor: a directory on the MUNGE socket's path is not root's or munge's.*this site requires a sealed descriptor"
+mark=$(log_mark)
+# The user is told the cause without the path; slurmd's log has it whole.
+assert_refused "governor: the MUNGE socket is not one root may trust; this site requires a sealed descriptor, so the task does not start \(ask the administrators to check munged; slurmd's log on the node says why\)"
+assert_no_match "$dir" "$(as_user srun --governor -n1 true 2>&1 || true)" "the user's message: no path"
+assert_match "governor: a directory on the MUNGE socket's path is not root's or munge's.*this site requires a sealed descriptor, so this step's tasks do not start" \
+	"$(log_since "$mark")" "slurmd's log"
 assert_eq '' "$(cat "$got")" "what the user's listener received"
 
 assert_no_drain

@@ -61,7 +61,7 @@ static void test_round_trip(void **state)
         "\"memory_working_set_bytes\":null,\"memory_efficiency\":null,"
         "\"memory_limit_bytes\":null,\"oom_kills\":0,\"cpu_throttled_s\":null,"
         "\"pressure\":{\"cpu_some_s\":1.250,\"memory_some_s\":null,\"memory_full_s\":null}},"
-        "\"told\":{\"tasks\":2,\"threads\":2,\"memory_bytes\":null},"
+        "\"recovered\":false,\"told\":{\"tasks\":2,\"threads\":2,\"memory_bytes\":null},"
         "\"findings\":[\"cpu_underused\"]}\n");
     assert_int_equal(gov__step_record_decode(line, (size_t)len - 1, &back), 0);
     assert_int_equal(back.job, 41);

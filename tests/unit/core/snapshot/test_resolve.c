@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "snapshot_base.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)
@@ -324,6 +325,41 @@ static void test_gpu_enforcement(void **state)
     assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
 }
 
+/* A cgroup namespace of its own hides the step's limits: vouched-for
+ * scheduler facts are the budget, a user's claim (a descriptor whose maker
+ * went unchecked, the variables) is held to the host, and without one the
+ * budget is unknown, never the host's. */
+static void test_hidden_cgroups_and_who_made_the_facts(void **state)
+{
+    gov_snapshot s = host_only();
+
+    (void)state;
+    s.descriptor.namespaces = 1u << GOV_NAMESPACE_CGROUP;
+    s.descriptor.status = GOV_DESCRIPTOR_VERIFIED;
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.mem_per_node_bytes = 1024 * GiB;   /* a forged terabyte */
+    s.scheduler.cpus_per_task = 64;
+    gov_snapshot_resolve(&s);
+    assert_true(gov__scheduler_vouched(&s));
+    assert_int_equal(s.memory.effective.limit_bytes, 1024 * GiB);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_SCHEDULER);
+    s.descriptor.unchecked = 1u << GOV_BINDING_OWNER;
+    gov_snapshot_resolve(&s);
+    assert_false(gov__scheduler_vouched(&s));
+    assert_int_equal(s.memory.effective.limit_bytes, 64 * GiB);
+    assert_int_equal(s.memory.effective.binding, GOV_LAYER_HOST);
+    assert_true(s.cpu.effective.capacity_cores <= 16);
+    s.descriptor.unchecked = 1u << GOV_BINDING_MUNGED;
+    s.scheduler.source = GOV_SCHED_ENVIRONMENT;
+    s.descriptor.status = GOV_DESCRIPTOR_INVALID;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.effective.limit_bytes, 64 * GiB);
+    /* No scheduler bound at all: unknown, not the host's. */
+    s.scheduler.mem_per_node_bytes = GOV_UNKNOWN;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.memory.effective.limit_bytes, GOV_UNKNOWN);
+}
+
 static void test_no_scheduler_ignores_its_fields(void **state)
 {
     gov_snapshot s = host_only();
@@ -367,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_high_does_not_enforce),
         cmocka_unit_test(test_scheduler_remaining_uses_working_set),
         cmocka_unit_test(test_gpu_enforcement),
+        cmocka_unit_test(test_hidden_cgroups_and_who_made_the_facts),
         cmocka_unit_test(test_no_scheduler_ignores_its_fields),
         cmocka_unit_test(test_overflow_saturates),
     };

@@ -224,6 +224,35 @@ static void test_descriptor_unreachable(void **state)
     assert_null(strstr(find(&r, "scheduler.unverified")->fix, "default=on"));
 }
 
+/* In a user namespace of its own, a descriptor whose maker nothing vouches
+ * for (unchecked owner or munged) is said so, with the hand-off that does
+ * carry a vouched-for descriptor there; a socket not root's is named. */
+static void test_descriptor_unvouched(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    s.descriptor.unchecked = 1u << GOV_BINDING_OWNER;
+    r = examine(&s);
+    expect_fix(expect(&r, "descriptor.unvouched", GOV_DOCTOR_WARN, "descriptor"), "root's mark");
+    assert_null(find(&r, "descriptor.verified"));
+    s.descriptor.unchecked = (1u << GOV_BINDING_MUNGED) | (1u << GOV_BINDING_ANCESTRY);
+    r = examine(&s);
+    expect(&r, "descriptor.unvouched", GOV_DOCTOR_WARN, "descriptor");
+    /* The ancestry alone (a PID namespace) leaves the maker vouched. */
+    s.descriptor.unchecked = 1u << GOV_BINDING_ANCESTRY;
+    r = examine(&s);
+    expect(&r, "descriptor.verified", GOV_DOCTOR_OK, "descriptor");
+
+    s = in_step(GOV_SCHED_ENVIRONMENT);
+    s.descriptor.status = GOV_DESCRIPTOR_INVALID;
+    s.descriptor.reason = GOV_ESOCKET;
+    r = examine(&s);
+    expect_fix(expect(&r, "descriptor.invalid", GOV_DOCTOR_WARN, "descriptor"), "--munge-socket");
+}
+
 /* A cgroup namespace of its own hides the step's limits: enforcement is
  * unknown, never an error, and the container setting that shows them is
  * named; the sealed allocation still stands. */
@@ -852,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_descriptor_unreachable),
         cmocka_unit_test(test_cgroup_hidden),
         cmocka_unit_test(test_scheduler_unverified),
+        cmocka_unit_test(test_descriptor_unvouched),
         cmocka_unit_test(test_scheduler_outside_step),
         cmocka_unit_test(test_scheduler_missing_while_confined),
         cmocka_unit_test(test_scheduler_none_unconfined),

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "governor.h"
+#include "descriptor.h"
 #include "run_dir.h"
 #include "skip_because.h"
 
@@ -236,6 +237,83 @@ static void test_open_refuses_sticky(void **state)
     assert_true(gov__run_dir_open("/run/../run/gov", true, &why) < 0);
 }
 
+/* The step's file carries root's mark, which its removal takes off. */
+static void test_step_file_marked(void **state)
+{
+    char run[96], path[256];
+    const char *why = NULL;
+    int fd;
+
+    (void)state;
+    NEED_ROOT();
+    snprintf(run, sizeof run, "/run/gov-rundir-test-%ld", (long)getpid());
+    assert_int_equal(gov__step_file_write(run, "text\n", 5, path, sizeof path, &why), 0);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    /* Where the filesystem keeps the flag (/run: tmpfs or ext4). */
+    assert_true(gov__file_marked(fd));
+    close(fd);
+    assert_int_equal(unlink(path), -1);   /* immutable: not even root */
+    gov__step_file_remove(run, path);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "rm -rf '%s'", run);
+    assert_int_equal(system(path), 0);
+}
+
+struct seen {
+    int n;
+    char steps[4][16];
+};
+
+static void seen_note(const char *text, size_t len, const char *step, void *arg)
+{
+    struct seen *s = arg;
+
+    assert_int_equal(len, strlen(text));
+    assert_true(s->n < 4);
+    snprintf(s->steps[s->n++], sizeof s->steps[0], "%s", step);
+}
+
+/* A lost slurmstepd's notes: the job's on its node swept, root's alone;
+ * another node's and another job's kept. */
+static void test_pending_sweep(void **state)
+{
+    char run[96], note[192];
+    const char *why = NULL;
+    struct seen s = { 0 };
+    struct stat st;
+
+    (void)state;
+    NEED_ROOT();
+    snprintf(run, sizeof run, "/run/gov-rundir-test-%ld", (long)getpid());
+    assert_int_equal(gov__pending_write(run, "node1", 5, "0", "file=a\n", 7, &why), 0);
+    assert_int_equal(gov__pending_write(run, "node1", 5, "batch", "file=b\n", 7, &why), 0);
+    assert_int_equal(gov__pending_write(run, "node2", 5, "0", "file=c\n", 7, &why), 0);
+    assert_int_equal(gov__pending_write(run, "node1", 55, "0", "file=d\n", 7, &why), 0);
+    /* Replaced whole. */
+    assert_int_equal(gov__pending_write(run, "node1", 5, "0", "file=a2\n", 8, &why), 0);
+    snprintf(note, sizeof note, "%s/pending", run);
+    assert_int_equal(stat(note, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_int_equal(gov__pending_sweep(run, "node1", 5, seen_note, &s, &why), 2);
+    assert_int_equal(s.n, 2);
+    assert_true((!strcmp(s.steps[0], "0") && !strcmp(s.steps[1], "batch")) ||
+                (!strcmp(s.steps[0], "batch") && !strcmp(s.steps[1], "0")));
+    snprintf(note, sizeof note, "%s/pending/node1.5.0", run);
+    assert_int_equal(access(note, F_OK), -1);
+    snprintf(note, sizeof note, "%s/pending/node2.5.0", run);
+    assert_int_equal(access(note, F_OK), 0);
+    snprintf(note, sizeof note, "%s/pending/node1.55.0", run);
+    assert_int_equal(access(note, F_OK), 0);
+    gov__pending_remove(run, "node1", 55, "0");
+    assert_int_equal(access(note, F_OK), -1);
+    assert_int_equal(gov__pending_sweep(run, "node3", 5, seen_note, &s, &why), 0);
+    /* A name with a slash never leaves the directory. */
+    assert_int_equal(gov__pending_write(run, "../x", 5, "0", "x\n", 2, &why), GOV_EINVAL);
+    snprintf(note, sizeof note, "rm -rf '%s'", run);
+    assert_int_equal(system(note), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +321,8 @@ int main(void)
         cmocka_unit_test(test_note_never_waits),
         cmocka_unit_test(test_note_replaces_open_stamp),
         cmocka_unit_test(test_open_refuses_sticky),
+        cmocka_unit_test(test_step_file_marked),
+        cmocka_unit_test(test_pending_sweep),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

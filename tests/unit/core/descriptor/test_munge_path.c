@@ -1,4 +1,4 @@
-/* The MUNGE socket's path (spank/seal/munge_path.c): trusted only when root's or
+/* The MUNGE socket's path (core/descriptor/munge_path.c): trusted only when root's or
  * munge's all the way down (issue 26, item 2), links followed only from
  * trusted directories. */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "governor.h"
-#include "seal_bounded.h"
+#include "descriptor.h"
 #include "skip_because.h"
 #include "unix_socket.h"
 

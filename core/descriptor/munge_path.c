@@ -1,10 +1,11 @@
 /* munge_path.c - the MUNGE socket's path, checked before root hands it a
- * descriptor (seal_bounded.h).  The walk opens each component with O_NOFOLLOW and
+ * descriptor and before a task trusts its answer (descriptor.h).  The walk
+ * opens each component with O_NOFOLLOW and
  * checks it on its descriptor, as run_dir.c does, but follows a link found
  * in a trusted directory: /var/run names /run, and a site may name its
  * socket through a link of its own. */
 #define _GNU_SOURCE /* O_PATH */
-#include "seal_bounded.h"
+#include "descriptor.h"
 
 #include "governor.h"
 
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <munge.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -120,6 +122,15 @@ static int walk(char *path, size_t cap, uid_t owner, const char **why)
         }
         fd = next;
     }
+}
+
+uid_t gov__munge_user(void)
+{
+    struct passwd pw, *found = NULL;
+    char buf[1024];
+
+    return getpwnam_r("munge", &pw, buf, sizeof buf, &found) == 0 && found ? found->pw_uid
+                                                                           : (uid_t)-1;
 }
 
 int gov__munge_path_check(const char *path, uid_t owner, const char **why)
