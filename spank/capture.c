@@ -61,6 +61,33 @@ static bool binding_item(spank_t sp, spank_item_t item, const char *name, void *
     return rc == ESPANK_SUCCESS;
 }
 
+/* One of slurmstepd's variables, or NULL when unset or too long. */
+static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
+{
+    return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
+}
+
+/* The step's GPU facts from the variables slurmstepd wrote into its
+ * environment: the grant, GPUs per task, CUDA_VISIBLE_DEVICES counted. */
+static void capture_gpus(spank_t sp, gov_descriptor *d)
+{
+    char step[1024], node[32], per_task[256], visible[1024];
+    const char *v;
+
+    /* The grant as slurmstepd's gres plugin wrote it into the step's
+     * environment (22.05 to 26.05 give SPANK no GRES item): it overwrites
+     * these in every step with GPUs, but without gres/gpu they are
+     * whatever the user exported, so they are only believed where the
+     * kernel agrees, which the task itself checks (gov__descriptor_apply):
+     * the step's device cgroup does not exist yet. */
+    d->gpus_on_node = gov__slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
+                                              env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
+    d->gpus_per_task = gov__slurm_gpus_per_task(
+        env_str(sp, "SLURM_GPUS_PER_TASK", per_task, sizeof per_task));
+    v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
+    d->gpus_visible = v ? gov__visible_count(v) : GOV_UNKNOWN;
+}
+
 int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d,
                       gov_topo_table **table)
 {
@@ -119,32 +146,9 @@ int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *
         d->step_mem_mib != GOV_UNKNOWN && per_cpu <= d->step_mem_mib &&
         per_cpu * d->cpus_on_node == d->step_mem_mib)
         d->mem_per_cpu_mib = per_cpu;
+    capture_gpus(sp, d);
     if (d->step_cores != GOV_UNKNOWN)
         *table = gov__node_topology_step(site, &step_cores, &d->topo);
     return 0;
 }
 
-/* One of slurmstepd's variables, or NULL when unset or too long. */
-static const char *env_str(spank_t sp, const char *name, char *buf, size_t cap)
-{
-    return spank_getenv(sp, name, buf, cap) == ESPANK_SUCCESS ? buf : NULL;
-}
-
-void gov__capture_gpus(spank_t sp, gov_descriptor *d)
-{
-    char step[1024], node[32], per_task[256], visible[1024];
-    const char *v;
-
-    /* The grant as slurmstepd's gres plugin wrote it into the step's
-     * environment (22.05 to 26.05 give SPANK no GRES item): it overwrites
-     * these in every step with GPUs, but without gres/gpu they are
-     * whatever the user exported, so they are only believed where the
-     * kernel agrees, which the task itself checks (gov__descriptor_apply):
-     * the step's device cgroup does not exist yet. */
-    d->gpus_on_node = gov__slurm_gpus_on_node(env_str(sp, "SLURM_STEP_GPUS", step, sizeof step),
-                                              env_str(sp, "SLURM_GPUS_ON_NODE", node, sizeof node));
-    d->gpus_per_task = gov__slurm_gpus_per_task(
-        env_str(sp, "SLURM_GPUS_PER_TASK", per_task, sizeof per_task));
-    v = env_str(sp, "CUDA_VISIBLE_DEVICES", visible, sizeof visible);
-    d->gpus_visible = v ? gov__visible_count(v) : GOV_UNKNOWN;
-}

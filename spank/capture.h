@@ -13,14 +13,11 @@
 #include "topo.h"
 
 /* The step's facts from the job credential (remote context,
- * once per step and node), and in *table the node's topology table for the
+ * once per step and node) and its GPUs from the variables slurmstepd
+ * wrote, and in *table the node's topology table for the
  * tasks' own counts (NULL without one; the caller frees it).  Returns 0 or
  * a GOV_E* code. */
 int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *out,
                       gov_topo_table **table);
-
-/* The step's GPU facts from the variables slurmstepd wrote into its
- * environment: the grant, GPUs per task, CUDA_VISIBLE_DEVICES counted. */
-void gov__capture_gpus(spank_t sp, gov_descriptor *d);
 
 #endif /* GOV_SPANK_CAPTURE_H */

@@ -5,7 +5,7 @@
  * shows: the task's own affinity, counted on the node's table (the step's
  * capture kept it) where the library would count it with hwloc, and the
  * step's cgroup limits and /proc/meminfo, read once in user_init
- * (gov_step_reads says why a task's cgroup limits are its step's).
+ * (environment.h says why a task's cgroup limits are its step's).
  *
  * Setting a variable costs slurmstepd a 256 KiB buffer each time, about
  * 10 us: two dozen of them in each of 256 tasks on a node showed in the
@@ -135,13 +135,6 @@ static void report_refused(spank_t sp, const char *names)
         spank_unsetenv(sp, GOV_ENV_REFUSED);
 }
 
-/* gov__task_snapshot's topology: the task's mask on the node's table. */
-static void count_on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
-                           gov_snapshot_topology *out)
-{
-    gov__topo_task(table, mask, mask_count, out);
-}
-
 static unsigned mode_flags(const gov_spank_policy *site, const gov_descriptor *step)
 {
     unsigned flags = GOV_RUNENV_CLEAR;
@@ -157,19 +150,44 @@ static unsigned mode_flags(const gov_spank_policy *site, const gov_descriptor *s
     return flags;
 }
 
-/* The step's cgroup limits, from slurmstepd's own cgroups (see
- * gov_step_reads): read here once instead of in each of 256 tasks, where
+/* The step's cgroup limits, from slurmstepd's own cgroups (environment.h
+ * says why): read here once instead of in each of 256 tasks, where
  * /proc/self/cgroup, the mount table and the limits cost a task about
  * 100 us.  Only a hierarchy found for both CPU and memory stands for the
- * tasks'; otherwise each task reads its own. */
-static void collect_step_cgroups(gov_step_reads *reads)
+ * tasks'; otherwise each task reads its own.  And the host's memory. */
+static void read_step(gov_env_step *e)
 {
-    gov_cgroup_evidence cg;
+    gov__cgroup_collect_limits(NULL, &e->cgroups);
+    e->have_cgroups = e->cgroups.cpu.version != 0 && e->cgroups.memory.version != 0;
+    gov__meminfo_collect(NULL, &e->host_total_bytes, &e->host_available_bytes);
+    e->reads_done = true;
+}
 
-    gov__cgroup_collect_limits(NULL, &cg);
-    reads->have_cgroups = cg.cpu.version != 0 && cg.memory.version != 0;
-    reads->cpu_cgroup = cg.cpu;
-    reads->memory_cgroup = cg.memory;
+void gov__environment_snapshot(const gov_descriptor *step, const gov_topo_table *node,
+                               const gov_env_step *e, gov_snapshot *out)
+{
+    gov_evidence ev;
+
+    gov__evidence_init(&ev);
+    if (gov__affinity_collect(NULL, &ev.mask, &ev.mask_count))
+        ev.mask_count = GOV_UNKNOWN;
+    if (node)
+        gov__topo_task(node, &ev.mask, ev.mask_count, &ev.topology);
+    if (e && e->have_cgroups)
+        ev.cgroups = e->cgroups;
+    else
+        gov__cgroup_collect_limits(NULL, &ev.cgroups);
+    if (e && e->reads_done) {
+        ev.host_total_bytes = e->host_total_bytes;
+        ev.host_available_bytes = e->host_available_bytes;
+    } else {
+        gov__meminfo_collect(NULL, &ev.host_total_bytes, &ev.host_available_bytes);
+    }
+    /* The task's environment is planned from CPUs and memory; GPUs play
+     * no part, so /dev is not scanned at every task's start. */
+    ev.have_descriptor = true;
+    ev.descriptor = *step;
+    gov__snapshot_assemble(&ev, out);
 }
 
 void gov__environment_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
@@ -186,19 +204,18 @@ void gov__environment_step(spank_t sp, const gov_spank_policy *site, const gov_d
         return;
     }
     e->inputs_read = true;
-    collect_step_cgroups(&e->reads);
+    read_step(e);
     /* What a task of the step is given when Slurm binds it to its CPUs,
      * as it does: each task corrects what differs for it. */
     gov_snapshot_init(&snap);
     gov__descriptor_apply(step, NULL, NULL, &snap);
     snap.cpu.affinity.count = step->cpus_per_task;
-    if (e->reads.have_cgroups) {
-        snap.cpu.cgroup = e->reads.cpu_cgroup;
-        snap.memory.cgroup = e->reads.memory_cgroup;
+    if (e->have_cgroups) {
+        snap.cpu.cgroup = e->cgroups.cpu;
+        snap.memory.cgroup = e->cgroups.memory;
     }
-    gov__meminfo_collect(NULL, &e->reads.host_total_bytes, &e->reads.host_available_bytes);
-    snap.memory.host.total_bytes = e->reads.host_total_bytes;
-    snap.memory.host.available_bytes = e->reads.host_available_bytes;
+    snap.memory.host.total_bytes = e->host_total_bytes;
+    snap.memory.host.available_bytes = e->host_available_bytes;
     gov_snapshot_resolve(&snap);
     if (gov_runenv_compute(&snap, 0, (const char *const *)e->inputs, flags, &env))
         return;
@@ -248,8 +265,7 @@ static void restore_unplanned(spank_t sp, const gov_env_step *e, const gov_runen
 }
 
 void gov__environment_task(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
-                           const gov_topo_table *node, const gov_env_step *e,
-                           const gov_report *report)
+                           const gov_topo_table *node, const gov_env_step *e, gov_env_told *told)
 {
     char *envp[GOV_INPUTS_MAX + 1] = { NULL }, *own[2] = { NULL };
     gov_snapshot snap;
@@ -259,11 +275,11 @@ void gov__environment_task(spank_t sp, const gov_spank_policy *site, const gov_d
     size_t k = 0;
     int rc;
 
+    memset(told, 0, sizeof *told);
     if (flags == GOV_RUNENV_CLEAR)
         gov_snapshot_init(&snap);
     else
-        gov__task_snapshot(step, node ? count_on_table : NULL, node,
-                           e->inputs_read ? &e->reads : NULL, &snap);
+        gov__environment_snapshot(step, node, e, &snap);
     /* The user's values as the step had them before its preset, and this
      * task's own SLURM_LOCALID. */
     rc = e->inputs_read ? read_inputs(sp, true, own) : read_inputs(sp, false, envp);
@@ -304,10 +320,12 @@ void gov__environment_task(spank_t sp, const gov_spank_policy *site, const gov_d
     }
     restore_unplanned(sp, e, env);
     report_refused(sp, refused);
-    if (flags != GOV_RUNENV_CLEAR)
-        gov__report_told(report, sp, env->plan.threads_per_worker,
-                         flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
-                                                    : env->plan.memory_limit_per_worker);
+    if (flags != GOV_RUNENV_CLEAR) {
+        told->told = true;
+        told->threads = env->plan.threads_per_worker;
+        told->memory_bytes = flags & GOV_RUNENV_CPU_ONLY ? GOV_UNKNOWN
+                                                         : env->plan.memory_limit_per_worker;
+    }
     if (env->affinity_count && (rc = gov__affinity_set(&env->affinity)) != 0)
         slurm_error("governor: cannot narrow the task's CPU affinity to %llu CPUs: %s",
                     (unsigned long long)env->affinity_count, gov_strerror(rc));
@@ -318,7 +336,6 @@ void gov__environment_end(gov_env_step *e)
 {
     free_inputs(e->inputs);
     free_inputs(e->preset);
-    e->reads = (gov_step_reads){ .host_total_bytes = GOV_UNKNOWN,
-                                  .host_available_bytes = GOV_UNKNOWN };
+    e->reads_done = e->have_cgroups = false;
     e->inputs_read = false;
 }

@@ -8,9 +8,8 @@
 #include <stdint.h>
 #include <slurm/spank.h>
 
+#include "assemble.h"
 #include "parse.h"
-#include "report_gather.h"
-#include "task_snapshot.h"
 #include "topo.h"
 
 /* The variables the plan reads (decide.h: gov__runenv_inputs), at most. */
@@ -27,10 +26,16 @@ typedef struct gov_env_step {
      * malloc'd, NULL ended): a task whose own plan leaves one alone gets
      * the user's value back. */
     char *preset[GOV_ENV_INPUTS_MAX + 1];
-    /* slurmstepd's cgroup limits and the host's memory, read once for
-     * every task: a task's cgroup mounts are its slurmstepd's, and the
-     * host is the same. */
-    gov_step_reads reads;
+    /* Facts read once for every task of the step (reads_done): the same in
+     * each, so a task does not read them again.  The host's memory, and
+     * the step's cgroup limits as slurmstepd reads them from its own
+     * cgroups (have_cgroups): Slurm puts it in the step's cgroups before
+     * user_init (v1: the step's; v2: the step's "slurm" leaf beside the
+     * tasks' "user" subtree) and its tasks below them, and sets limits at
+     * the step's level and above, never on a task's own cgroup. */
+    bool reads_done, have_cgroups;
+    gov_cgroup_evidence cgroups;
+    uint64_t host_total_bytes, host_available_bytes;
 } gov_env_step;
 
 /* In user_init (slurmstepd, once per step and node, before the tasks
@@ -40,15 +45,29 @@ typedef struct gov_env_step {
 void gov__environment_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
                            gov_env_step *e);
 
+/* What a task was told, for the step report: the threads and the memory
+ * per worker (GOV_UNKNOWN under threads mode); told false: nothing. */
+typedef struct gov_env_told {
+    bool told;
+    uint64_t threads, memory_bytes;
+} gov_env_told;
+
 /* In task_init, give the task the variables of its mode
  * (runtimes: all that `governor run` sets, threads: the CPU ones) and, under
  * a CPU quota, a narrowed affinity; remove what an earlier step exported
  * that this step does not set.  step NULL: the step is not governed; node
- * NULL: no table to count the task's cores on.  Failures are logged; the
- * task starts. */
+ * NULL: no table to count the task's cores on.  What it was told goes
+ * into *told.  Failures are logged; the task starts. */
 void gov__environment_task(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
-                           const gov_topo_table *node, const gov_env_step *e,
-                           const gov_report *report);
+                           const gov_topo_table *node, const gov_env_step *e, gov_env_told *told);
+
+/* What the live task about to exec may use: its own affinity counted on
+ * node (NULL: the task part stays unknown), the step's reads in e (where
+ * e->reads_done; else read now) and the step's descriptor, resolved: the
+ * library's snapshot without host inventory, cgroup usage, pressure,
+ * accelerators and disk.  No hwloc, no MUNGE. */
+void gov__environment_snapshot(const gov_descriptor *step, const gov_topo_table *node,
+                               const gov_env_step *e, gov_snapshot *out);
 
 /* At the step's end: let go of what gov__environment_step kept. */
 void gov__environment_end(gov_env_step *e);

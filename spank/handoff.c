@@ -16,7 +16,6 @@
  * faults.  Per task, in task_init_privileged: end the task when the site
  * requires a descriptor and none reached it. */
 #include "handoff.h"
-#include "capture.h"
 #include "evidence.h"
 #include "run_dir.h"
 #include "seal_log.h"
@@ -134,6 +133,7 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
     h->cred = NULL;
     h->file[0] = h->failure[0] = h->advice[0] = h->told[0] = '\0';
     h->due = true;
+    h->env_failed = false;
     /* Every task of the step is a child of this process. */
     d.pid = (uint64_t)getpid();
     if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start)) {
@@ -143,7 +143,6 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
     }
     gov__proc_ns_read(&d.pid_ns, &d.user_ns, &d.cgroup_ns);
     d.created = (uint64_t)time(NULL);
-    gov__capture_gpus(sp, &d);
     h->gpus = d.gpus_on_node;
     len = gov__descriptor_encode(&d, text, sizeof text);
     if (len < 0) {
@@ -170,21 +169,6 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
         memcpy(h->failure, msg[i], sizeof h->failure);
         failed(site, step, h, cause[i]);
     }
-}
-
-/* The step report's GPU budget: the sealed grant only where the kernel
- * confirms it, counted as root here, in the task's device cgroup (a grant
- * a user exported on a node without gres/gpu is no budget of root's
- * record); GOV_UNKNOWN otherwise. */
-static uint64_t report_gpus(uint64_t grant)
-{
-    gov_gpu_nodes nvidia, render;
-    uint64_t n;
-    bool verified;
-
-    gov__gpu_devices_count(NULL, &nvidia, &render);
-    gov__gpu_seal(grant, gov__gpu_kind(&nvidia, &render), &n, &verified);
-    return verified ? n : GOV_UNKNOWN;
 }
 
 static void clear(spank_t sp)
@@ -235,26 +219,24 @@ static _Noreturn void refuse(const char *fmt, ...)
     _exit(1);
 }
 
-int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handoff *h,
-                      const gov_report *report)
+bool gov__handoff_task(const gov_spank_policy *site, const gov_handoff *h)
 {
     if (!h->due)
-        return 0;
+        return false;
     if (!h->cred && !h->file[0]) {
         if (site->seal_required)
             refuse("%s; this site requires a sealed descriptor, so the task does not start (%s)",
                    h->told[0] ? h->told : h->failure[0] ? h->failure : "no descriptor was made",
                    h->advice[0] ? h->advice : "ask the administrators: slurmd's log says why");
-        return 0;
+        return false;
     }
     if (h->env_failed) {
         if (site->seal_required)
             refuse("cannot set the descriptor in the task's environment; this site requires a "
                    "sealed descriptor, so the task does not start");
-        return 0;
+        return false;
     }
-    gov__report_sealed(report, sp, report->on ? report_gpus(h->gpus) : GOV_UNKNOWN);
-    return 0;
+    return true;
 }
 
 void gov__handoff_end(const gov_spank_policy *site, gov_handoff *h)

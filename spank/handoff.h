@@ -12,7 +12,6 @@
 #include <slurm/spank.h>
 
 #include "parse.h"
-#include "report_gather.h"
 #include "seal_bounded.h"
 
 /* The step's hand-off on this node: the MUNGE credential (malloc'd), the
@@ -45,13 +44,12 @@ void gov__handoff_env(spank_t sp, bool active, gov_handoff *h);
 void gov__handoff_missing(gov_handoff *h, const char *why, const char *advice);
 
 /* Per task, in task_init_privileged, which runs in the task's own process
- * (forked from slurmstepd, not yet exec'd): marks the step report's task as
- * sealed and returns 0.  Under seal=required a task of a governed step
- * without its descriptor does not start: the process ends with status 1,
- * as Slurm ends it for a `required` plugin's -1, since an `optional`
- * plugin's -1 is ignored (the line docs/rollout.md gives is `optional`). */
-int gov__handoff_task(spank_t sp, const gov_spank_policy *site, const gov_handoff *h,
-                      const gov_report *report);
+ * (forked from slurmstepd, not yet exec'd): whether the task holds the
+ * step's descriptor.  Under seal=required a task of a governed step
+ * without it does not start: the process ends with status 1, as Slurm
+ * ends it for a `required` plugin's -1, since an `optional` plugin's -1
+ * is ignored (the line docs/rollout.md gives is `optional`). */
+bool gov__handoff_task(const gov_spank_policy *site, const gov_handoff *h);
 
 /* At the step's end: remove its file, let go of its credential. */
 void gov__handoff_end(const gov_spank_policy *site, gov_handoff *h);

@@ -28,7 +28,7 @@
  */
 #include "plugin.h"
 #include "capture.h"
-#include "node_topology.h"
+#include "startup.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,27 +53,23 @@ static bool local_side(void)
 
 static int governor_option(int val, const char *optarg, int remote)
 {
-    char msg[GOV_MODE_HELP_MAX];
+    char msg[GOV_MODE_HELP_MAX + 64];
     gov_mode m;
+    int rc;
 
     (void)val;
     /* Each call replaces the mode: the last value wins, which is how an
      * inner srun --governor overrides what sbatch passed down. */
-    if (gov__mode_parse(optarg, &m)) {
+    rc = gov__spank_option_verdict(gov_state.site_ok ? &gov_state.site : NULL, optarg, remote,
+                                   &m, msg, sizeof msg);
+    if (rc == GOV_EPARSE)
         gov_state.mode_ok = false;
-        gov__spank_mode_help(gov_state.site_ok ? &gov_state.site : NULL, msg, sizeof msg);
-        slurm_error("governor: invalid --governor value; %s", msg);
-        return remote ? 0 : -1;
-    }
-    /* In slurmstepd the site's default then stands (init_post_opt logs it);
-     * where a person is watching, say no at once. */
-    if (!remote && gov_state.site_ok && gov__spank_mode_refused(&gov_state.site, &m, msg, sizeof msg)) {
+    if (rc) {
         slurm_error("governor: %s", msg);
-        return -1;
+        return remote ? 0 : -1;
     }
     gov_state.mode = m;
     gov_state.mode_ok = true;
-    gov_state.mode_bare = !remote && (!optarg || !*optarg || !strcmp(optarg, "(null)"));
     return 0;
 }
 
@@ -88,79 +84,13 @@ static struct spank_option governor_opt = {
     2, 0, governor_option,
 };
 
-#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
-/* Read by slurmstepd (25.05+) when init returns -1 (set in step_init_error). */
-int slurm_spank_init_failure_mode = ESPANK_NODE_FAILURE;
-#endif
-
-/* governor.so could not start in slurmstepd: what on_init_error= makes of
- * the step (docs/admin-guide.md, "When governor.so cannot start"). */
-static int step_init_error(gov_init_error_policy p)
-{
-    switch (p) {
-    case GOV_INIT_ERROR_RUN:
-        break;
-    case GOV_INIT_ERROR_FAIL_JOB:
-#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
-        slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
-        return -1;
-#else
-        slurm_error("governor: on_init_error=fail_job needs Slurm 25.05 or later; "
-                    "the step runs ungoverned");
-        return 0;
-#endif
-    case GOV_INIT_ERROR_DRAIN_NODE:
-#ifdef GOV_HAVE_SPANK_INIT_FAILURE_MODE
-        slurm_spank_init_failure_mode = ESPANK_NODE_FAILURE;
-#endif
-        return -1;
-    }
-    slurm_info("governor: the step runs ungoverned (on_init_error=run)");
-    return 0;
-}
-
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-    spank_context_t ctx = spank_context();
-    char err[512];
+    gov_plugin *g = &gov_state;
 
-    memset(&gov_state, 0, sizeof gov_state);
-    gov_state.mode_ok = true;
-    if (ctx == S_CTX_SLURMD) {
-        /* Once per slurmd start: no step pays for hwloc afterwards.  A
-         * failure here must never stop slurmd. */
-        if (gov__spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err))
-            slurm_error("governor: %s", err);
-        else
-            gov__node_topology_prepare(&gov_state.site);
-        return 0;
-    }
-    if (ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE && ctx != S_CTX_ALLOCATOR)
-        return 0;
-    if (gov__spank_policy_parse(ac, (const char *const *)av, &gov_state.site, err, sizeof err)) {
-        /* Loud where a person is watching; in slurmstepd the site says
-         * what becomes of the step (on_init_error=). */
-        slurm_error("governor: %s", err);
-        if (ctx != S_CTX_REMOTE)
-            return -1;
-        return step_init_error(gov__spank_policy_on_init_error(ac, (const char *const *)av));
-    }
-#ifndef GOV_HAVE_SPANK_INIT_FAILURE_MODE
-    if (gov_state.site.on_init_error == GOV_INIT_ERROR_FAIL_JOB && ctx != S_CTX_REMOTE) {
-        slurm_error("governor: plugstack.conf key 'on_init_error' is fail_job, which needs "
-                    "Slurm 25.05 or later (slurm_spank_init_failure_mode); this governor.so was "
-                    "built for an older series: use run or drain_node");
-        return -1;
-    }
-#endif
-    gov_state.site_ok = true;
-    if (spank_option_register(sp, &governor_opt) != ESPANK_SUCCESS) {
-        slurm_error("governor: cannot register --governor");
-        if (ctx != S_CTX_REMOTE)
-            return -1;
-        return step_init_error(gov_state.site.on_init_error);
-    }
-    return 0;
+    memset(g, 0, sizeof *g);
+    g->mode_ok = true;
+    return gov__startup(sp, spank_context(), ac, av, &governor_opt, &g->site, &g->site_ok);
 }
 
 /* srun, its allocation made: "--governor runtimes" runs "runtimes" as the
@@ -173,9 +103,9 @@ int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
 
     (void)ac;
     (void)av;
-    if (spank_context() == S_CTX_LOCAL && gov_state.mode_bare &&
+    if (spank_context() == S_CTX_LOCAL &&
         spank_get_item(sp, S_JOB_ARGV, &argc, &argv) == ESPANK_SUCCESS && argc > 0 &&
-        gov__mode_word(argv[0]))
+        gov__spank_mode_misplaced(&gov_state.mode, argv[0]))
         slurm_info("governor: '%s' after --governor is the program this step runs, not a mode: "
                    "write --governor=%s", argv[0], argv[0]);
     return 0;
@@ -183,42 +113,22 @@ int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
-    gov_desc_policy pol;
+    gov_step_verdict v;
+    gov_step_record rec;
     int rc;
 
     (void)ac;
     (void)av;
     if (local_side() || !spank_remote(sp) || !gov_state.site_ok)
         return 0;
-    /* A value srun never checked (the job's environment carries one too):
-     * under seal=required the task is refused (task_init_privileged);
-     * otherwise it counts as no value, so the site's default, allow_off=no
-     * and runtimes=always hold. */
-    if (!gov_state.mode_ok) {
-        if (gov_state.site.seal_required) {
-            char help[GOV_MODE_HELP_MAX];
-            gov__spank_mode_help(&gov_state.site, help, sizeof help);
-            gov__handoff_missing(&gov_state.handoff, "this step's --governor value is not valid",
-                                 help);
-            return 0;
-        }
-        slurm_info("governor: the --governor value that reached this step is not valid; "
-                   "the site's default applies");
-        memset(&gov_state.mode, 0, sizeof gov_state.mode);
-        gov_state.mode_ok = true;
+    gov__spank_step_verdict(&gov_state.site, &gov_state.mode, gov_state.mode_ok, &v);
+    for (size_t i = 0; i < v.nnotes; i++)
+        slurm_info("governor: %s", v.notes[i]);
+    if (v.refused) {
+        gov__handoff_missing(&gov_state.handoff, v.why, v.advice);
+        return 0;
     }
-    if (gov_state.mode.given && gov_state.mode.off && !gov_state.site.allow_off)
-        slurm_info("governor: --governor=off reached this step although the site does not "
-                   "allow it (allow_off=no); the site's default applies");
-    if (gov_state.mode.given && gov_state.mode.noruntimes &&
-        gov_state.site.runtimes == GOV_RUNTIMES_ALWAYS)
-        slurm_info("governor: --governor=noruntimes reached this step although the site sizes "
-                   "every runtime (runtimes=always); the runtimes' variables are set");
-    if (gov_state.mode.given && gov_state.mode.pressure &&
-        gov_state.site.pressure == GOV_PRESSURE_OFF)
-        slurm_info("governor: --governor=pressure reached this step although the site hands "
-                   "out no pressure triggers (pressure=off); none are set");
-    if (!gov__spank_policy_resolve(&gov_state.site, &gov_state.mode, &pol))
+    if (!v.governed)
         return 0;
     rc = gov__capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
     if (rc == GOV_ENOENT)
@@ -229,14 +139,15 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
                              "ask the administrators to check slurmd's log");
         return 0;
     }
-    gov_state.step.policy = pol;
+    gov_state.step.policy = v.policy;
     gov_state.active = true;
-    gov_state.pressure.on = gov__spank_pressure_resolve(&gov_state.site, &gov_state.mode);
+    gov_state.pressure.on = v.pressure;
     if (gov_state.site.report_dir[0])
         gov__report_begin(&gov_state.report, &gov_state.step);
     gov__handoff_step(sp, &gov_state.site, &gov_state.step, &gov_state.handoff);
-    gov__recovery_begin(&gov_state.recovery, &gov_state.site, &gov_state.handoff,
-                        &gov_state.report, &gov_state.step);
+    gov__report_record_start(&gov_state.report, &gov_state.step, &rec);
+    gov__recovery_begin(&gov_state.recovery, &gov_state.site, gov_state.handoff.file, &rec,
+                        gov_state.report.on);
     return 0;
 }
 
@@ -255,34 +166,41 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (!spank_remote(sp))
-        return 0;
-    return gov__handoff_task(sp, &gov_state.site, &gov_state.handoff, &gov_state.report);
+    if (spank_remote(sp) && gov__handoff_task(&gov_state.site, &gov_state.handoff))
+        gov__report_sealed(&gov_state.report, sp, gov_state.handoff.gpus);
+    return 0;
 }
 
 int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 {
+    gov_step_record rec;
+
     (void)ac;
     (void)av;
-    if (spank_remote(sp)) {
-        gov__report_task_forked(&gov_state.report, sp);
-        gov__recovery_cgroups(&gov_state.recovery, &gov_state.site, &gov_state.report,
-                              &gov_state.step);
-        gov__pressure_delegate(sp, &gov_state.step, &gov_state.pressure);
+    if (!spank_remote(sp))
+        return 0;
+    if (gov__report_task_forked(&gov_state.report, sp)) {
+        gov__report_record_start(&gov_state.report, &gov_state.step, &rec);
+        gov__recovery_cgroups(&gov_state.recovery, &gov_state.site, &rec, &gov_state.report.cg);
     }
+    gov__pressure_delegate(sp, &gov_state.step, &gov_state.pressure);
     return 0;
 }
 
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
+    gov_env_told told;
+
     (void)ac;
     (void)av;
-    if (spank_remote(sp)) {
-        gov__report_task_times(&gov_state.report, sp);
-        gov__environment_task(sp, &gov_state.site, governed_step(), gov_state.node,
-                              &gov_state.env, &gov_state.report);
-        gov__pressure_task(sp, &gov_state.site, &gov_state.pressure);
-    }
+    if (!spank_remote(sp))
+        return 0;
+    gov__report_task_times(&gov_state.report, sp);
+    gov__environment_task(sp, &gov_state.site, governed_step(), gov_state.node, &gov_state.env,
+                          &told);
+    if (told.told)
+        gov__report_told(&gov_state.report, sp, told.threads, told.memory_bytes);
+    gov__pressure_task(sp, &gov_state.site, &gov_state.pressure);
     return 0;
 }
 
@@ -315,14 +233,7 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
  * left behind.  Never fails: a required plugin's failure here drains. */
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 {
-    gov_spank_policy site;
-    uint32_t job = 0;
-    char err[512];
-
-    if (spank_context() != S_CTX_JOB_SCRIPT ||
-        gov__spank_policy_parse(ac, (const char *const *)av, &site, err, sizeof err) ||
-        spank_get_item(sp, S_JOB_ID, &job) != ESPANK_SUCCESS)
-        return 0;
-    gov__recovery_job(&site, job);
+    if (spank_context() == S_CTX_JOB_SCRIPT)
+        gov__recovery_job_epilog(sp, ac, av);
     return 0;
 }

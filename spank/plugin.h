@@ -23,7 +23,6 @@ typedef struct gov_plugin {
     bool site_ok;          /* the plugstack arguments parsed */
     gov_mode mode;
     bool mode_ok;          /* the last --governor value parsed */
-    bool mode_bare;        /* srun: --governor was given without a value */
     bool active;           /* capture done; a descriptor for each task */
     gov_descriptor step;   /* step-level facts from capture.c */
     gov_topo_table *node;  /* the node's table, for each task's own topology */

@@ -12,8 +12,7 @@
  * never the step. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "report_gather.h"
-
-#include "run_dir.h"
+#include "report_write.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,15 +41,16 @@ void gov__report_begin(gov_report *r, const gov_descriptor *step)
     r->nslots = step->tasks_on_node;
 }
 
-void gov__report_task_forked(gov_report *r, spank_t sp)
+bool gov__report_task_forked(gov_report *r, spank_t sp)
 {
     char path[64];
     pid_t pid;
 
     if (!r->on || r->have_cgroups || spank_get_item(sp, S_TASK_PID, &pid) != ESPANK_SUCCESS)
-        return;
+        return false;
     snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
     r->have_cgroups = gov__step_cgroups_of(path, &r->cg) == 0;
+    return r->have_cgroups;
 }
 
 static gov_report_slot *slot_of(const gov_report *r, spank_t sp)
@@ -63,12 +63,27 @@ static gov_report_slot *slot_of(const gov_report *r, spank_t sp)
     return &r->slots[id];
 }
 
-void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t gpus)
+/* The step report's GPU budget: the sealed grant only where the kernel
+ * confirms it, counted as root here, in the task's device cgroup (a grant
+ * a user exported on a node without gres/gpu is no budget of root's
+ * record); GOV_UNKNOWN otherwise. */
+static uint64_t confirmed_gpus(uint64_t grant)
 {
-    gov_report_slot *s = slot_of(r, sp);
+    gov_gpu_nodes nvidia, render;
+    uint64_t n;
+    bool verified;
+
+    gov__gpu_devices_count(NULL, &nvidia, &render);
+    gov__gpu_seal(grant, gov__gpu_kind(&nvidia, &render), &n, &verified);
+    return verified ? n : GOV_UNKNOWN;
+}
+
+void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t grant)
+{
+    gov_report_slot *s = r->on ? slot_of(r, sp) : NULL;
 
     if (s) {
-        s->gpus = gpus;
+        s->gpus = confirmed_gpus(grant);
         s->sealed = 1;
     }
 }
@@ -189,27 +204,6 @@ void gov__report_record_start(const gov_report *r, const gov_descriptor *step,
         rec->budget_memory_bytes = step->step_mem_mib << 20;
 }
 
-void gov__report_append_record(const gov_spank_policy *site, gov_step_record *rec)
-{
-    char line[GOV_REPORT_LINE_MAX];
-    const char *why = "";
-    int len, rc;
-
-    gov__step_record_judge(rec, site->report_min_s);
-    len = gov__step_record_encode(rec, line, sizeof line);
-    if (len < 0) {
-        slurm_error("governor: cannot encode the step report's record: %s", gov_strerror(len));
-        return;
-    }
-    rc = gov__report_append(site->report_dir, line, (size_t)len, &why);
-    if (rc)
-        /* Every code here is an errno's (run_dir.c, report_file.c).  Info,
-         * not error: slurmstepd forwards errors to the user's terminal,
-         * and this is the site's to fix. */
-        slurm_info("governor: no step report for this step: %s (%s); the step is not "
-                    "affected, see the admin guide's step report section", why, strerror(-rc));
-}
-
 static void write_record(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)
 {
     gov_step_record rec;
@@ -227,7 +221,7 @@ static void write_record(gov_report *r, const gov_spank_policy *site, const gov_
     if (isnan(rec.cpu_s) && !getrusage(RUSAGE_CHILDREN, &ru))
         rec.cpu_s = tv_s(&ru.ru_utime) + tv_s(&ru.ru_stime) - tv_s(&r->base.ru_utime) -
                     tv_s(&r->base.ru_stime);
-    gov__report_append_record(site, &rec);
+    gov__report_write(site, &rec);
 }
 
 void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,

@@ -38,12 +38,14 @@ typedef struct gov_report {
 /* init_post_opt, for a governed step when report=DIR is set. */
 void gov__report_begin(gov_report *r, const gov_descriptor *step);
 
-/* task_post_fork: find the step's cgroups from the new task's. */
-void gov__report_task_forked(gov_report *r, spank_t sp);
+/* task_post_fork: find the step's cgroups from the new task's; true when
+ * they were found now (once a step). */
+bool gov__report_task_forked(gov_report *r, spank_t sp);
 
-/* In the task's process (task_init_privileged, task_init): what it was
- * sealed and told, into its slot. */
-void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t gpus);
+/* In the task's process (task_init_privileged, task_init): that it holds
+ * the step's descriptor, with the GPU grant sealed (counted where the
+ * kernel confirms it), and what it was told, into its slot. */
+void gov__report_sealed(const gov_report *r, spank_t sp, uint64_t grant);
 void gov__report_told(const gov_report *r, spank_t sp, uint64_t threads, uint64_t memory_bytes);
 /* task_init: the job's start and end time as slurmstepd put them into the
  * task's environment from the job's credential (Slurm 24.11 on; 22.05 has
@@ -54,8 +56,6 @@ void gov__report_task_times(const gov_report *r, spank_t sp);
  * budget): what the pending note keeps (step_recovery.c). */
 void gov__report_record_start(const gov_report *r, const gov_descriptor *step,
                               gov_step_record *rec);
-/* Judge rec and append it to the site's report file (logged on failure). */
-void gov__report_append_record(const gov_spank_policy *site, gov_step_record *rec);
 
 /* task_exit: the last of the node's tasks writes the record. */
 void gov__report_task_exited(gov_report *r, const gov_spank_policy *site,

@@ -13,6 +13,7 @@
  * their slurmstepd until the job's cleanup, marked recovered (finding
  * stepd_lost).  Only a step that has a file or owes a record gets a note. */
 #include "step_recovery.h"
+#include "report_write.h"
 
 #include "run_dir.h"
 
@@ -43,35 +44,29 @@ static void note(gov_recovery *rc, const gov_spank_policy *site, const gov_step_
     }
 }
 
-void gov__recovery_begin(gov_recovery *rc, const gov_spank_policy *site,
-                         const gov_handoff *h, const gov_report *report,
-                         const gov_descriptor *step)
+void gov__recovery_begin(gov_recovery *rc, const gov_spank_policy *site, const char *file,
+                         const gov_step_record *rec, bool owed)
 {
-    gov_step_record rec;
-    const char *name = strrchr(h->file, '/');
+    const char *name = strrchr(file, '/');
 
     memset(rc, 0, sizeof *rc);
-    if (!h->file[0] && !report->on)
+    if (!file[0] && !owed)
         return;
-    gov__report_record_start(report, step, &rec);
     rc->on = true;
-    snprintf(rc->node, sizeof rc->node, "%s", rec.node);
-    snprintf(rc->step, sizeof rc->step, "%s", rec.step);
-    rc->job = rec.job;
+    snprintf(rc->node, sizeof rc->node, "%s", rec->node);
+    snprintf(rc->step, sizeof rc->step, "%s", rec->step);
+    rc->job = rec->job;
     snprintf(rc->file, sizeof rc->file, "%s", name ? name + 1 : "");
-    note(rc, site, report->on ? &rec : NULL, NULL);
+    note(rc, site, owed ? rec : NULL, NULL);
 }
 
 void gov__recovery_cgroups(gov_recovery *rc, const gov_spank_policy *site,
-                           const gov_report *report, const gov_descriptor *step)
+                           const gov_step_record *rec, const gov_step_cgroups *cg)
 {
-    gov_step_record rec;
-
-    if (!rc->on || rc->cgroups_noted || !report->on || !report->have_cgroups)
+    if (!rc->on || rc->cgroups_noted)
         return;
     rc->cgroups_noted = true;
-    gov__report_record_start(report, step, &rec);
-    note(rc, site, &rec, &report->cg);
+    note(rc, site, rec, cg);
 }
 
 void gov__recovery_end(gov_recovery *rc, const gov_spank_policy *site)
@@ -135,7 +130,7 @@ static void finish(const char *text, size_t len, const char *step, void *arg)
         gov__step_usage_read(NULL, &cgroups, &rec);
     }
     rec.recovered = true;
-    gov__report_append_record(s->site, &rec);
+    gov__report_write(s->site, &rec);
     s->recorded++;
 }
 
@@ -153,4 +148,16 @@ void gov__recovery_job(const gov_spank_policy *site, uint64_t job)
     else if (n > 0)
         slurm_info("governor: a step of this job lost its slurmstepd: %d descriptor file(s) "
                    "removed, %d record(s) written at the job's end", s.removed, s.recorded);
+}
+
+void gov__recovery_job_epilog(spank_t sp, int ac, char **av)
+{
+    gov_spank_policy site;
+    uint32_t job = 0;
+    char err[512];
+
+    if (gov__spank_policy_parse(ac, (const char *const *)av, &site, err, sizeof err) ||
+        spank_get_item(sp, S_JOB_ID, &job) != ESPANK_SUCCESS)
+        return;
+    gov__recovery_job(&site, job);
 }

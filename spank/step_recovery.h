@@ -10,9 +10,8 @@
 #include <stdint.h>
 #include <slurm/spank.h>
 
-#include "handoff.h"
 #include "parse.h"
-#include "report_gather.h"
+#include "step_report.h"
 
 /* The step's note on this node. */
 typedef struct gov_recovery {
@@ -24,14 +23,16 @@ typedef struct gov_recovery {
 } gov_recovery;
 
 /* init_post_opt, after the hand-off and the report's start: note the
- * step's file and the record as it stands, where it has either. */
-void gov__recovery_begin(gov_recovery *rc, const gov_spank_policy *site,
-                         const gov_handoff *h, const gov_report *report,
-                         const gov_descriptor *step);
+ * step's descriptor file (its path, "" for none) and, where a record is
+ * owed, rec as it stands at the start (its identity names the note either
+ * way), where there is either. */
+void gov__recovery_begin(gov_recovery *rc, const gov_spank_policy *site, const char *file,
+                         const gov_step_record *rec, bool owed);
 
-/* task_post_fork, once the step's cgroups are known: note them too. */
+/* task_post_fork, once the step's cgroups are known (the record is owed):
+ * note them too, with rec as it stands. */
 void gov__recovery_cgroups(gov_recovery *rc, const gov_spank_policy *site,
-                           const gov_report *report, const gov_descriptor *step);
+                           const gov_step_record *rec, const gov_step_cgroups *cg);
 
 /* exit: the step ended with its slurmstepd; the note goes. */
 void gov__recovery_end(gov_recovery *rc, const gov_spank_policy *site);
@@ -40,5 +41,9 @@ void gov__recovery_end(gov_recovery *rc, const gov_spank_policy *site);
  * job left on this node (SLURMD_NODENAME): remove its file, write its
  * record marked recovered.  Logged; never fails the epilog. */
 void gov__recovery_job(const gov_spank_policy *site, uint64_t job);
+
+/* slurm_spank_job_epilog: the site's arguments (which slurmd's own init
+ * logged if they do not parse) and the job's id, then gov__recovery_job. */
+void gov__recovery_job_epilog(spank_t sp, int ac, char **av);
 
 #endif /* GOV_SPANK_STEP_RECOVERY_H */

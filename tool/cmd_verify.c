@@ -39,11 +39,26 @@ static int verify_arg(int argc, char **argv, int *i, void *ctx)
     return 1;
 }
 
+/* The verification's text: status, why not, age, the namespaces. */
+static void print_text(const gov_snapshot_descriptor *d)
+{
+    printf("descriptor: %s\n", gov_descriptor_status_name(d->status));
+    if (d->status == GOV_DESCRIPTOR_INVALID)
+        printf("reason: %s (%s)\n", gov_strerror(d->reason), gov_err_name(d->reason));
+    /* Every task of a step reads its node's one seal, so MUNGE's
+     * "decoded before" is the rule, not news: left to --json. */
+    if (d->age_s != GOV_UNKNOWN)
+        printf("age: %llu s%s\n", (unsigned long long)d->age_s,
+               d->expired ? ", past its MUNGE TTL" : "");
+    gov__cmd_print_container(d);
+}
+
 int gov__cmd_verify(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
     gov_options opts = { .trusted_uid = GOV_UID_NONE };
-    gov_snapshot snap;
+    gov_evidence *e;
+    gov_descriptor_status status;
     int rc;
 
     rc = gov__cmd_parse(argc, argv, "verify", usage, &o, verify_arg, &opts);
@@ -55,27 +70,24 @@ int gov__cmd_verify(int argc, char **argv)
                         "(it checks this process's own descriptor)\n");
         return GOV_EXIT_USAGE;
     }
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, NULL, &snap);
-
+    if (!(e = malloc(sizeof *e))) {
+        fprintf(stderr, "governor: verify: %s\n", gov_strerror(GOV_ENOMEM));
+        return GOV_EXIT_FAILED;
+    }
+    gov__evidence_init(e);
+    gov__descriptor_collect(&opts, NULL, NULL, e);
+    status = e->verification.status;
+    rc = 0;
     if (o.json) {
         char *text = NULL;
-        rc = gov__cmd_put_json(gov__verify_json(&snap.descriptor, &text, NULL), &text);
-        if (rc)
-            return rc;
+        rc = gov__cmd_put_json(gov__verify_json(&e->verification, &text, NULL), &text);
     } else {
-        printf("descriptor: %s\n", gov_descriptor_status_name(snap.descriptor.status));
-        if (snap.descriptor.status == GOV_DESCRIPTOR_INVALID)
-            printf("reason: %s (%s)\n", gov_strerror(snap.descriptor.reason),
-                   gov_err_name(snap.descriptor.reason));
-        /* Every task of a step reads its node's one seal, so MUNGE's
-         * "decoded before" is the rule, not news: left to --json. */
-        if (snap.descriptor.age_s != GOV_UNKNOWN)
-            printf("age: %llu s%s\n", (unsigned long long)snap.descriptor.age_s,
-                   snap.descriptor.expired ? ", past its MUNGE TTL" : "");
-        gov__cmd_print_container(&snap.descriptor);
+        print_text(&e->verification);
     }
-    switch (snap.descriptor.status) {
+    free(e);
+    if (rc)
+        return rc;
+    switch (status) {
     case GOV_DESCRIPTOR_VERIFIED:
         return GOV_EXIT_OK;
     case GOV_DESCRIPTOR_INVALID:

@@ -10,7 +10,7 @@
 #ifndef GOV_COLLECT_H
 #define GOV_COLLECT_H
 
-#include "task_snapshot.h"
+#include "assemble.h"
 #include "evidence.h"
 #include "snapshot_base.h"
 
@@ -53,13 +53,13 @@ void gov__disk_collect(const char *workdir, gov_snapshot_disk *out);
 
 /* ---- descriptor (descriptor_collect.c) ----------------------------------- */
 
-/* Verify GOVERNOR_DESCRIPTOR from envp against the live process and, on
- * success, apply it to snap (gov__descriptor_apply: the scheduler part, the
- * policy, the step's topology); status, reason and age go into
- * snap->descriptor.
- * Nothing is looked at under a sysroot (the seal binds to the live process)
- * or with GOV_OPT_NO_DESCRIPTOR. */
+/* Verify the hand-off in envp (GOVERNOR_DESCRIPTOR, GOVERNOR_DESCRIPTOR_FILE)
+ * against the live process into e: how it went (status, reason, age, the
+ * namespaces) in e->verification and, verified, the descriptor and the GPU
+ * device nodes that confirm its grant.  Nothing is looked at under a sysroot
+ * (the seal binds to the live process), nor with GOV_OPT_NO_DESCRIPTOR but
+ * the namespaces. */
 void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
-                             const char *const *envp, gov_snapshot *snap);
+                             const char *const *envp, gov_evidence *e);
 
 #endif /* GOV_COLLECT_H */

@@ -19,21 +19,19 @@
 extern char **environ;
 
 void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
-                             const char *const *envp, gov_snapshot *snap)
+                             const char *const *envp, gov_evidence *e)
 {
-    gov_snapshot_descriptor *out = &snap->descriptor;
+    gov_snapshot_descriptor *out = &e->verification;
     const char *cred, *file;
     gov_desc_claim claim;
     gov_descriptor d;
     gov_seal_info info = { 0 };
     gov_desc_check chk = { 0 };
-    gov_gpu_nodes nvidia, render;
     uint32_t trusted = opts ? opts->trusted_uid : GOV_UID_NONE;
     gov_descriptor_via via = GOV_DESCRIPTOR_VIA_NONE;
     time_t now;
     int rc = GOV_ENOENT;
 
-    GOV_SET_UNKNOWN(out, descriptor);
     /* The seal binds to the live process; a sysroot is someone else's. */
     if (!gov__root_is_live(root))
         return;
@@ -97,6 +95,8 @@ void gov__descriptor_collect(const gov_options *opts, const gov_root *root,
     out->expired = info.expired;
     now = time(NULL);
     out->age_s = now >= 0 && (uint64_t)now >= d.created ? (uint64_t)now - d.created : 0;
-    gov__gpu_devices_count(NULL, &nvidia, &render);
-    gov__descriptor_apply(&d, &nvidia, &render, snap);
+    e->have_descriptor = true;
+    e->descriptor = d;
+    gov__gpu_devices_count(NULL, &e->nvidia, &e->render);
+    e->have_gpu_nodes = true;
 }

@@ -1,5 +1,6 @@
-/* snapshot.c - the capture context and the capture itself: call each
- * collector once, map its evidence into the snapshot, then resolve. */
+/* snapshot.c - the capture context and the capture itself: each part of
+ * the evidence read once, then the snapshot assembled from it
+ * (core/assemble/assemble.c). */
 #include "collect/collect.h"
 #include "evidence.h"
 #include "clock.h"
@@ -89,104 +90,46 @@ void gov_context_destroy(gov_context *ctx)
     free(ctx);
 }
 
-/* Strict mode: a value the job's environment gave is refused even when root
- * sealed it, as the variables themselves are. */
-static void drop_env_value(uint64_t *value, gov_sched_source *source)
+/* The evidence of the context's root, each part once: the affinity mask
+ * before the task's topology is counted on it, the cgroups before the
+ * pressure and accelerators that look at them. */
+static void read_evidence(gov_context *ctx, const char *const *envp, gov_evidence *e)
 {
-    if (*source == GOV_SCHED_ENVIRONMENT) {
-        *value = GOV_UNKNOWN;
-        *source = GOV_SCHED_NONE;
-    }
-}
+    const gov_root *root = &ctx->root;
 
-/* The library's hooks (gov__snapshot_assemble): everything through the
- * context's hwloc topology and root. */
-struct capture_args {
-    gov_context *ctx;
-    const char *const *envp;
-    bool strict;
-};
-
-static void capture_inventory(void *arg, gov_snapshot *out)
-{
-    const struct capture_args *c = arg;
-
-    gov__inventory_collect(c->ctx->topo, &c->ctx->root, &out->cpu.host, &out->topology);
-}
-
-static void capture_topology(void *arg, const gov_cpuset *mask, uint64_t mask_count,
-                             gov_snapshot_topology *out)
-{
-    const struct capture_args *c = arg;
-
-    gov__topology_collect(c->ctx->topo, mask, mask_count, out);
-}
-
-static void capture_cgroups(void *arg, gov_cgroup_evidence *cg)
-{
-    const struct capture_args *c = arg;
-
-    gov__cgroup_collect(&c->ctx->root, cg);
-}
-
-/* A verified descriptor outranks the variables any user can change;
- * strict mode never falls back to them. */
-static void capture_scheduler(void *arg, gov_snapshot *out)
-{
-    const struct capture_args *c = arg;
-
-    gov__descriptor_collect(&c->ctx->opts, &c->ctx->root, c->envp, out);
-    if (out->scheduler.source != GOV_SCHED_DESCRIPTOR && !c->strict)
-        gov__slurmenv_collect(c->envp, &out->scheduler);
-    if (c->strict) {
-        drop_env_value(&out->scheduler.gpus_on_node, &out->scheduler.gpus_on_node_source);
-        drop_env_value(&out->scheduler.gpus_per_task, &out->scheduler.gpus_per_task_source);
-        drop_env_value(&out->scheduler.mem_per_cpu_bytes, &out->scheduler.mem_per_cpu_source);
-    }
-}
-
-static void capture_host_memory(void *arg, gov_snapshot *out)
-{
-    const struct capture_args *c = arg;
-
-    gov__meminfo_collect(&c->ctx->root, &out->memory.host.total_bytes,
-                         &out->memory.host.available_bytes);
-}
-
-static void capture_rest(void *arg, const gov_cgroup_evidence *cg, gov_snapshot *out)
-{
-    const struct capture_args *c = arg;
-    const gov_root *root = &c->ctx->root;
-
-    gov__pressure_collect(root, cg, &out->pressure);
-    gov__accel_collect(root, c->envp, &out->accel);
-    gov__accel_confinement(&out->accel, cg);
-    gov__disk_collect(c->ctx->opts.workdir, &out->disk);
+    e->captured_ns = gov__monotonic_ns();
+    e->strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
+    gov__inventory_collect(ctx->topo, root, &e->host, &e->topology);
+    if (gov__affinity_collect(root, &e->mask, &e->mask_count))
+        e->mask_count = GOV_UNKNOWN;
+    gov__topology_collect(ctx->topo, &e->mask, e->mask_count, &e->topology);
+    gov__cgroup_collect(root, &e->cgroups);
+    gov__descriptor_collect(&ctx->opts, root, envp, e);
+    if (!e->have_descriptor && !e->strict)
+        gov__slurmenv_collect(envp, &e->variables);
+    gov__meminfo_collect(root, &e->host_total_bytes, &e->host_available_bytes);
+    gov__pressure_collect(root, &e->cgroups, &e->pressure);
+    gov__accel_collect(root, envp, &e->accel);
+    gov__accel_confinement(&e->accel, &e->cgroups);
+    gov__disk_collect(ctx->opts.workdir, &e->disk);
 }
 
 int gov_snapshot_capture(gov_context *ctx, gov_snapshot *out)
 {
-    struct capture_args c;
-    gov_assembly a = {
-        .arg = &c,
-        .inventory = capture_inventory,
-        .topology = capture_topology,
-        .cgroups = capture_cgroups,
-        .scheduler = capture_scheduler,
-        .host_memory = capture_host_memory,
-        .rest = capture_rest,
-    };
+    gov_evidence *e;
 
     if (!ctx || !out)
         return GOV_EINVAL;
-    c.ctx = ctx;
-    c.envp = ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ;
-    c.strict = ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR;
-    a.root = &ctx->root;
-    gov_snapshot_init(out);
-    out->captured_ns = gov__monotonic_ns();
-    gov__snapshot_assemble(&a, out);
-    if (c.strict && out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
+    /* 40 KiB: the heap, not a caller's thread stack. */
+    e = malloc(sizeof *e);
+    if (!e)
+        return GOV_ENOMEM;
+    gov__evidence_init(e);
+    read_evidence(ctx, ctx->opts.envp ? ctx->opts.envp : (const char *const *)environ, e);
+    gov__snapshot_assemble(e, out);
+    free(e);
+    if ((ctx->opts.flags & GOV_OPT_REQUIRE_DESCRIPTOR) &&
+        out->descriptor.status != GOV_DESCRIPTOR_VERIFIED)
         return out->descriptor.status == GOV_DESCRIPTOR_INVALID ? out->descriptor.reason
                                                                 : GOV_ENOENT;
     return 0;

@@ -14,6 +14,7 @@ int gov__mode_parse(const char *text, gov_mode *out)
     if (!out)
         return GOV_EINVAL;
     if (!text || !*text || !strcmp(text, "(null)")) {
+        m.bare = true;
         *out = m;
         return 0;
     }

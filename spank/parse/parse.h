@@ -21,6 +21,8 @@ typedef struct gov_mode {
     bool pressure;       /* pressure triggers for the tasks (pressure=allow) */
     bool profile_set;
     gov_profile profile;
+    bool bare;           /* given without a value: srun may take a mode word
+                            after it for the program */
 } gov_mode;
 
 /* Parse a MODE.  NULL, "" and the literal "(null)" (what Slurm passes for an
@@ -118,6 +120,11 @@ int gov__spank_policy_parse(int argc, const char *const *argv, gov_spank_policy 
  * the last value that parses, or GOV_INIT_ERROR_RUN if none does. */
 gov_init_error_policy gov__spank_policy_on_init_error(int argc, const char *const *argv);
 
+/* ==== verdict.c ============================================================
+ * --governor against the site's policy: the rules in one place, as
+ * verdicts for the dispatcher (plugin.c) to act on.
+ */
+
 /* Whether the governor runs for a step, and the policy it seals: the site's
  * imposed profile and reserves, tightened (never loosened) by the user.  A
  * user's "off" counts only where the site allows it (allow_off), a user's
@@ -143,6 +150,41 @@ bool gov__spank_mode_refused(const gov_spank_policy *site, const gov_mode *mode,
 /* Whether a governed step's tasks get pressure triggers: pressure=on, or
  * pressure=allow and the user asked (--governor=pressure). */
 bool gov__spank_pressure_resolve(const gov_spank_policy *site, const gov_mode *mode);
+
+/* A --governor value where it is given: srun, sbatch and salloc (remote
+ * false) or slurmstepd (remote true), site NULL where the site's arguments
+ * did not parse.  Returns 0 with *out set; GOV_EPARSE (it does not parse)
+ * or GOV_EACCES (the site refuses it: said only where a person is
+ * watching, slurmstepd's verdict notes it) with msg for the user. */
+int gov__spank_option_verdict(const gov_spank_policy *site, const char *value, bool remote,
+                              gov_mode *out, char *msg, size_t cap);
+
+#define GOV_VERDICT_NOTES 4
+
+/* What slurmstepd makes of a step (init_post_opt). */
+typedef struct gov_step_verdict {
+    bool governed;            /* capture, seal and hand off the step */
+    gov_desc_policy policy;   /* what its descriptor seals */
+    bool pressure;            /* its tasks get pressure triggers */
+    /* seal=required and a --governor value that does not parse: no
+     * descriptor; each task is refused for why, told advice. */
+    bool refused;
+    char why[96];
+    char advice[GOV_MODE_HELP_MAX];
+    /* What slurmd's log says of the step, at info level. */
+    const char *notes[GOV_VERDICT_NOTES];
+    size_t nnotes;
+} gov_step_verdict;
+
+/* The verdict on a step whose last --governor value is mode (mode_ok
+ * false: it did not parse). */
+void gov__spank_step_verdict(const gov_spank_policy *site, const gov_mode *mode, bool mode_ok,
+                             gov_step_verdict *v);
+
+/* srun's --governor without a value, followed by a program named like a
+ * mode ("--governor runtimes"): the user meant the mode, and srun runs the
+ * word as the program, since an optional value needs '='. */
+bool gov__spank_mode_misplaced(const gov_mode *mode, const char *program);
 
 /* A kernel release (uname -r: "6.12.48+deb13-amd64") is at least
  * MAJOR.MINOR.  Anything that does not start "N.N" is not. */

@@ -4,7 +4,7 @@
 # error, and an ESPANK_* code or a negative errno passed up would mean
 # something else in each series): each `return` in a slurm_spank_*
 # function, in --governor's option callback, and in the functions whose
-# result a callback returns, is `return 0;`, `return -1;`, `return COND ?
+# result a callback returns (spank/startup.c's too), is `return 0;`, `return -1;`, `return COND ?
 # 0 : -1;` or a call of one of those functions.
 # usage: test_spank_returns.sh SRC_ROOT
 set -uo pipefail
@@ -14,7 +14,8 @@ source "$(dirname "$0")/../lib/tap.sh"
 
 # The functions whose value is a callback's, by name: the callbacks, the
 # option callback, and what they return through.
-callees=$(grep -ohE 'return ([a-z_][a-z_0-9]*)\(' "$src"/spank/plugin.c | sed 's/return //; s/($//' | sort -u)
+callees=$(grep -ohE 'return ([a-z_][a-z_0-9]*)\(' "$src"/spank/plugin.c "$src"/spank/startup.c |
+	sed 's/return //; s/($//' | sort -u)
 pattern="^(static )?int (slurm_spank_[a-z_]+|governor_option|$(paste -sd'|' <<<"${callees:-none}"))\\("
 found=0 bad=
 for f in "$src"/spank/*.c; do
@@ -30,7 +31,7 @@ for f in "$src"/spank/*.c; do
 	bad+=$(grep '^BAD ' <<<"$out" | sed 's/^BAD //')
 done
 if ((found < 10)); then
-	fail "found $found SPANK callbacks and helpers in spank/*.c; expected the eight callbacks, the option callback, gov__handoff_task and step_init_error"
+	fail "found $found SPANK callbacks and helpers in spank/*.c; expected the eight callbacks, the option callback, gov__startup and init_error"
 elif [[ -n $bad ]]; then
 	fail "a SPANK callback returns something other than 0 or -1" "$bad"
 else

@@ -761,6 +761,17 @@ static void test_munge_unreachable(void **state)
     assert_int_equal(gov__seal_encode(NULL, 3601, GOV_UID_NONE, "x", 1, &cred, NULL), GOV_EINVAL);
 }
 
+/* The library's reading of the hand-off, assembled alone into a snapshot. */
+static void collect(const gov_options *opts, const gov_root *root, const char *const *envp,
+                    gov_snapshot *out)
+{
+    static gov_evidence e;
+
+    gov__evidence_init(&e);
+    gov__descriptor_collect(opts, root, envp, &e);
+    gov__snapshot_assemble(&e, out);
+}
+
 static void test_collect(void **state)
 {
     gov_descriptor d;
@@ -774,13 +785,12 @@ static void test_collect(void **state)
     const char *envp[] = { env_desc, env_job, env_step, env_node, NULL };
     char *cred;
 
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, (const char *const *)(envp + 1), &snap);
+        collect(&opts, NULL, (const char *const *)(envp + 1), &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     assert_int_equal(snap.descriptor.age_s, GOV_UNKNOWN);
 
     snprintf(env_desc, sizeof env_desc, "%s=garbage", GOV_DESCRIPTOR_ENV);
-    gov__descriptor_collect(&opts, &fx, envp, &snap);
+    collect(&opts, &fx, envp, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_ABSENT);
     gov__root_close(&fx);
 
@@ -794,8 +804,7 @@ static void test_collect(void **state)
     }
     snprintf(env_desc, sizeof env_desc, "%s=%s", GOV_DESCRIPTOR_ENV, cred);
     free(cred);
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.reason, 0);
@@ -820,8 +829,7 @@ static void test_collect(void **state)
 
     /* The process claims another job: bound elsewhere, invalid. */
     snprintf(env_job, sizeof env_job, "SLURM_JOB_ID=1235");
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     sched = snap.scheduler;
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
@@ -932,24 +940,20 @@ static void test_collect_file(void **state)
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, (size_t)n, f), (size_t)n);
     assert_int_equal(fclose(f), 0);
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_VERIFIED);
     assert_int_equal(snap.descriptor.via, GOV_DESCRIPTOR_VIA_FILE);
     assert_int_equal(snap.scheduler.cpus_per_task, 1);
     unlink(strchr(env_file, '=') + 1);
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     assert_int_equal(snap.descriptor.status, GOV_DESCRIPTOR_INVALID);
     assert_int_equal(snap.descriptor.reason, GOV_EBINDING);
     rmdir(dir);
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     assert_int_equal(snap.descriptor.reason, GOV_EUNREACHABLE);
     /* Without the file's variable, munged's failure is the reason. */
     envp[4] = NULL;
-    gov_snapshot_init(&snap);
-    gov__descriptor_collect(&opts, NULL, envp, &snap);
+        collect(&opts, NULL, envp, &snap);
     assert_int_equal(snap.descriptor.reason, GOV_EMUNGE);
 }
 

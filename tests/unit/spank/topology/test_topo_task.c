@@ -5,9 +5,8 @@
  * (tests/fixtures/inventory, and hwloc's own test machines, extracted),
  * both read through HWLOC_FSROOT; the masks are whole packages and NUMA
  * nodes, split cores, pairs across packages and pseudo-random sets.  Then
- * fixed values on the XML fixtures and on a table in text, the task
- * snapshot the plugin plans a task's environment from, and per_core=yes
- * planned on it. */
+ * fixed values on the XML fixtures and on a table in text, and per_core=yes
+ * planned on it (the task snapshot itself: tests/unit/spank/test_environment.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,71 +301,6 @@ static void test_os_order(void **state)
     free(t);
 }
 
-static void on_table(const void *table, const gov_cpuset *mask, uint64_t mask_count,
-                     gov_snapshot_topology *out)
-{
-    gov__topo_task(table, mask, mask_count, out);
-}
-
-/* The plugin's task snapshot (in task_init): this process's mask counted
- * on this machine's table, before the descriptor applies, so that the
- * GPUs local to the task (none on a node without GPUs) are counted. */
-static void test_task_snapshot(void **state)
-{
-    gov_topo_table *t = malloc(sizeof *t);
-    static gov_snapshot s;
-    gov_descriptor d;
-
-    (void)state;
-    assert_non_null(t);
-    assert_int_equal(gov__topo_discover(NULL, t), 0);
-    gov__descriptor_init(&d);
-    d.topo.present = true;
-    d.topo.packages = d.topo.cores = d.topo.pus = d.topo.numa_nodes = 1;
-    gov__task_snapshot(&d, on_table, t, NULL, &s);
-    assert_int_equal(s.topology.source, GOV_TOPOLOGY_SOURCE_DESCRIPTOR);
-    assert_int_equal(s.topology.task.pus, s.cpu.affinity.count);
-    assert_true(s.topology.task.cores >= 1 && s.topology.task.cores != GOV_UNKNOWN);
-    assert_int_equal(s.topology.numa_count, s.topology.task.numa_nodes);
-    assert_int_equal(s.topology.task_gpus_local, 0);
-    /* Without the step's reads the task reads the host's memory itself. */
-    assert_true(s.memory.host.total_bytes != GOV_UNKNOWN);
-    /* The step's reads are taken as they are: the host's memory, and the
-     * cgroup limits slurmstepd read (here this process's own, so the
-     * figures match its own read). */
-    {
-        static gov_snapshot again;
-        gov_step_reads step = {
-            .host_total_bytes = 3ULL << 30, .host_available_bytes = 1ULL << 30,
-            .have_cgroups = true,
-        };
-        gov_cgroup_evidence cg;
-        gov__cgroup_collect_limits(NULL, &cg);
-        step.cpu_cgroup = cg.cpu;
-        step.memory_cgroup = cg.memory;
-        gov__task_snapshot(&d, on_table, t, &step, &again);
-        assert_int_equal(again.memory.host.total_bytes, 3ULL << 30);
-        assert_int_equal(again.memory.host.available_bytes, 1ULL << 30);
-        assert_int_equal(again.memory.cgroup.status, s.memory.cgroup.status);
-        assert_int_equal(again.memory.cgroup.limit_bytes, s.memory.cgroup.limit_bytes);
-        assert_int_equal(again.cpu.cgroup.cpuset_count, s.cpu.cgroup.cpuset_count);
-        assert_int_equal(again.cpu.cgroup.version, s.cpu.cgroup.version);
-        /* A limit the step read, not this process's, is what the task
-         * plans with. */
-        step.memory_cgroup.version = 1;
-        step.memory_cgroup.status = GOV_LIMIT_LIMITED;
-        step.memory_cgroup.limit_bytes = 300ULL << 20;
-        gov__task_snapshot(&d, on_table, t, &step, &again);
-        assert_int_equal(again.memory.cgroup.limit_bytes, 300ULL << 20);
-        assert_int_equal(again.memory.effective.binding, GOV_LAYER_CGROUP);
-    }
-    /* Without a table the task part is unknown, and so are its GPUs. */
-    gov__task_snapshot(&d, NULL, NULL, NULL, &s);
-    assert_true(s.topology.task.cores == GOV_UNKNOWN);
-    assert_true(s.topology.task_gpus_local == GOV_UNKNOWN);
-    free(t);
-}
-
 static const char *var(const gov_runenv *env, const char *name)
 {
     for (size_t i = 0; i < env->nvars; i++)
@@ -479,8 +413,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest){ "two packages (XML)", test_two_packages, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "memory tiers (XML)", test_memory_tiers, NULL, NULL, NULL };
     tests[n++] = (struct CMUnitTest){ "NUMA nodes in OS order", test_os_order, NULL, NULL, NULL };
-    tests[n++] = (struct CMUnitTest){ "the plugin's task snapshot", test_task_snapshot, NULL, NULL,
-                                      NULL };
     tests[n++] = (struct CMUnitTest){ "per_core=yes on the table", test_per_core_plan, NULL, NULL,
                                       NULL };
     rc = _cmocka_run_group_tests("topo_task", tests, n, NULL, NULL);

@@ -1,12 +1,8 @@
-/* task_snapshot.c - the parts of a snapshot that libgovernor and the plugin
- * fill the same way (task_snapshot.h): the scheduler part from a descriptor, and the task's
- * own view (gov__task_snapshot), which is the snapshot the plugin decides a
- * task's environment from. */
-#include "task_snapshot.h"
-#include "evidence.h"
+/* assemble.c - the snapshot from one side's evidence (assemble.h): each
+ * part copied, the scheduler part from a verified descriptor or the
+ * variables, then resolved. */
+#include "assemble.h"
 #include "snapshot_base.h"
-
-#include "descriptor.h"
 
 #include <string.h>
 
@@ -106,94 +102,67 @@ void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
     apply_topology(&d->topo, out);
 }
 
-void gov__snapshot_assemble(const gov_assembly *a, gov_snapshot *out)
+void gov__evidence_init(gov_evidence *e)
 {
-    gov_cgroup_evidence cg;
-
-    if (a->inventory)
-        a->inventory(a->arg, out);
-    if (gov__affinity_collect(a->root, &out->cpu.affinity.set, &out->cpu.affinity.count))
-        out->cpu.affinity.count = GOV_UNKNOWN;
-    if (a->topology)
-        a->topology(a->arg, &out->cpu.affinity.set, out->cpu.affinity.count, &out->topology);
-    memset(&cg, 0, sizeof cg);
-    GOV_SET_UNKNOWN(&cg.cpu, cpu.cgroup);
-    GOV_SET_UNKNOWN(&cg.memory, memory.cgroup);
-    if (a->cgroups)
-        a->cgroups(a->arg, &cg);
-    out->cpu.cgroup = cg.cpu;
-    out->memory.cgroup = cg.memory;
-    if (a->scheduler)
-        a->scheduler(a->arg, out);
-    if (a->host_memory)
-        a->host_memory(a->arg, out);
-    if (a->rest)
-        a->rest(a->arg, &cg, out);
-    gov_snapshot_resolve(out);
+    memset(e, 0, sizeof *e);
+    GOV_SET_UNKNOWN(&e->host, cpu.host);
+    e->mask_count = GOV_UNKNOWN;
+    GOV_SET_UNKNOWN(&e->topology, topology);
+    GOV_SET_UNKNOWN(&e->cgroups.cpu, cpu.cgroup);
+    GOV_SET_UNKNOWN(&e->cgroups.memory, memory.cgroup);
+    e->cgroups.devices_confined = -1;
+    e->host_total_bytes = e->host_available_bytes = GOV_UNKNOWN;
+    GOV_SET_UNKNOWN(&e->pressure, pressure);
+    GOV_SET_UNKNOWN(&e->accel, accel);
+    GOV_SET_UNKNOWN(&e->disk, disk);
+    GOV_SET_UNKNOWN(&e->verification, descriptor);
+    GOV_SET_UNKNOWN(&e->variables, scheduler);
 }
 
-/* The plugin's hooks: what gov__task_snapshot was given. */
-struct task_args {
-    const gov_descriptor *d;
-    gov_task_topology_fn *topology;
-    const void *topology_arg;
-    const gov_step_reads *step;
-};
-
-static void task_topology(void *arg, const gov_cpuset *mask, uint64_t mask_count,
-                          gov_snapshot_topology *out)
+/* Strict mode: a value the job's environment gave is refused even when root
+ * sealed it, as the variables themselves are. */
+static void drop_env_value(uint64_t *value, gov_sched_source *source)
 {
-    const struct task_args *t = arg;
-
-    t->topology(t->topology_arg, mask, mask_count, out);
-}
-
-static void task_cgroups(void *arg, gov_cgroup_evidence *cg)
-{
-    const struct task_args *t = arg;
-
-    if (!t->step->have_cgroups) {
-        gov__cgroup_collect_limits(NULL, cg);
-        return;
+    if (*source == GOV_SCHED_ENVIRONMENT) {
+        *value = GOV_UNKNOWN;
+        *source = GOV_SCHED_NONE;
     }
-    cg->cpu = t->step->cpu_cgroup;
-    cg->memory = t->step->memory_cgroup;
 }
 
-/* The task's environment is planned from CPUs and memory; GPUs play no
- * part, so /dev is not scanned at every task's start. */
-static void task_scheduler(void *arg, gov_snapshot *out)
+/* A verified descriptor outranks the variables any user can change;
+ * strict mode never falls back to them. */
+static void scheduler_part(const gov_evidence *e, gov_snapshot *out)
 {
-    const struct task_args *t = arg;
+    gov_snapshot_scheduler *s = &out->scheduler;
 
-    gov__descriptor_apply(t->d, NULL, NULL, out);
+    if (e->have_descriptor)
+        gov__descriptor_apply(&e->descriptor, e->have_gpu_nodes ? &e->nvidia : NULL,
+                              e->have_gpu_nodes ? &e->render : NULL, out);
+    else if (!e->strict)
+        *s = e->variables;
+    if (e->strict) {
+        drop_env_value(&s->gpus_on_node, &s->gpus_on_node_source);
+        drop_env_value(&s->gpus_per_task, &s->gpus_per_task_source);
+        drop_env_value(&s->mem_per_cpu_bytes, &s->mem_per_cpu_source);
+    }
 }
 
-static void task_host_memory(void *arg, gov_snapshot *out)
+void gov__snapshot_assemble(const gov_evidence *e, gov_snapshot *out)
 {
-    const struct task_args *t = arg;
-
-    out->memory.host.total_bytes = t->step->host_total_bytes;
-    out->memory.host.available_bytes = t->step->host_available_bytes;
-    if (t->step->host_total_bytes == GOV_UNKNOWN && t->step->host_available_bytes == GOV_UNKNOWN)
-        gov__meminfo_collect(NULL, &out->memory.host.total_bytes,
-                             &out->memory.host.available_bytes);
-}
-
-void gov__task_snapshot(const gov_descriptor *d, gov_task_topology_fn *topology,
-                        const void *arg, const gov_step_reads *step, gov_snapshot *out)
-{
-    static const gov_step_reads none = { .host_total_bytes = GOV_UNKNOWN,
-                                         .host_available_bytes = GOV_UNKNOWN };
-    struct task_args t = { d, topology, arg, step ? step : &none };
-    gov_assembly a = {
-        .arg = &t,
-        .topology = topology ? task_topology : NULL,
-        .cgroups = task_cgroups,
-        .scheduler = task_scheduler,
-        .host_memory = task_host_memory,
-    };
-
     gov_snapshot_init(out);
-    gov__snapshot_assemble(&a, out);
+    out->captured_ns = e->captured_ns;
+    out->descriptor = e->verification;
+    out->cpu.host = e->host;
+    out->cpu.affinity.set = e->mask;
+    out->cpu.affinity.count = e->mask_count;
+    out->topology = e->topology;
+    out->cpu.cgroup = e->cgroups.cpu;
+    out->memory.cgroup = e->cgroups.memory;
+    scheduler_part(e, out);
+    out->memory.host.total_bytes = e->host_total_bytes;
+    out->memory.host.available_bytes = e->host_available_bytes;
+    out->pressure = e->pressure;
+    out->accel = e->accel;
+    out->disk = e->disk;
+    gov_snapshot_resolve(out);
 }
