@@ -1,5 +1,6 @@
-/* cmd_snapshot.c - `governor snapshot [--json] [--sysroot DIR]`: every layer
- * with its source, then the effective value and what binds it. */
+/* cmd_snapshot.c - `governor snapshot [--json] [--sysroot DIR]`: the answer
+ * first, then every field of the snapshot under its section and label, as
+ * the field table (core/snapshot/snapshot_fields.c) gives them. */
 #include "cmd.h"
 #include "cmd_common.h"
 #include "base.h"
@@ -53,312 +54,115 @@ static bool no_allocation(const gov_snapshot *s)
     return s->scheduler.source == GOV_SCHED_NONE;
 }
 
-/* No GPU of any kind on the node: no driver entry, no device node. */
-static bool no_gpu(const gov_snapshot *s)
+/* One row's value for people, by its kind and unit (the field table,
+ * core/snapshot/snapshot_fields.c). */
+static void value_text(const gov_field *f, const gov_snapshot *s, char *buf, size_t cap)
 {
-    return s->accel.nvidia_gpus == 0 && s->accel.amd_gpus == 0 && s->accel.drm_render_nodes == 0 &&
-           (s->accel.nvidia_dev_nodes == 0 || s->accel.nvidia_dev_nodes == GOV_UNKNOWN);
-}
+    const char *at = (const char *)s + f->offset;
+    char tmp[64];
+    uint64_t u64;
+    uint32_t u32;
+    unsigned e;
+    double d;
+    int i;
 
-static void row(const char *layer, const char *value, const char *source)
-{
-    printf("  %-16s %-34s %s\n", layer, value, source);
-}
-
-static void print_scheduler(const gov_snapshot *s)
-{
-    char a[64], b[64], c[64], v[256];
-
-    printf("SCHEDULER\n");
-    if (s->scheduler.source == GOV_SCHED_NONE) {
-        row("allocation", "none found", "no scheduler evidence");
-        return;
-    }
-    cnt(s->scheduler.tasks_on_node, a, sizeof a);
-    cnt(s->scheduler.cpus_on_node, b, sizeof b);
-    cnt(s->scheduler.cpus_per_task, c, sizeof c);
-    snprintf(v, sizeof v, "%s tasks, %s CPUs, %s per task", a, b, c);
-    row("this node", v, gov_sched_source_name(s->scheduler.source));
-}
-
-/* Which layers hold the process; affinity alone is the weak case, since a
- * process may widen its own mask within its cpuset. */
-static void cpu_enforcement_row(const gov_snapshot *s)
-{
-    unsigned held = gov__cpu_held(s);
-    char layers[64], note[160] = "";
-
-    if (s->enforcement.cpu != GOV_ENFORCEMENT_UNKNOWN) {
-        gov__layers_format(held, layers, sizeof layers);
-        if (held == 1u << GOV_LAYER_AFFINITY)
-            snprintf(note, sizeof note,
-                     "by affinity only: the cpuset is wider, and a task may widen its mask");
+    switch (f->kind) {
+    case GOV_FIELD_COUNT:
+        memcpy(&u64, at, sizeof u64);
+        if (f->unit == GOV_UNIT_BYTES)
+            byt(u64, buf, cap);
+        else if (f->unit == GOV_UNIT_SECONDS && u64 != GOV_UNKNOWN)
+            snprintf(buf, cap, "%llu s", (unsigned long long)u64);
         else
-            snprintf(note, sizeof note, "held by %s", layers);
+            cnt(u64, buf, cap);
+        break;
+    case GOV_FIELD_FRACTION:
+        memcpy(&d, at, sizeof d);
+        if (!gov_known_f(d))
+            snprintf(buf, cap, "unknown");
+        else
+            snprintf(buf, cap, f->unit == GOV_UNIT_CORES     ? "%.2f cores"
+                               : f->unit == GOV_UNIT_PERCENT ? "%.2f%%"
+                                                             : "%.2f", d);
+        break;
+    case GOV_FIELD_FLAG:
+    case GOV_FIELD_TRISTATE:
+        memcpy(&i, at, sizeof i);
+        snprintf(buf, cap, "%s", i < 0 ? "unknown" : i ? "yes" : "no");
+        break;
+    case GOV_FIELD_INDEX:
+        memcpy(&i, at, sizeof i);
+        if (i < 0)
+            snprintf(buf, cap, "unknown");
+        else
+            snprintf(buf, cap, "%d", i);
+        break;
+    case GOV_FIELD_PERCENT:
+        memcpy(&u32, at, sizeof u32);
+        if (u32)
+            snprintf(buf, cap, "%u%%", u32);
+        else
+            snprintf(buf, cap, "none");
+        break;
+    case GOV_FIELD_VERSION:
+        memcpy(&i, at, sizeof i);
+        if (i == 1 || i == 2)
+            snprintf(buf, cap, "v%d", i);
+        else
+            snprintf(buf, cap, "no cgroup found");
+        break;
+    case GOV_FIELD_NAME:
+        memcpy(&e, at, sizeof e);
+        snprintf(buf, cap, "%s", or_unknown(f->name(e)));
+        break;
+    case GOV_FIELD_CPUSET:
+        memcpy(&u64, (const char *)s + f->aux, sizeof u64);
+        /* A long list is cut: the JSON has it whole. */
+        if (u64 == GOV_UNKNOWN || gov_cpuset_format((const gov_cpuset *)(const void *)at, buf,
+                                                    cap) < 0)
+            snprintf(buf, cap, "%s", u64 == GOV_UNKNOWN ? "unknown" : "(long; see --json)");
+        break;
+    case GOV_FIELD_DERIVED: {
+        const char *v = f->derive(s, tmp, sizeof tmp);
+        snprintf(buf, cap, "%s", v ? v : "n/a");
+        break;
     }
-    if (no_allocation(s))
-        row("enforcement", "n/a", "no allocation to hold it to");
-    else
-        row("enforcement", gov_enforcement_name(s->enforcement.cpu), note);
-}
-
-static void print_cpu(const gov_snapshot *s)
-{
-    char a[64], b[64], v[160];
-    char *list = malloc(GOV_CPUSET_BITS * 6);
-
-    printf("CPU\n");
-    cnt(s->cpu.host.logical, a, sizeof a);
-    cnt(s->cpu.host.physical, b, sizeof b);
-    snprintf(v, sizeof v, "%s logical, %s physical", a, b);
-    row("host", v, "inventory (not entitlement)");
-
-    cnt(s->cpu.affinity.count, a, sizeof a);
-    if (list && s->cpu.affinity.count != GOV_UNKNOWN &&
-        gov_cpuset_format(&s->cpu.affinity.set, list, 40) >= 0)
-        snprintf(v, sizeof v, "%s (%s)", a, list);
-    else
-        snprintf(v, sizeof v, "%s", a);
-    row("affinity", v, "kernel: affinity mask");
-
-    cnt(s->cpu.cgroup.cpuset_count, a, sizeof a);
-    snprintf(b, sizeof b, "cgroup v%d", s->cpu.cgroup.version);
-    row("cgroup cpuset", a, s->cpu.cgroup.version ? b : "no cgroup found");
-    if (gov_known_f(s->cpu.cgroup.quota_cores))
-        snprintf(v, sizeof v, "%.2f cores", s->cpu.cgroup.quota_cores);
-    else
-        snprintf(v, sizeof v, "%s", gov_limit_status_name(s->cpu.cgroup.quota_status));
-    row("cgroup quota", v, s->cpu.cgroup.version ? b : "no cgroup found");
-
-    cnt(s->cpu.scheduler.cpus, a, sizeof a);
-    if (no_allocation(s))
-        row("scheduler", "n/a", "no allocation");
-    else
-        row("scheduler", a, gov_sched_source_name(s->scheduler.source));
-    /* The task's share of the step's CPUs above the sealed per-task count
-     * (resolve.c): say where the figure comes from. */
-    if (s->scheduler.cpus_per_task != GOV_UNKNOWN && s->cpu.scheduler.cpus != GOV_UNKNOWN &&
-        s->cpu.scheduler.cpus > s->scheduler.cpus_per_task) {
-        snprintf(v, sizeof v, "its share of the step's %llu CPUs here",
-                 (unsigned long long)s->scheduler.cpus_on_node);
-        snprintf(b, sizeof b, "above the %llu per task sealed (srun without -c)",
-                 (unsigned long long)s->scheduler.cpus_per_task);
-        row("", v, b);
-    }
-
-    if (gov_known_f(s->cpu.effective.capacity_cores)) {
-        cnt(s->cpu.effective.workers, a, sizeof a);
-        snprintf(v, sizeof v, "%.2f cores, %s worker%s", s->cpu.effective.capacity_cores, a,
-                 s->cpu.effective.workers == 1 ? "" : "s");
-    } else {
-        snprintf(v, sizeof v, "unknown");
-    }
-    snprintf(b, sizeof b, "bound by %s", or_unknown(gov_layer_name(s->cpu.effective.binding)));
-    row("effective", v, b);
-    cpu_enforcement_row(s);
-    free(list);
-}
-
-static void counts(const gov_topology_counts *c, char *v, size_t cap)
-{
-    char p[32], k[32], u[32], n[32];
-
-    cnt(c->packages, p, sizeof p);
-    cnt(c->cores, k, sizeof k);
-    cnt(c->pus, u, sizeof u);
-    cnt(c->numa_nodes, n, sizeof n);
-    snprintf(v, cap, "%s pkg, %s cores, %s PUs, %s NUMA", p, k, u, n);
-}
-
-static void print_topology(const gov_snapshot *s)
-{
-    const gov_snapshot_topology *t = &s->topology;
-    gov_topology_counts host = { s->cpu.host.packages, s->cpu.host.physical,
-                                 s->cpu.host.logical, s->cpu.host.numa_nodes, { 0 } };
-    char a[32], b[64], v[256], list[48];
-
-    printf("TOPOLOGY\n");
-    counts(&host, v, sizeof v);
-    cnt(t->memory_only_numa_nodes, a, sizeof a);
-    snprintf(b, sizeof b, "hwloc; %s memory-only NUMA", a);
-    row("host", v, b);
-    counts(&t->step, v, sizeof v);
-    if (no_allocation(s))
-        row("step", "n/a", "no allocation");
-    else
-        row("step", v, t->source == GOV_TOPOLOGY_SOURCE_DESCRIPTOR ? "descriptor (sealed)"
-                                                                   : "no sealed descriptor");
-    counts(&t->task, v, sizeof v);
-    row("task", v, "affinity mask");
-    cnt(t->task_whole_cores, a, sizeof a);
-    cnt(t->task_gpus_local, b, sizeof b);
-    if (no_gpu(s))
-        snprintf(b, sizeof b, "n/a");
-    snprintf(v, sizeof v, "%s whole cores, %s local GPUs", a, b);
-    row("", v, "");
-    /* Each NUMA node of the mask: what a worker per node would get. */
-    for (uint32_t i = 0; i < t->numa_count; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "numa %u", t->numa[i].os_index);
-        byt(t->numa[i].local_memory_bytes, a, sizeof a);
-        if (gov_cpuset_format(&t->numa[i].cpus, list, sizeof list) < 0)
-            snprintf(list, sizeof list, "...");
-        snprintf(v, sizeof v, "%u PUs, %llu cores: %s", t->numa[i].pus,
-                 (unsigned long long)t->numa[i].cores, list);
-        row(name, v, a);
+    default:
+        buf[0] = '\0';
+        break;
     }
 }
 
-/* Usage split into working set and reclaimable cache, so that a person sees
- * why "remaining" is more than the limit minus the usage. */
-static void print_cgroup_usage(const gov_snapshot *s, const char *source)
+/* Every row of the field table under its section's title: what the
+ * JSON has, in its order, for people. */
+static void print_table(const gov_snapshot *s)
 {
-    uint64_t used = s->memory.cgroup.current_bytes, ws = s->memory.cgroup.working_set_bytes;
-    char a[64], b[64], v[256];
+    size_t n;
+    const gov_field *f = gov__snapshot_fields(&n);
+    char v[128], buf[160];
+    const char *note;
 
-    byt(used, a, sizeof a);
-    row("cgroup usage", a, source);
-    byt(ws, a, sizeof a);
-    byt(used != GOV_UNKNOWN && ws != GOV_UNKNOWN ? used - ws : GOV_UNKNOWN, b,
-                   sizeof b);
-    snprintf(v, sizeof v, "%s, cache %s", a, b);
-    row("working set", v, "usage minus inactive file cache");
-    byt(s->memory.cgroup.remaining_bytes, a, sizeof a);
-    byt(s->memory.cgroup.planning_remaining_bytes, b, sizeof b);
-    if (s->memory.cgroup.high_bytes != GOV_UNKNOWN)
-        snprintf(v, sizeof v, "%s to max, %s to high", a, b);
-    else if (s->memory.cgroup.status == GOV_LIMIT_UNLIMITED)
-        snprintf(v, sizeof v, "n/a (no hard limit)");
-    else
-        snprintf(v, sizeof v, "%s to the hard limit", a);
-    row("cgroup remaining", v, "limit minus working set");
-}
-
-static void print_memory(const gov_snapshot *s)
-{
-    char a[64], b[64], c[64], v[256];
-
-    printf("MEMORY\n");
-    byt(s->memory.host.total_bytes, a, sizeof a);
-    byt(s->memory.host.available_bytes, b, sizeof b);
-    snprintf(v, sizeof v, "%s, %s available", a, b);
-    row("host", v, "/proc/meminfo (not entitlement)");
-
-    snprintf(c, sizeof c, "cgroup v%d", s->memory.cgroup.version);
-    if (s->memory.cgroup.limit_bytes != GOV_UNKNOWN)
-        byt(s->memory.cgroup.limit_bytes, a, sizeof a);
-    else
-        snprintf(a, sizeof a, "%s", gov_limit_status_name(s->memory.cgroup.status));
-    gov__fmt_memory_high(s, b, sizeof b);
-    snprintf(v, sizeof v, "max %s, high %s", a, b);
-    row("cgroup limit", v, s->memory.cgroup.version ? c : "no cgroup found");
-    if (s->memory.cgroup.version)
-        snprintf(c, sizeof c, "cgroup v%d (page cache included)", s->memory.cgroup.version);
-    print_cgroup_usage(s, s->memory.cgroup.version ? c : "no cgroup found");
-
-    byt(s->memory.scheduler.limit_bytes, a, sizeof a);
-    byt(s->memory.scheduler.per_task_bytes, b, sizeof b);
-    /* --mem is per node: a per-task figure exists only with --mem-per-cpu. */
-    if (s->memory.scheduler.per_task_bytes == GOV_UNKNOWN &&
-        s->memory.scheduler.limit_bytes != GOV_UNKNOWN)
-        snprintf(b, sizeof b, "n/a");
-    snprintf(v, sizeof v, "%s per node, %s per task", a, b);
-    if (no_allocation(s))
-        row("scheduler", "n/a", "no allocation");
-    else
-        row("scheduler", v, gov_sched_source_name(s->scheduler.source));
-
-    byt(s->memory.effective.limit_bytes, a, sizeof a);
-    byt(s->memory.effective.remaining_bytes, b, sizeof b);
-    snprintf(v, sizeof v, "%s, %s remaining", a, b);
-    snprintf(c, sizeof c, "bound by %s", or_unknown(gov_layer_name(s->memory.effective.binding)));
-    row("effective", v, c);
-    if (no_allocation(s))
-        row("enforcement", "n/a", "no allocation to hold it to");
-    else
-        row("enforcement", gov_enforcement_name(s->enforcement.memory), "");
-}
-
-static void pct(double v, char *buf, size_t cap)
-{
-    if (gov_known_f(v))
-        snprintf(buf, cap, "%.2f%%", v);
-    else
-        snprintf(buf, cap, "unknown");
-}
-
-/* The GPU device nodes that stand for GPUs here, and what the kernel lets
- * this process do with them. */
-/* The GPU nodes that count are NVIDIA's when there are any, else the DRM
- * render nodes (gov__gpu_kind()). */
-static bool nvidia_nodes(const gov_snapshot *s)
-{
-    return s->accel.nvidia_dev_nodes != GOV_UNKNOWN && s->accel.nvidia_dev_nodes > 0;
-}
-
-static void print_gpu_nodes(const gov_snapshot *s)
-{
-    bool nvidia = nvidia_nodes(s);
-    char a[64], b[64], c[64], v[256];
-
-    cnt(nvidia ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes, a, sizeof a);
-    cnt(nvidia ? s->accel.nvidia_dev_usable : s->accel.drm_render_usable, b, sizeof b);
-    cnt(nvidia ? s->accel.nvidia_dev_denied : s->accel.drm_render_denied, c, sizeof c);
-    snprintf(v, sizeof v, "%s %s: %s usable, %s denied", a, nvidia ? "nvidia" : "render", b, c);
-    row("device nodes", v,
-        s->accel.devices_confined == 1   ? "device cgroup"
-        : s->accel.devices_confined == 0 ? "no device cgroup"
-                                         : "kernel: access()");
-}
-
-/* Say what the plugin's verification rested on (docs/descriptor.md, "GPU
- * verification"): a node without GPU device nodes confirms a grant of none
- * with no device cgroup at all. */
-static const char *gpu_verification(const gov_snapshot *s)
-{
-    uint64_t nodes = nvidia_nodes(s) ? s->accel.nvidia_dev_nodes : s->accel.drm_render_nodes;
-
-    if (!s->scheduler.gpus_verified)
-        return "unverified";
-    return nodes == 0 ? "verified: the node has no GPU device nodes"
-                      : "verified: the device cgroup admits exactly these";
-}
-
-static void print_rest(const gov_snapshot *s)
-{
-    char a[64], b[64], c[64], v[256];
-
-    printf("PRESSURE\n");
-    pct(s->pressure.cpu_some_avg10, a, sizeof a);
-    pct(s->pressure.memory_some_avg10, b, sizeof b);
-    pct(s->pressure.memory_full_avg10, c, sizeof c);
-    snprintf(v, sizeof v, "cpu some %s, memory some %s full %s", a, b, c);
-    row("psi avg10", v, or_unknown(gov_pressure_source_name(s->pressure.source)));
-
-    printf("ACCELERATORS\n");
-    cnt(s->accel.nvidia_gpus, a, sizeof a);
-    cnt(s->accel.amd_gpus, b, sizeof b);
-    cnt(s->accel.drm_render_nodes, c, sizeof c);
-    snprintf(v, sizeof v, "nvidia %s, amd %s, render nodes %s", a, b, c);
-    row("candidates", v, "driver and device files");
-    print_gpu_nodes(s);
-    cnt(s->scheduler.gpus_on_node, a, sizeof a);
-    if (no_allocation(s))
-        row("scheduler", "n/a", "no allocation");
-    else
-        row("scheduler", a, gpu_verification(s));
-    /* A node without GPUs "enforces" its grant of none: say n/a to people. */
-    if (no_gpu(s) && (s->scheduler.gpus_on_node == 0 || no_allocation(s)))
-        row("enforcement", "n/a", "no GPU on this node");
-    else
-        row("enforcement", gov_enforcement_name(s->enforcement.gpu), "");
-
-    printf("DISK (working filesystem)\n");
-    byt(s->disk.capacity_bytes, a, sizeof a);
-    byt(s->disk.avail_bytes, b, sizeof b);
-    snprintf(v, sizeof v, "%s, %s available to you", a, b);
-    row("capacity", v, s->disk.writable == 1 ? "writable" : s->disk.writable == 0 ? "read-only"
-                                                                                : "unknown");
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].kind == GOV_FIELD_SECTION) {
+            printf("%s\n", f[i].label);
+            continue;
+        }
+        if (f[i].hidden)
+            continue;
+        if (f[i].kind == GOV_FIELD_CUSTOM) {
+            f[i].text(s, stdout);
+            continue;
+        }
+        note = NULL;
+        if (f[i].applies && !f[i].applies(s)) {
+            snprintf(v, sizeof v, "n/a");
+        } else {
+            value_text(&f[i], s, v, sizeof v);
+            note = f[i].note ? f[i].note(s, buf, sizeof buf) : NULL;
+        }
+        printf("  %-*s %s%s%s%s\n", GOV_FIELD_LABEL_MAX, f[i].label, v, note ? " (" : "",
+               note ? note : "", note ? ")" : "");
+    }
 }
 
 /* "not enforced" for people; the names are the JSON's. */
@@ -405,8 +209,9 @@ static void print_summary(const gov_snapshot *s)
 static void print_terms(void)
 {
     static const char *const terms[][2] = {
-        { "pkg, PUs", "packages (sockets); processing units (hardware threads)" },
+        { "packages, PUs", "sockets; processing units (hardware threads)" },
         { "max, high", "cgroup memory.max: the kernel kills past it; memory.high: it throttles" },
+        { "working set", "usage minus the page cache the kernel can drop" },
         { "some, full", "PSI: the share of time some, or all, of the tasks waited" },
         { "inventory", "what the host has, not what this process may use" },
         { "n/a, unknown", "does not exist here; exists but could not be read" },
@@ -414,7 +219,7 @@ static void print_terms(void)
 
     printf("TERMS\n");
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
-        printf("  %-16s %s\n", terms[i][0], terms[i][1]);
+        printf("  %-*s %s\n", GOV_FIELD_LABEL_MAX, terms[i][0], terms[i][1]);
 }
 
 /* The members of the object at path (leaves "PATH.member..."), each once,
@@ -531,11 +336,7 @@ int gov__cmd_snapshot(int argc, char **argv)
                                                    : gov_sched_source_name(snap.scheduler.source));
     gov__cmd_print_container(&snap.descriptor);
     printf("\n");
-    print_scheduler(&snap);
-    print_cpu(&snap);
-    print_topology(&snap);
-    print_memory(&snap);
-    print_rest(&snap);
+    print_table(&snap);
     print_terms();
     return GOV_EXIT_OK;
 }

@@ -399,4 +399,93 @@ void gov__jw_raw(gov_jw *w, const char *key, const char *json, size_t len);
 /* A CPU set as a Linux CPU list string (null when it cannot be formatted). */
 void gov__jw_cpuset(gov_jw *w, const char *key, const gov_cpuset *set);
 
+/* ==== field_table.c =====================================================
+ * a table of a struct's fields, one row each: where the member sits, its
+ * JSON path and kind, so its unknown value; and how people read it (a
+ * label, a unit, whether it applies).  One walker writes any such table as
+ * JSON and reads it back: the snapshot's (core/snapshot/snapshot_fields.c,
+ * which `governor snapshot` also prints as text) and the step report's
+ * record (core/report/step_report.c).
+ */
+typedef enum gov_field_kind {
+    GOV_FIELD_COUNT,     /* uint64_t; unknown GOV_UNKNOWN, written null */
+    GOV_FIELD_FRACTION,  /* double; unknown NaN, written null; `decimals`
+                            places, or the shortest form when 0 */
+    GOV_FIELD_FLAG,      /* int 0/1, a JSON boolean, never unknown */
+    GOV_FIELD_BOOL,      /* bool, a JSON boolean, never unknown */
+    GOV_FIELD_TRISTATE,  /* int 1/0, unknown -1, written null */
+    GOV_FIELD_INDEX,     /* int >= 0, unknown -1, written null */
+    GOV_FIELD_PERCENT,   /* uint32_t, 0 when none: a JSON number */
+    GOV_FIELD_VERSION,   /* int cgroup version 1 or 2; unknown 0, written null */
+    GOV_FIELD_NAME,      /* an enum, written by `name`; unknown 0 (every
+                            enum's "none" member, written null) */
+    GOV_FIELD_TEXT,      /* char[aux]: a plain string, never unknown */
+    GOV_FIELD_CPUSET,    /* gov_cpuset, written as a CPU list; null when the
+                            count at `aux` is GOV_UNKNOWN */
+    GOV_FIELD_DERIVED,   /* a string `derive` makes from other members */
+    GOV_FIELD_CUSTOM,    /* written by `put`, read back by `get` */
+    GOV_FIELD_SECTION,   /* no member: where the text view starts a section
+                            titled `label` */
+} gov_field_kind;
+
+/* How people read a figure. */
+typedef enum gov_field_unit {
+    GOV_UNIT_NONE,
+    GOV_UNIT_BYTES,      /* COUNT: 1.5 GiB */
+    GOV_UNIT_CORES,      /* FRACTION: 1.50 cores */
+    GOV_UNIT_PERCENT,    /* FRACTION: 2.87% */
+    GOV_UNIT_SECONDS,    /* COUNT, FRACTION: 12 s */
+} gov_field_unit;
+
+/* A label's length at most: the text view's column. */
+#define GOV_FIELD_LABEL_MAX 34
+
+typedef struct gov_field {
+    /* The JSON path below the top ("memory.cgroup.limit_bytes"); a path
+     * with a '.' opens its objects on its first row (the table keeps one
+     * object's rows together).  For a hidden row, the member's name. */
+    const char *path;
+    gov_field_kind kind;
+    /* Not written itself (a derived row shows it), still a member with an
+     * unknown value. */
+    bool hidden;
+    size_t offset;       /* of the member in its struct */
+    size_t aux;          /* CPUSET: offset of its count; TEXT: its size */
+    unsigned decimals;   /* FRACTION: fixed places, 0: shortest */
+    const char *(*name)(unsigned value);                          /* NAME */
+    /* DERIVED: the string to write, NULL for null; buf is scratch. */
+    const char *(*derive)(const void *obj, char *buf, size_t cap);
+    /* CUSTOM: write the member at key; read back one leaf at or below the
+     * row's path (0 or GOV_EPARSE); print its lines for people. */
+    void (*put)(gov_jw *w, const char *key, const void *obj);
+    int (*get)(const gov_json_leaf *l, void *obj);
+    void (*text)(const void *obj, FILE *out);
+    /* For people: what the row is called, its unit, and whether it applies
+     * to obj (NULL: always); one that does not reads "n/a", one that is
+     * unknown "unknown".  note: what to say after the value, NULL for
+     * nothing (where it comes from, why it is what it is). */
+    const char *label;
+    gov_field_unit unit;
+    bool (*applies)(const void *obj);
+    const char *(*note)(const void *obj, char *buf, size_t cap);
+} gov_field;
+
+/* Write every row of f[0..n) that is not hidden as members of the object
+ * open in w, opening and closing the objects of their paths. */
+void gov__fields_json(gov_jw *w, const gov_field *f, size_t n, const void *obj);
+
+/* The row of f[0..n) a leaf belongs to (a CUSTOM row's, for a leaf below
+ * it), trying *next first, as a writer's order makes it; n when none. */
+size_t gov__fields_find(const gov_field *f, size_t n, const char *path, size_t next);
+
+/* Read leaf l into row f's member of obj: 0, or GOV_EPARSE (a type or a
+ * value the row's kind does not take). */
+int gov__field_get(const gov_field *f, const gov_json_leaf *l, void *obj);
+
+/* Zero the part of obj at offset (size bytes; it may live outside such an
+ * obj, which offset names) and give each row's member in it its unknown
+ * value. */
+void gov__fields_set_unknown(const gov_field *f, size_t n, void *part, size_t offset,
+                             size_t size);
+
 #endif /* GOV_BASE_H */

@@ -144,49 +144,6 @@ void gov__step_record_judge(gov_step_record *r, uint64_t min_s)
 
 /* ---- the fields ---------------------------------------------------------- */
 
-typedef enum kind { K_U64, K_SECONDS, K_RATIO, K_NAME, K_SOURCE, K_FLAG } kind;
-
-/* Every field but schema, told and findings, in the line's order.  A path
- * with a '.' opens its object on the first member (the table keeps the
- * members of one object together). */
-static const struct field {
-    const char *path;
-    kind kind;
-    size_t off;
-} fields[] = {
-#define U(path, member) { path, K_U64, offsetof(gov_step_record, member) }
-#define S(path, member) { path, K_SECONDS, offsetof(gov_step_record, member) }
-    U("job", job),
-    { "step", K_NAME, offsetof(gov_step_record, step) },
-    { "node", K_NAME, offsetof(gov_step_record, node) },
-    U("uid", uid),
-    U("start", start),
-    S("elapsed_s", elapsed_s),
-    U("time_limit_s", time_limit_s),
-    U("job_end", job_end),
-    U("tasks", tasks),
-    U("budget.cpus", budget_cpus),
-    U("budget.memory_bytes", budget_memory_bytes),
-    U("budget.gpus", budget_gpus),
-    S("used.cpu_s", cpu_s),
-    { "used.cpu_efficiency", K_RATIO, offsetof(gov_step_record, cpu_efficiency) },
-    { "used.cpu_source", K_SOURCE, offsetof(gov_step_record, cpu_from_cgroup) },
-    U("used.memory_peak_bytes", memory_peak_bytes),
-    U("used.memory_cache_bytes", memory_cache_bytes),
-    U("used.memory_working_set_bytes", memory_working_set_bytes),
-    { "used.memory_efficiency", K_RATIO, offsetof(gov_step_record, memory_efficiency) },
-    U("used.memory_limit_bytes", memory_limit_bytes),
-    U("used.oom_kills", oom_kills),
-    S("used.cpu_throttled_s", cpu_throttled_s),
-    S("used.pressure.cpu_some_s", cpu_some_s),
-    S("used.pressure.memory_some_s", memory_some_s),
-    S("used.pressure.memory_full_s", memory_full_s),
-    { "recovered", K_FLAG, offsetof(gov_step_record, recovered) },
-#undef U
-#undef S
-};
-#define N_FIELDS (sizeof fields / sizeof fields[0])
-
 static bool name_ok(const char *s)
 {
     if (!*s)
@@ -198,90 +155,43 @@ static bool name_ok(const char *s)
     return true;
 }
 
-/* Close the objects of prev's path that path leaves and open path's new
- * ones ("used.pressure."); returns path's member name, its last part. */
-static const char *member(gov_jw *w, const char *prev, const char *path)
+/* Where the CPU time came from: null while it is unknown. */
+static const char *cpu_source(const void *obj, char *buf, size_t cap)
 {
-    size_t common = 0, i;
+    const gov_step_record *r = obj;
 
-    for (i = 0; prev && prev[i] && prev[i] == path[i]; i++)
-        if (prev[i] == '.')
-            common = i + 1;
-    for (i = prev ? common : 0; prev && prev[i]; i++)
-        if (prev[i] == '.')
-            gov__jw_object_end(w);
-    for (const char *p = path + common, *dot; (dot = strchr(p, '.')); p = dot + 1) {
-        char key[32];
-
-        snprintf(key, sizeof key, "%.*s", (int)(dot - p), p);
-        gov__jw_object_begin(w, key);
-    }
-    return strrchr(path, '.') ? strrchr(path, '.') + 1 : path;
+    (void)buf, (void)cap;
+    return isnan(r->cpu_s) ? NULL : r->cpu_from_cgroup ? "cgroup" : "rusage";
 }
 
-int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
+static int get_cpu_source(const gov_json_leaf *l, void *obj)
 {
-    gov_jw w;
-    const char *prev = NULL;
-    int len;
+    gov_step_record *r = obj;
 
-    if (!name_ok(r->step) || !name_ok(r->node))
-        return GOV_EINVAL;
-    gov__jw_init_fixed(&w, buf, cap);
-    gov__jw_object_begin(&w, NULL);
-    gov__jw_string(&w, "schema", GOV_REPORT_SCHEMA);
-    for (size_t i = 0; i < N_FIELDS; i++) {
-        const void *at = (const char *)r + fields[i].off;
-        const char *key = member(&w, prev, fields[i].path);
-
-        prev = fields[i].path;
-        switch (fields[i].kind) {
-        case K_U64:
-            gov__jw_u64(&w, key, *(const uint64_t *)at);
-            break;
-        case K_SECONDS: /* to the millisecond */
-            gov__jw_fixed(&w, key, *(const double *)at, 3);
-            break;
-        case K_RATIO:
-            gov__jw_fixed(&w, key, *(const double *)at, 4);
-            break;
-        case K_NAME:
-            gov__jw_string(&w, key, (const char *)at);
-            break;
-        case K_SOURCE:
-            gov__jw_string(&w, key, isnan(r->cpu_s) ? NULL : *(const bool *)at ? "cgroup" : "rusage");
-            break;
-        case K_FLAG:
-            gov__jw_bool(&w, key, *(const bool *)at);
-            break;
-        }
-    }
-    for (const char *p = prev; p && *p; p++)
-        if (*p == '.')
-            gov__jw_object_end(&w);
-    if (r->told_tasks) {
-        gov__jw_object_begin(&w, "told");
-        gov__jw_u64(&w, "tasks", r->told_tasks);
-        gov__jw_u64(&w, "threads", r->told_threads);
-        gov__jw_u64(&w, "memory_bytes", r->told_memory_bytes);
-        gov__jw_object_end(&w);
-    } else {
-        gov__jw_null(&w, "told");
-    }
-    gov__jw_array_begin(&w, "findings");
-    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
-        if (r->findings & (1u << f))
-            gov__jw_string(&w, NULL, finding_names[f]);
-    gov__jw_array_end(&w);
-    gov__jw_object_end(&w);
-    gov__text_append(&w.out, "\n", 1);
-    len = gov__jw_length(&w);
-    if (len < 0 || (size_t)len >= GOV_REPORT_LINE_MAX)
-        return GOV_ENOSPC;
-    return len;
+    if (l->type == GOV_JSON_NULL)
+        return 0;
+    if (l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "cgroup"))
+        r->cpu_from_cgroup = true;
+    else if (!(l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "rusage")))
+        return GOV_EPARSE;
+    return 0;
 }
 
-/* ---- decoding -------------------------------------------------------------- */
+/* What the plugin told the tasks: an object, null when it told nothing. */
+static void put_told(gov_jw *w, const char *key, const void *obj)
+{
+    const gov_step_record *r = obj;
+
+    if (!r->told_tasks) {
+        gov__jw_null(w, key);
+        return;
+    }
+    gov__jw_object_begin(w, key);
+    gov__jw_u64(w, "tasks", r->told_tasks);
+    gov__jw_u64(w, "threads", r->told_threads);
+    gov__jw_u64(w, "memory_bytes", r->told_memory_bytes);
+    gov__jw_object_end(w);
+}
 
 static int get_u64(const gov_json_leaf *l, uint64_t *v)
 {
@@ -294,68 +204,10 @@ static int get_u64(const gov_json_leaf *l, uint64_t *v)
                : GOV_EPARSE;
 }
 
-/* The largest seconds or ratio a record may carry: about 31 million years,
- * far past any step, and small enough that every accepted figure writes
- * back (%.3f) in a few digits that read again the same. */
-#define FIGURE_MAX 1e15
-
-static int get_double(const gov_json_leaf *l, double *v)
+static int get_told(const gov_json_leaf *l, void *obj)
 {
-    char tmp[64], *end;
+    gov_step_record *r = obj;
 
-    if (l->type == GOV_JSON_NULL) {
-        *v = NAN;
-        return 0;
-    }
-    if (l->type != GOV_JSON_NUMBER || l->len >= sizeof tmp)
-        return GOV_EPARSE;
-    memcpy(tmp, l->text, l->len);
-    tmp[l->len] = '\0';
-    *v = strtod(tmp, &end);
-    return *end || !(*v >= 0 && *v <= FIGURE_MAX) ? GOV_EPARSE : 0;
-}
-
-static int get_name(const gov_json_leaf *l, char *dst, size_t cap)
-{
-    if (l->type != GOV_JSON_STRING || !l->plain || l->len == 0 || l->len >= cap)
-        return GOV_EPARSE;
-    memcpy(dst, l->text, l->len);
-    dst[l->len] = '\0';
-    return name_ok(dst) ? 0 : GOV_EPARSE;
-}
-
-static int get_field(const struct field *f, const gov_json_leaf *l, gov_step_record *r)
-{
-    void *at = (char *)r + f->off;
-
-    switch (f->kind) {
-    case K_U64:
-        return get_u64(l, at);
-    case K_SECONDS:
-    case K_RATIO:
-        return get_double(l, at);
-    case K_NAME:
-        return get_name(l, at, f->off == offsetof(gov_step_record, step) ? sizeof r->step
-                                                                        : sizeof r->node);
-    case K_FLAG:
-        if (l->type != GOV_JSON_BOOL)
-            return GOV_EPARSE;
-        *(bool *)at = gov__token_eq(l->text, l->len, "true");
-        return 0;
-    case K_SOURCE:
-        if (l->type == GOV_JSON_NULL)
-            return 0;
-        if (l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "cgroup"))
-            *(bool *)at = true;
-        else if (!(l->type == GOV_JSON_STRING && gov__token_eq(l->text, l->len, "rusage")))
-            return GOV_EPARSE;
-        return 0;
-    }
-    return GOV_EPARSE;
-}
-
-static int get_told(const gov_json_leaf *l, gov_step_record *r)
-{
     if (!strcmp(l->path, "told"))
         return l->type == GOV_JSON_NULL ? 0 : GOV_EPARSE;
     if (!strcmp(l->path, "told.tasks"))
@@ -366,6 +218,95 @@ static int get_told(const gov_json_leaf *l, gov_step_record *r)
         return get_u64(l, &r->told_memory_bytes);
     return 0;   /* a later version's member */
 }
+
+static void put_findings(gov_jw *w, const char *key, const void *obj)
+{
+    const gov_step_record *r = obj;
+
+    gov__jw_array_begin(w, key);
+    for (unsigned f = 0; f < GOV_FINDING_COUNT; f++)
+        if (r->findings & (1u << f))
+            gov__jw_string(w, NULL, finding_names[f]);
+    gov__jw_array_end(w);
+}
+
+static int get_finding(const gov_json_leaf *l, void *obj)
+{
+    gov_step_record *r = obj;
+    gov_finding f;
+
+    if (strcmp(l->path, "findings[]") || l->type != GOV_JSON_STRING)
+        return GOV_EPARSE;
+    /* A later version's finding is kept out, not refused. */
+    if ((f = gov__finding_from_name(l->text, l->len)) != GOV_FINDING_COUNT)
+        r->findings |= 1u << f;
+    return 0;
+}
+
+/* Every member but schema, in the line's order: the record's contract
+ * (docs/admin-guide.md, "The step report"). */
+#define AT(member) offsetof(gov_step_record, member)
+#define U(path_, member) { .path = (path_), .kind = GOV_FIELD_COUNT, .offset = AT(member) }
+#define S(path_, member) \
+    { .path = (path_), .kind = GOV_FIELD_FRACTION, .offset = AT(member), .decimals = 3 }
+#define RATIO(path_, member) \
+    { .path = (path_), .kind = GOV_FIELD_FRACTION, .offset = AT(member), .decimals = 4 }
+#define NAME(path_, member) \
+    { .path = (path_), .kind = GOV_FIELD_TEXT, .offset = AT(member), \
+      .aux = sizeof(((gov_step_record *)0)->member) }
+static const gov_field fields[] = {
+    U("job", job),
+    NAME("step", step),
+    NAME("node", node),
+    U("uid", uid),
+    U("start", start),
+    S("elapsed_s", elapsed_s),
+    U("time_limit_s", time_limit_s),
+    U("job_end", job_end),
+    U("tasks", tasks),
+    U("budget.cpus", budget_cpus),
+    U("budget.memory_bytes", budget_memory_bytes),
+    U("budget.gpus", budget_gpus),
+    S("used.cpu_s", cpu_s),
+    RATIO("used.cpu_efficiency", cpu_efficiency),
+    { .path = "used.cpu_source", .kind = GOV_FIELD_DERIVED, .derive = cpu_source,
+      .get = get_cpu_source },
+    U("used.memory_peak_bytes", memory_peak_bytes),
+    U("used.memory_cache_bytes", memory_cache_bytes),
+    U("used.memory_working_set_bytes", memory_working_set_bytes),
+    RATIO("used.memory_efficiency", memory_efficiency),
+    U("used.memory_limit_bytes", memory_limit_bytes),
+    U("used.oom_kills", oom_kills),
+    S("used.cpu_throttled_s", cpu_throttled_s),
+    S("used.pressure.cpu_some_s", cpu_some_s),
+    S("used.pressure.memory_some_s", memory_some_s),
+    S("used.pressure.memory_full_s", memory_full_s),
+    { .path = "recovered", .kind = GOV_FIELD_BOOL, .offset = AT(recovered) },
+    { .path = "told", .kind = GOV_FIELD_CUSTOM, .put = put_told, .get = get_told },
+    { .path = "findings", .kind = GOV_FIELD_CUSTOM, .put = put_findings, .get = get_finding },
+};
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+int gov__step_record_encode(const gov_step_record *r, char *buf, size_t cap)
+{
+    gov_jw w;
+    int len;
+
+    if (!name_ok(r->step) || !name_ok(r->node))
+        return GOV_EINVAL;
+    gov__jw_init_fixed(&w, buf, cap);
+    gov__jw_object_begin(&w, NULL);
+    gov__jw_string(&w, "schema", GOV_REPORT_SCHEMA);
+    gov__fields_json(&w, fields, N_FIELDS, r);
+    gov__jw_object_end(&w);
+    gov__text_append(&w.out, "\n", 1);
+    len = gov__jw_length(&w);
+    if (len < 0 || (size_t)len >= GOV_REPORT_LINE_MAX)
+        return GOV_ENOSPC;
+    return len;
+}
+
+/* ---- decoding -------------------------------------------------------------- */
 
 #define LEAVES_MAX 64
 
@@ -391,36 +332,21 @@ int gov__step_record_decode(const char *text, size_t len, gov_step_record *r)
             schema = true;
             continue;
         }
-        if (!strncmp(l->path, "told", 4)) {
-            if (get_told(l, r))
-                return GOV_EPARSE;
-            continue;
-        }
-        if (!strcmp(l->path, "findings[]")) {
-            gov_finding f;
-            if (l->type != GOV_JSON_STRING)
-                return GOV_EPARSE;
-            /* A later version's finding is kept out, not refused. */
-            if ((f = gov__finding_from_name(l->text, l->len)) != GOV_FINDING_COUNT)
-                r->findings |= 1u << f;
-            continue;
-        }
-        if (next < N_FIELDS && !strcmp(fields[next].path, l->path))
-            k = next;
-        else
-            for (k = 0; k < N_FIELDS && strcmp(fields[k].path, l->path); k++)
-                ;
+        k = gov__fields_find(fields, N_FIELDS, l->path, next);
         if (k == N_FIELDS)
-            continue;
-        next = k + 1;
-        if (seen[k] || get_field(&fields[k], l, r))
+            continue;   /* a later version's member */
+        /* A custom row takes several leaves; any other, one. */
+        if ((seen[k] && fields[k].kind != GOV_FIELD_CUSTOM) || gov__field_get(&fields[k], l, r))
             return GOV_EPARSE;
+        next = fields[k].kind == GOV_FIELD_CUSTOM ? k : k + 1;
         seen[k] = true;
     }
     if (!schema)
         return GOV_EPARSE;
-    /* The record's identity must be there; the figures may be unknown. */
-    if (!seen[0] || !seen[1] || !seen[2] || r->job == GOV_UNKNOWN)
+    /* The record's identity must be there and plain; the figures may be
+     * unknown. */
+    if (!seen[0] || !seen[1] || !seen[2] || r->job == GOV_UNKNOWN || !name_ok(r->step) ||
+        !name_ok(r->node))
         return GOV_EPARSE;
     return 0;
 }

@@ -11,7 +11,7 @@ int main(void)
     const gov_field *f = gov__snapshot_fields(&n);
 
     for (size_t i = 0; i < n; i++)
-        if (!f[i].hidden)
+        if (!f[i].hidden && f[i].kind != GOV_FIELD_SECTION)
             printf(".%s\n", f[i].path);
     return 0;
 }

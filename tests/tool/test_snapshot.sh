@@ -21,15 +21,27 @@ check "one of two tasks on the node: its share of the step's memory, enforced" \
   "this task may use 2.00 cores (2 workers) and 100.0 MiB of memory (its share of the 200.0 MiB the step's 2 tasks on this node share); CPU enforced, memory enforced" \
   "$(first "${two[@]}" "$gov" snapshot --sysroot "$root")"
 
-# n/a for what does not exist here, unknown for what could not be read,
-# never a bare "-" that could mean either; the terms explained once.
+# Then every field of the JSON under its section and label (the field
+# table): n/a for what does not exist here, unknown for what could not be
+# read, never a bare "-" that could mean either; the terms explained once.
 text=$(env -i "$gov" snapshot --sysroot "$root")
-check "no bare '-' in the value column" "" "$(awk 'length($0) > 19 { v = substr($0, 20, 34); if (v ~ /(^| )-( |,|$)/) print }' <<<"$text")"
-check "outside an allocation: the CPU, memory and GPU scheduler rows n/a" 3 "$(grep -c '^  scheduler  *n/a  *no allocation' <<<"$text")"
-check "cgroup v1: no memory.high" 1 "$(grep -c '^  cgroup limit .*high n/a' <<<"$text")"
+check "no bare '-' in the value column" "" "$(awk 'length($0) > 37 { v = substr($0, 38); if (v ~ /(^| )-( |,|$)/) print }' <<<"$text")"
+check "one row a visible field of the JSON" \
+  "$(env -i "$gov" snapshot --sysroot "$root" --json | python3 -c '
+import json, sys
+def leaves(d):
+    return sum(leaves(v) if isinstance(v, dict) else 1 for v in d.values())
+s = json.load(sys.stdin)
+del s["schema"], s["topology"]["task"]["numa"]
+print(leaves(s))')" \
+  "$(awk '/^DESCRIPTOR$/ { t = 1 } /^TERMS$/ { t = 0 } t && /^  [a-zA-Z]/ && !/^  task NUMA node / { n++ } END { print n }' <<<"$text")"
+check "outside an allocation: every row of the scheduler's n/a" "" \
+  "$(awk '/^SCHEDULER$/ { s = 1; next } /^[A-Z]/ { s = 0 } s && !/ n\/a$/' <<<"$text")"
+check "cgroup v1: no memory.high" 1 "$(grep -c '^  cgroup: high (throttles past it)  *n/a$' <<<"$text")"
 check "the terms, once" "1 1" "$(grep -c '^TERMS$' <<<"$text") $(grep -c '^  n/a, unknown  *does not exist here; exists but could not be read$' <<<"$text")"
 stepped=$("${two[@]}" "$gov" snapshot --sysroot "$root")
-check "in an allocation: the scheduler's figures" 1 "$(grep -c '^  scheduler  *300.0 MiB per node, n/a per task  *environment' <<<"$stepped")"
+check "in an allocation: the scheduler's figures, per task n/a under --mem" "1 1" \
+  "$(grep -c '^  scheduler: per node  *300.0 MiB$' <<<"$stepped") $(grep -c '^  scheduler: per task  *n/a$' <<<"$stepped")"
 
 get() { env -i "$gov" snapshot --sysroot "$root" --get "$@"; }
 check "--get a number" "209715200 0" "$(get memory.effective.limit_bytes) $?"

@@ -30,4 +30,4 @@ done <<<"$out"
 # The text view, as the demo prints it: these nodes have no GPU device
 # nodes, which is what verified their grant of none.
 text=$(as_user srun --governor -n1 -w node1 "$GOV_TOOL" snapshot)
-assert_line ' +scheduler +0 +verified: the node has no GPU device nodes *' "$text" "GPU line without GPUs"
+assert_line '  GPU grant confirmed by the kernel +yes \(the node has no GPU device nodes\)' "$text" "GPU line without GPUs"

@@ -37,7 +37,7 @@ assert_idle
 # shellcheck disable=SC2016 # expanded in the task
 task_cpu="$task"'
 echo "nproc=$(nproc)"; "$GOV_TOOL" doctor --json | jq -r "\"doctor_cpu=\(.findings[] | select(.resource == \"cpu\") | .id)\""
-"$GOV_TOOL" snapshot | grep -c "above the 1 per task sealed" | sed "s/^/why=/"'
+"$GOV_TOOL" snapshot | grep -c "^  scheduler: CPUs of this task  *2 (its share of the step.s 2 CPUs here, above the 1 per task sealed" | sed "s/^/why=/"'
 out=$(as_user salloc -n1 -c2 srun --governor=threads bash -c "$task_cpu" </dev/null 2>/dev/null)
 printf '%s\n' "$out"
 assert_eq 2 "$(field env_cpt "$out")" "inherited SLURM_CPUS_PER_TASK"
