@@ -8,31 +8,56 @@
 
 #include "governor.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* A mebibyte, the unit the memory knobs are figured in. */
+#define GOV_MIB (UINT64_C(1) << 20)
+
 /* ==== knobs.c ===========================================================
- * the one list of environment variables through which runtimes
- * learn their CPU and memory budget (docs/runtimes.md).  `governor run`
- * (runenv.c) and the plugin's --governor=threads (spank/handoff.c) both use
- * it.  knobs.c depends on nothing, so the hwloc-free plugin links it.
+ * the one list of environment variables through which runtimes learn
+ * their CPU and memory budget (docs/runtimes.md): one row per knob, with
+ * everything about it.  `governor run` and the plugin's --governor=threads
+ * and runtimes (spank/environment.c) decide them through runenv.c; the man
+ * pages' lists are made from it at build time (docs/man/knob_lists.c).
  */
-typedef enum gov_knob_kind {
-    GOV_KNOB_THREADS,     /* a CPU or thread count: the plan's threads */
-    GOV_KNOB_IO_THREADS,  /* libuv's pool: the threads, never below its default */
-    GOV_KNOB_GO_MEMLIMIT, /* GOMEMLIMIT */
-    GOV_KNOB_NODE_HEAP,   /* --max-old-space-size in NODE_OPTIONS */
-    GOV_KNOB_NODE_YOUNG,  /* --max-semi-space-size in NODE_OPTIONS */
-    GOV_KNOB_JAVA_CPUS,   /* -XX:ActiveProcessorCount in JAVA_TOOL_OPTIONS */
-    GOV_KNOB_JAVA_RAM,    /* -XX:MaxRAM in JAVA_TOOL_OPTIONS */
-    GOV_KNOB_JAVA_HEAP,   /* -XX:MaxRAMPercentage in JAVA_TOOL_OPTIONS */
-} gov_knob_kind;
+
+/* How a knob's figure is written. */
+typedef enum gov_knob_format {
+    GOV_KNOB_DECIMAL,
+    GOV_KNOB_HEX,          /* .NET's settings: hexadecimal, no prefix */
+} gov_knob_format;
+
+/* Spellings of one option a user may give, ours among them. */
+#define GOV_SPELLINGS_MAX 4
 
 typedef struct gov_knob {
-    const char *name;     /* the environment variable */
-    const char *option;   /* the option inside it, NULL for a plain value */
-    gov_knob_kind kind;
-    const char *runtime;  /* who reads it, from which version */
+    const char *name;      /* the environment variable */
+    const char *option;    /* the option inside it, NULL for a plain value */
+    const char *runtime;   /* who reads it, from which version */
+    bool cpu;              /* a count of CPUs (the plan's threads), else a
+                              memory figure (the share per worker) */
+    /* The figure for threads and share (0: nothing useful to set), written
+     * in format with unit after it; *planned gets the threads or bytes it
+     * stands for. */
+    uint64_t (*figure)(uint64_t threads, uint64_t share, uint64_t *planned);
+    const char *unit;      /* NULL: none */
+    gov_knob_format format;
+    bool same_word;        /* the value only as OPTION=VALUE (the JVM's) */
+    /* The other spellings of the option a user may give (NULL ended), and
+     * from which of them on (0: none) a spelling sizes the JVM's heap
+     * itself. */
+    const char *spellings[GOV_SPELLINGS_MAX];
+    size_t heap_from;
+    bool own_default;      /* figure 0: the runtime's own default is as large */
+    /* A user's figure in the knob's setting (which: the spelling found, 0
+     * ours), in threads or bytes; GOV_UNKNOWN when it is not a number. */
+    uint64_t (*user)(size_t which, const char *v, size_t n, uint64_t share);
+    /* What the runtime reads for itself where that is what we would set
+     * (then nothing needs setting), GOV_UNKNOWN otherwise; NULL: it reads
+     * nothing of its own. */
+    uint64_t (*sees)(const gov_snapshot *s, uint64_t threads, uint64_t share);
 } gov_knob;
 
 /* Record the thread count and the memory share (bytes) last exported, so
@@ -47,17 +72,10 @@ typedef struct gov_knob {
 extern const gov_knob gov__knobs[];
 extern const size_t gov__knob_count;
 
-/* True for the knobs that carry a count of threads (not JAVA_TOOL_OPTIONS's
- * option, which also counts CPUs). */
-int gov__knob_is_cpu(const gov_knob *k);
-
 /* Every variable gov_runenv_compute() reads, each once (the knobs', the
  * markers' and SLURM_LOCALID), into names; returns how many (at most cap are written).  The
  * plugin reads exactly these from a task's environment. */
 size_t gov__runenv_inputs(const char **names, size_t cap);
-
-/* The value a CPU-count knob gets for n threads of one process. */
-uint64_t gov__knob_threads(const gov_knob *k, uint64_t n);
 
 /* ==== reserve.c =========================================================
  * what the profile in force and the reserves keep back from

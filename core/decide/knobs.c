@@ -1,66 +1,271 @@
-/* knobs.c - the variables runtimes size themselves from (decide.h).  Each
- * entry names the runtime and version that reads it; docs/runtimes.md is
- * the long form, and tests/tool/test_run.sh checks that every name here is
- * documented there and in governor(1). */
+/* knobs.c - the variables runtimes size themselves from (decide.h), one
+ * row each with everything about it: who reads it, from which version, its
+ * figure and how it is written, the other spellings of its option, how a
+ * user's own value is read, and what the runtime reads for itself.
+ * docs/runtimes.md is the long form; tests/tool/test_run.sh checks that
+ * every name here is documented there and in governor(1), whose lists, as
+ * governor.so(8)'s, are made from this table (docs/man/knob_lists.c). */
 #include "decide.h"
+#include "base.h"
 
+#include <math.h>
 #include <string.h>
 
-/* libuv's own pool size: its pool also waits on file I/O and DNS, so fewer
- * threads than this would stall the event loop behind one slow disk. */
+/* libuv's own pool size (UV_THREADPOOL_SIZE's default). */
 #define GOV_UV_DEFAULT_THREADS 4
 
+/* GOMEMLIMIT bounds only the Go runtime's own memory: cgo allocations and
+ * the binary itself live in the same share, so leave them a tenth. */
+#define GOV_GO_PERCENT 90
+/* V8's old generation is most, not all, of a Node process: V8's young
+ * generation (up to 48 MiB), code, and Node's own memory outside the heap
+ * need the rest.  Leave them a quarter of the share, at least 128 MiB
+ * (Node's documentation suggests three quarters of the memory for the old
+ * generation); a share too small for that gets a quarter, V8's own ratio. */
+#define GOV_NODE_HEADROOM_MIB 128
+#define GOV_NODE_MIN_MIB 16
+/* That headroom holds V8's young generation (three semi-spaces) only while
+ * a semi-space stays at Node 20's 16 MiB: Node 22+ grow it with the host's
+ * memory (64 MiB each on a 24 GiB host: 192 MiB, seen with Node 24), past
+ * a step's memory.  So cap it: 16 MiB, or a sixteenth of a smaller share. */
+#define GOV_NODE_SEMI_MIB 16
+/* HotSpot gives its heap a quarter of the memory it sees (half below about
+ * 250 MiB), and Go 90 % and Node 75 % of the same share leave the JVM the
+ * worst off (issue 37: 200 MiB live in 512 MiB ran out of heap).  The rest
+ * of a JVM (metaspace, code cache, the GC's own structures, thread stacks,
+ * direct buffers) needs Node's headroom: a quarter, at least 128 MiB.  At
+ * or under 256 MiB that leaves at most the half HotSpot takes itself. */
+#define GOV_JAVA_HEADROOM_MIB 128
+#define GOV_JAVA_OWN_PERCENT 50
+
+/* ---- the figures ---------------------------------------------------------- */
+
+/* Percent of a share, whole MiB. */
+static uint64_t pct_mib(uint64_t share, unsigned percent)
+{
+    return (share / 100 * percent + share % 100 * percent / 100) / GOV_MIB;
+}
+
+static uint64_t node_heap_mib(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100), room = mib / 4;
+
+    if (room < GOV_NODE_HEADROOM_MIB)
+        room = GOV_NODE_HEADROOM_MIB;
+    return mib > room + GOV_NODE_MIN_MIB ? mib - room : mib / 4;
+}
+
+/* The heap's percentage of the share; 0 where HotSpot's own is as large. */
+static uint64_t java_heap_percent(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100), room = mib / 4, pct;
+
+    if (room < GOV_JAVA_HEADROOM_MIB)
+        room = GOV_JAVA_HEADROOM_MIB;
+    if (mib <= room)
+        return 0;
+    pct = (mib - room) * 100 / mib;
+    return pct > GOV_JAVA_OWN_PERCENT ? pct : 0;
+}
+
+static uint64_t node_semi_mib(uint64_t share)
+{
+    uint64_t mib = pct_mib(share, 100) / 16;
+
+    return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
+}
+
+/* Each knob's figure for threads and share, as written (0: nothing useful
+ * to set); *planned gets the threads or bytes it stands for. */
+static uint64_t fig_threads(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)share;
+    return *planned = threads;
+}
+
+/* libuv's pool also waits on file I/O and DNS: fewer threads than its own
+ * default would stall the event loop behind one slow disk. */
+static uint64_t fig_io_threads(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)share;
+    return *planned = threads < GOV_UV_DEFAULT_THREADS ? GOV_UV_DEFAULT_THREADS : threads;
+}
+
+static uint64_t fig_go(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)threads;
+    return (*planned = pct_mib(share, GOV_GO_PERCENT) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_node_heap(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)threads;
+    return (*planned = node_heap_mib(share) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_node_young(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)threads;
+    return (*planned = node_semi_mib(share) * GOV_MIB) / GOV_MIB;
+}
+
+static uint64_t fig_java_ram(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    (void)threads;
+    return (*planned = pct_mib(share, 100) * GOV_MIB) / GOV_MIB;
+}
+
+/* Written as a percentage; planned, the heap it makes of the share. */
+static uint64_t fig_java_heap(uint64_t threads, uint64_t share, uint64_t *planned)
+{
+    uint64_t pct = java_heap_percent(share);
+
+    (void)threads;
+    *planned = pct ? pct_mib(share, (unsigned)pct) * GOV_MIB : 0;
+    return pct;
+}
+
+/* A user's figure in the knob's own setting (which: the index of the
+ * spelling found, 0 the one we write), in threads or bytes; GOV_UNKNOWN
+ * when it is not a number. */
+static uint64_t user_count(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+static uint64_t user_go(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+static uint64_t user_mib(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN : x * GOV_MIB;
+}
+
+static uint64_t user_java_size(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    (void)which, (void)share;
+    return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+/* A heap given as a percentage or a fraction counts against the share. */
+static uint64_t user_java_heap(size_t which, const char *v, size_t n, uint64_t share)
+{
+    uint64_t x;
+
+    if (which == 1 || which == 2)
+        return user_java_size(which, v, n, share);
+    if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
+        return GOV_UNKNOWN;
+    return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
+}
+
+/* The CPUs HotSpot counts by itself: its affinity mask and, with container
+ * support, the cgroup quota rounded up. */
+static uint64_t jvm_cpus(const gov_snapshot *s)
+{
+    uint64_t n = s->cpu.affinity.count;
+    double q = s->cpu.cgroup.quota_cores;
+
+    if (!isnan(q)) {
+        uint64_t c = q < 1.0 ? 1 : (uint64_t)ceil(q);
+        if (n == GOV_UNKNOWN || c < n)
+            n = c;
+    }
+    return n;
+}
+
+/* What the runtime reads itself, where that is what we would set: then
+ * nothing needs setting.  GOV_UNKNOWN otherwise. */
+static uint64_t sees_java_cpus(const gov_snapshot *s, uint64_t threads, uint64_t share)
+{
+    uint64_t seen = jvm_cpus(s);
+
+    (void)share;
+    return seen != GOV_UNKNOWN && threads >= seen ? seen : GOV_UNKNOWN;
+}
+
+static uint64_t sees_java_ram(const gov_snapshot *s, uint64_t threads, uint64_t share)
+{
+    uint64_t seen;
+
+    (void)threads;
+    /* The heap's percentage needs its base pinned: a JVM in a container
+     * with its own cgroup namespace sees the host, not the limit this task
+     * saw before it entered (75 % of a 24 GiB host in a 512 MiB step). */
+    if (java_heap_percent(share))
+        return GOV_UNKNOWN;
+    /* With container support HotSpot reads the cgroup's hard limit (v1:
+     * the hierarchical one) but nothing of the scheduler or our share. */
+    seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes
+                                                        : GOV_UNKNOWN;
+    return seen != GOV_UNKNOWN && share >= seen ? seen : GOV_UNKNOWN;
+}
+
+/* ---- the knobs --------------------------------------------------------------- */
+
+/* A count of threads, read as a plain number. */
+#define THREADS(name_, runtime_) \
+    { .name = (name_), .runtime = (runtime_), .cpu = true, .figure = fig_threads, \
+      .user = user_count }
+
 const gov_knob gov__knobs[] = {
-    { "OMP_NUM_THREADS", NULL, GOV_KNOB_THREADS,
-      "OpenMP (GCC libgomp, LLVM libomp, Intel); GNU coreutils nproc and sort" },
-    { "OPENBLAS_NUM_THREADS", NULL, GOV_KNOB_THREADS, "OpenBLAS (numpy, scipy, R)" },
-    { "MKL_NUM_THREADS", NULL, GOV_KNOB_THREADS, "Intel oneMKL" },
-    { "BLIS_NUM_THREADS", NULL, GOV_KNOB_THREADS, "BLIS" },
-    { "VECLIB_MAXIMUM_THREADS", NULL, GOV_KNOB_THREADS, "Apple Accelerate (macOS)" },
-    { "NUMEXPR_NUM_THREADS", NULL, GOV_KNOB_THREADS,
-      "numexpr (its threads: the host's cores otherwise, even in a 1-CPU task)" },
-    { "NUMEXPR_MAX_THREADS", NULL, GOV_KNOB_THREADS, "numexpr (its pool: 64 otherwise)" },
-    { "GOMAXPROCS", NULL, GOV_KNOB_THREADS,
-      "Go (every version; before 1.25 Go ignores cgroup CPU quotas)" },
-    { "PYTHON_CPU_COUNT", NULL, GOV_KNOB_THREADS,
-      "CPython 3.13+: os.cpu_count(), os.process_cpu_count(), pool defaults" },
-    { "RAYON_NUM_THREADS", NULL, GOV_KNOB_THREADS, "Rust rayon (global pool)" },
-    { "TOKIO_WORKER_THREADS", NULL, GOV_KNOB_THREADS, "Rust tokio 1.24+ (multi-thread runtime)" },
-    { "UV_THREADPOOL_SIZE", NULL, GOV_KNOB_IO_THREADS,
-      "libuv, Node.js (fs, dns.lookup, crypto, zlib; never below libuv's default 4)" },
-    { "JULIA_NUM_THREADS", NULL, GOV_KNOB_THREADS, "Julia" },
-    { "POLARS_MAX_THREADS", NULL, GOV_KNOB_THREADS, "Polars" },
-    { "DOTNET_PROCESSOR_COUNT", NULL, GOV_KNOB_THREADS, ".NET 6+ (Environment.ProcessorCount)" },
-    { "NUMBA_NUM_THREADS", NULL, GOV_KNOB_THREADS, "Numba (parallel=True)" },
-    { "MC_CORES", NULL, GOV_KNOB_THREADS, "R parallel (mclapply's mc.cores)" },
-    { "LOKY_MAX_CPU_COUNT", NULL, GOV_KNOB_THREADS,
-      "joblib and loky (joblib.cpu_count(), n_jobs=-1)" },
-    { "GOMEMLIMIT", NULL, GOV_KNOB_GO_MEMLIMIT, "Go 1.19+ (soft memory limit of the Go runtime)" },
-    { "NODE_OPTIONS", "--max-old-space-size", GOV_KNOB_NODE_HEAP,
-      "Node.js (V8's old generation, MiB)" },
-    { "NODE_OPTIONS", "--max-semi-space-size", GOV_KNOB_NODE_YOUNG,
-      "Node.js 18.10+ (V8's young generation: three semi-spaces, MiB)" },
-    { "JAVA_TOOL_OPTIONS", "-XX:ActiveProcessorCount", GOV_KNOB_JAVA_CPUS,
-      "HotSpot JVM (JDK 8u191+, 10+)" },
-    { "JAVA_TOOL_OPTIONS", "-XX:MaxRAM", GOV_KNOB_JAVA_RAM,
-      "HotSpot JVM (the memory its heap sizes are derived from)" },
-    { "JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage", GOV_KNOB_JAVA_HEAP,
-      "HotSpot JVM 8u191+, 10+ (the heap's share of that memory)" },
+    THREADS("OMP_NUM_THREADS",
+            "OpenMP (GCC libgomp, LLVM libomp, Intel); GNU coreutils nproc and sort"),
+    THREADS("OPENBLAS_NUM_THREADS", "OpenBLAS (numpy, scipy, R)"),
+    THREADS("MKL_NUM_THREADS", "Intel oneMKL"),
+    THREADS("BLIS_NUM_THREADS", "BLIS"),
+    THREADS("VECLIB_MAXIMUM_THREADS", "Apple Accelerate (macOS)"),
+    THREADS("NUMEXPR_NUM_THREADS",
+            "numexpr (its threads: the host's cores otherwise, even in a 1-CPU task)"),
+    THREADS("NUMEXPR_MAX_THREADS", "numexpr (its pool: 64 otherwise)"),
+    THREADS("GOMAXPROCS", "Go (every version; before 1.25 Go ignores cgroup CPU quotas)"),
+    THREADS("PYTHON_CPU_COUNT",
+            "CPython 3.13+: os.cpu_count(), os.process_cpu_count(), pool defaults"),
+    THREADS("RAYON_NUM_THREADS", "Rust rayon (global pool)"),
+    THREADS("TOKIO_WORKER_THREADS", "Rust tokio 1.24+ (multi-thread runtime)"),
+    { .name = "UV_THREADPOOL_SIZE", .cpu = true, .figure = fig_io_threads, .user = user_count,
+      .runtime = "libuv, Node.js (fs, dns.lookup, crypto, zlib; never below libuv's default 4)" },
+    THREADS("JULIA_NUM_THREADS", "Julia"),
+    THREADS("POLARS_MAX_THREADS", "Polars"),
+    THREADS("DOTNET_PROCESSOR_COUNT", ".NET 6+ (Environment.ProcessorCount)"),
+    THREADS("NUMBA_NUM_THREADS", "Numba (parallel=True)"),
+    THREADS("MC_CORES", "R parallel (mclapply's mc.cores)"),
+    THREADS("LOKY_MAX_CPU_COUNT", "joblib and loky (joblib.cpu_count(), n_jobs=-1)"),
+    { .name = "GOMEMLIMIT", .figure = fig_go, .unit = "MiB", .user = user_go,
+      .runtime = "Go 1.19+ (soft memory limit of the Go runtime)" },
+    { .name = "NODE_OPTIONS", .option = "--max-old-space-size", .figure = fig_node_heap,
+      .spellings = { "--max_old_space_size" }, .user = user_mib,
+      .runtime = "Node.js (V8's old generation, MiB)" },
+    { .name = "NODE_OPTIONS", .option = "--max-semi-space-size", .figure = fig_node_young,
+      .spellings = { "--max_semi_space_size" }, .user = user_mib,
+      .runtime = "Node.js 18.10+ (V8's young generation: three semi-spaces, MiB)" },
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:ActiveProcessorCount", .cpu = true,
+      .figure = fig_threads, .same_word = true, .user = user_count, .sees = sees_java_cpus,
+      .runtime = "HotSpot JVM (JDK 8u191+, 10+)" },
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAM", .figure = fig_java_ram, .unit = "m",
+      .same_word = true, .spellings = { "-Xmx", "-XX:MaxHeapSize=" }, .heap_from = 1,
+      .user = user_java_size, .sees = sees_java_ram,
+      .runtime = "HotSpot JVM (the memory its heap sizes are derived from)" },
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAMPercentage", .figure = fig_java_heap,
+      .same_word = true, .spellings = { "-Xmx", "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=" },
+      .heap_from = 1, .own_default = true, .user = user_java_heap,
+      .runtime = "HotSpot JVM 8u191+, 10+ (the heap's share of that memory)" },
 };
 
 const size_t gov__knob_count = sizeof gov__knobs / sizeof gov__knobs[0];
-
-int gov__knob_is_cpu(const gov_knob *k)
-{
-    return k->kind == GOV_KNOB_THREADS || k->kind == GOV_KNOB_IO_THREADS;
-}
-
-uint64_t gov__knob_threads(const gov_knob *k, uint64_t n)
-{
-    if (k->kind == GOV_KNOB_IO_THREADS && n < GOV_UV_DEFAULT_THREADS)
-        return GOV_UV_DEFAULT_THREADS;
-    return n;
-}
 
 size_t gov__runenv_inputs(const char **names, size_t cap)
 {

@@ -19,32 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GOMEMLIMIT bounds only the Go runtime's own memory: cgo allocations and
- * the binary itself live in the same share, so leave them a tenth. */
-#define GOV_GO_PERCENT 90
-/* V8's old generation is most, not all, of a Node process: V8's young
- * generation (up to 48 MiB), code, and Node's own memory outside the heap
- * need the rest.  Leave them a quarter of the share, at least 128 MiB
- * (Node's documentation suggests three quarters of the memory for the old
- * generation); a share too small for that gets a quarter, V8's own ratio. */
-#define GOV_NODE_HEADROOM_MIB 128
-#define GOV_NODE_MIN_MIB 16
-/* That headroom holds V8's young generation (three semi-spaces) only while
- * a semi-space stays at Node 20's 16 MiB: Node 22+ grow it with the host's
- * memory (64 MiB each on a 24 GiB host: 192 MiB, seen with Node 24), past
- * a step's memory.  So cap it: 16 MiB, or a sixteenth of a smaller share. */
-#define GOV_NODE_SEMI_MIB 16
-/* HotSpot gives its heap a quarter of the memory it sees (half below about
- * 250 MiB), and Go 90 % and Node 75 % of the same share leave the JVM the
- * worst off (issue 37: 200 MiB live in 512 MiB ran out of heap).  The rest
- * of a JVM (metaspace, code cache, the GC's own structures, thread stacks,
- * direct buffers) needs Node's headroom: a quarter, at least 128 MiB.  At
- * or under 256 MiB that leaves at most the half HotSpot takes itself. */
-#define GOV_JAVA_HEADROOM_MIB 128
-#define GOV_JAVA_OWN_PERCENT 50
-
-#define GOV_MIB (UINT64_C(1) << 20)
-
 /* The entries decide() adds after the knobs: three pool figures, three
  * per-worker lists, two markers and the two OpenMP placement variables. */
 #define GOV_POOL_ENTRIES 10
@@ -124,220 +98,6 @@ static int put(builder *b, const char *name, const char *value)
     return 0;
 }
 
-/* ---- the figures ---------------------------------------------------------- */
-
-/* Percent of a share, whole MiB. */
-static uint64_t pct_mib(uint64_t share, unsigned percent)
-{
-    return (share / 100 * percent + share % 100 * percent / 100) / GOV_MIB;
-}
-
-static uint64_t node_heap_mib(uint64_t share)
-{
-    uint64_t mib = pct_mib(share, 100), room = mib / 4;
-
-    if (room < GOV_NODE_HEADROOM_MIB)
-        room = GOV_NODE_HEADROOM_MIB;
-    return mib > room + GOV_NODE_MIN_MIB ? mib - room : mib / 4;
-}
-
-/* The heap's percentage of the share; 0 where HotSpot's own is as large. */
-static uint64_t java_heap_percent(uint64_t share)
-{
-    uint64_t mib = pct_mib(share, 100), room = mib / 4, pct;
-
-    if (room < GOV_JAVA_HEADROOM_MIB)
-        room = GOV_JAVA_HEADROOM_MIB;
-    if (mib <= room)
-        return 0;
-    pct = (mib - room) * 100 / mib;
-    return pct > GOV_JAVA_OWN_PERCENT ? pct : 0;
-}
-
-static uint64_t node_semi_mib(uint64_t share)
-{
-    uint64_t mib = pct_mib(share, 100) / 16;
-
-    return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
-}
-
-/* Each kind's figure for threads and share, as written (0: nothing useful
- * to set); *planned gets the threads or bytes it stands for. */
-static uint64_t fig_threads(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned)
-{
-    (void)share;
-    return *planned = gov__knob_threads(k, threads);
-}
-
-static uint64_t fig_go(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned)
-{
-    (void)k, (void)threads;
-    return (*planned = pct_mib(share, GOV_GO_PERCENT) * GOV_MIB) / GOV_MIB;
-}
-
-static uint64_t fig_node_heap(const gov_knob *k, uint64_t threads, uint64_t share,
-                              uint64_t *planned)
-{
-    (void)k, (void)threads;
-    return (*planned = node_heap_mib(share) * GOV_MIB) / GOV_MIB;
-}
-
-static uint64_t fig_node_young(const gov_knob *k, uint64_t threads, uint64_t share,
-                               uint64_t *planned)
-{
-    (void)k, (void)threads;
-    return (*planned = node_semi_mib(share) * GOV_MIB) / GOV_MIB;
-}
-
-static uint64_t fig_java_ram(const gov_knob *k, uint64_t threads, uint64_t share,
-                             uint64_t *planned)
-{
-    (void)k, (void)threads;
-    return (*planned = pct_mib(share, 100) * GOV_MIB) / GOV_MIB;
-}
-
-/* Written as a percentage; planned, the heap it makes of the share. */
-static uint64_t fig_java_heap(const gov_knob *k, uint64_t threads, uint64_t share,
-                              uint64_t *planned)
-{
-    uint64_t pct = java_heap_percent(share);
-
-    (void)k, (void)threads;
-    *planned = pct ? pct_mib(share, (unsigned)pct) * GOV_MIB : 0;
-    return pct;
-}
-
-/* A user's figure in the knob's own setting (which: the index of the
- * spelling found, 0 the one we write), in threads or bytes; GOV_UNKNOWN
- * when it is not a number. */
-static uint64_t user_count(size_t which, const char *v, size_t n, uint64_t share)
-{
-    uint64_t x;
-
-    (void)which, (void)share;
-    return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
-}
-
-static uint64_t user_go(size_t which, const char *v, size_t n, uint64_t share)
-{
-    uint64_t x;
-
-    (void)which, (void)share;
-    return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
-}
-
-static uint64_t user_mib(size_t which, const char *v, size_t n, uint64_t share)
-{
-    uint64_t x;
-
-    (void)which, (void)share;
-    return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN : x * GOV_MIB;
-}
-
-static uint64_t user_java_size(size_t which, const char *v, size_t n, uint64_t share)
-{
-    uint64_t x;
-
-    (void)which, (void)share;
-    return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
-}
-
-/* A heap given as a percentage or a fraction counts against the share. */
-static uint64_t user_java_heap(size_t which, const char *v, size_t n, uint64_t share)
-{
-    uint64_t x;
-
-    if (which == 1 || which == 2)
-        return user_java_size(which, v, n, share);
-    if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
-        return GOV_UNKNOWN;
-    return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
-}
-
-/* The CPUs HotSpot counts by itself: its affinity mask and, with container
- * support, the cgroup quota rounded up. */
-static uint64_t jvm_cpus(const gov_snapshot *s)
-{
-    uint64_t n = s->cpu.affinity.count;
-    double q = s->cpu.cgroup.quota_cores;
-
-    if (!isnan(q)) {
-        uint64_t c = q < 1.0 ? 1 : (uint64_t)ceil(q);
-        if (n == GOV_UNKNOWN || c < n)
-            n = c;
-    }
-    return n;
-}
-
-/* What the runtime reads itself, where that is what we would set: then
- * nothing needs setting.  GOV_UNKNOWN otherwise. */
-static uint64_t sees_java_cpus(const builder *b)
-{
-    uint64_t seen = jvm_cpus(b->snap);
-
-    return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
-}
-
-static uint64_t sees_java_ram(const builder *b)
-{
-    const gov_snapshot *s = b->snap;
-    uint64_t seen;
-
-    /* The heap's percentage needs its base pinned: a JVM in a container
-     * with its own cgroup namespace sees the host, not the limit this task
-     * saw before it entered (75 % of a 24 GiB host in a 512 MiB step). */
-    if (java_heap_percent(b->share))
-        return GOV_UNKNOWN;
-    /* With container support HotSpot reads the cgroup's hard limit (v1:
-     * the hierarchical one) but nothing of the scheduler or our share. */
-    seen = s->memory.cgroup.status == GOV_LIMIT_LIMITED ? s->memory.cgroup.limit_bytes
-                                                        : GOV_UNKNOWN;
-    return seen != GOV_UNKNOWN && b->share >= seen ? seen : GOV_UNKNOWN;
-}
-
-/* ---- the kinds -------------------------------------------------------------- */
-
-/* Spellings of one option a user may give, ours among them. */
-#define GOV_SPELLINGS_MAX 4
-
-/* One row per knob kind (decide.h): whether it counts CPUs or bytes, its
- * figure, the unit written after it, the other spellings a user may give
- * its option (the one we write is the knob's own, knobs.c), which of them
- * size the JVM's heap themselves, how a user's figure is read, and what
- * the runtime reads for itself. */
-static const struct kind_row {
-    bool cpu;
-    uint64_t (*figure)(const gov_knob *k, uint64_t threads, uint64_t share, uint64_t *planned);
-    const char *unit;
-    bool same_word;            /* the value only as OPTION=VALUE (the JVM's) */
-    const char *spellings[GOV_SPELLINGS_MAX];  /* NULL ended, at most MAX - 1 */
-    size_t heap_from;          /* spellings from this index on set the heap; 0 none */
-    bool own_default;          /* figure 0: the runtime's own default is as large */
-    uint64_t (*user)(size_t which, const char *v, size_t n, uint64_t share);
-    uint64_t (*sees)(const builder *b);   /* NULL: nothing of its own */
-} kinds[] = {
-    [GOV_KNOB_THREADS] = { true, fig_threads, "", false, { NULL }, 0, false, user_count, NULL },
-    [GOV_KNOB_IO_THREADS] = { true, fig_threads, "", false, { NULL }, 0, false, user_count,
-                              NULL },
-    [GOV_KNOB_GO_MEMLIMIT] = { false, fig_go, "MiB", false, { NULL }, 0, false, user_go, NULL },
-    [GOV_KNOB_NODE_HEAP] = { false, fig_node_heap, "", false, { "--max_old_space_size", NULL },
-                             0, false, user_mib, NULL },
-    [GOV_KNOB_NODE_YOUNG] = { false, fig_node_young, "", false,
-                              { "--max_semi_space_size", NULL }, 0, false, user_mib, NULL },
-    [GOV_KNOB_JAVA_CPUS] = { true, fig_threads, "", true, { NULL }, 0, false, user_count,
-                             sees_java_cpus },
-    [GOV_KNOB_JAVA_RAM] = { false, fig_java_ram, "m", true, { "-Xmx", "-XX:MaxHeapSize=", NULL },
-                            1, false, user_java_size, sees_java_ram },
-    [GOV_KNOB_JAVA_HEAP] = { false, fig_java_heap, "", true,
-                             { "-Xmx", "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=", NULL }, 1,
-                             true, user_java_heap, NULL },
-};
-
-static const struct kind_row *kind_of(const gov_knob *k)
-{
-    return &kinds[k->kind];
-}
-
 /* What knob k is set to for these figures, as it appears in the
  * environment: the value, or the option word inside an option variable.
  * *planned gets the figure (a count, or bytes).  False when the figure is
@@ -345,13 +105,15 @@ static const struct kind_row *kind_of(const gov_knob *k)
 static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, char *buf,
                         size_t cap, uint64_t *planned)
 {
-    const struct kind_row *r = kind_of(k);
-    uint64_t v = r->figure(k, threads, share, planned);
+    uint64_t v = k->figure(threads, share, planned);
+    const char *unit = k->unit ? k->unit : "";
 
-    if (k->option)
-        snprintf(buf, cap, "%s=%" PRIu64 "%s", k->option, v, r->unit);
+    if (k->format == GOV_KNOB_HEX)
+        snprintf(buf, cap, "%s%s%" PRIx64 "%s", k->option ? k->option : "", k->option ? "=" : "",
+                 v, unit);
     else
-        snprintf(buf, cap, "%" PRIu64 "%s", v, r->unit);
+        snprintf(buf, cap, "%s%s%" PRIu64 "%s", k->option ? k->option : "", k->option ? "=" : "",
+                 v, unit);
     return v > 0;
 }
 
@@ -359,15 +121,14 @@ static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, cha
  * points into first); returns how many, 0 for a plain variable. */
 static size_t option_names(const gov_knob *k, char *first, size_t cap, const char **names)
 {
-    const struct kind_row *r = kind_of(k);
     size_t n = 0;
 
     if (!k->option)
         return 0;
-    snprintf(first, cap, "%s%s", k->option, r->same_word ? "=" : "");
+    snprintf(first, cap, "%s%s", k->option, k->same_word ? "=" : "");
     names[n++] = first;
-    for (size_t i = 0; r->spellings[i] && n < GOV_SPELLINGS_MAX; i++)
-        names[n++] = r->spellings[i];
+    for (size_t i = 0; k->spellings[i] && n < GOV_SPELLINGS_MAX; i++)
+        names[n++] = k->spellings[i];
     return n;
 }
 
@@ -376,22 +137,21 @@ static size_t option_names(const gov_knob *k, char *first, size_t cap, const cha
 static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_entry *e,
                               char *buf, size_t cap)
 {
-    const struct kind_row *r = kind_of(k);
     uint64_t seen;
 
-    e->bytes = !r->cpu;
-    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !r->cpu))
+    e->bytes = !k->cpu;
+    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !k->cpu))
         return GOV_RUNENV_NOT_ASKED;
-    if (!r->cpu && b->no_share != GOV_RUNENV_PLANNED)
+    if (!k->cpu && b->no_share != GOV_RUNENV_PLANNED)
         return b->no_share;
     if (!setting_for(k, b->threads, b->share, buf, cap, &e->planned)) {
         e->planned = GOV_UNKNOWN;
-        return r->own_default && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
+        return k->own_default && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
                                                      : GOV_RUNENV_TOO_SMALL;
     }
-    if (!r->cpu)
+    if (!k->cpu)
         e->basis = b->share;
-    seen = r->sees ? r->sees(b) : GOV_UNKNOWN;
+    seen = k->sees ? k->sees(b->snap, b->threads, b->share) : GOV_UNKNOWN;
     if (seen != GOV_UNKNOWN) {
         e->basis = seen;
         return GOV_RUNENV_RUNTIME_SEES;
@@ -457,7 +217,6 @@ static int put_append(builder *b, const char *name, const char *var, const char 
 static int decide_knob(builder *b, const gov_knob *k)
 {
     gov_runenv_entry *e = entry(b, k->name, k->option, k->runtime);
-    const struct kind_row *r = kind_of(k);
     const char *names[GOV_SPELLINGS_MAX];
     char first[64];
     size_t nnames = option_names(k, first, sizeof first, names);
@@ -470,14 +229,14 @@ static int decide_knob(builder *b, const gov_knob *k)
 
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
-        mine_heap = r->heap_from && o.which >= r->heap_from;
+        mine_heap = k->heap_from && o.which >= k->heap_from;
     } else if (var && !nnames) {
         o.len = strlen(var);
         o.value_len = o.len;
         cur = var;
     }
     if (cur && !mine_heap) {
-        uint64_t was = r->cpu ? b->prev_threads : b->prev_share;
+        uint64_t was = k->cpu ? b->prev_threads : b->prev_share;
         ours = was && setting_for(k, b->prev_threads, b->prev_share, prev, sizeof prev,
                                   &prev_figure) &&
                strlen(prev) == o.len && !memcmp(cur, prev, o.len);
@@ -511,7 +270,7 @@ static int decide_knob(builder *b, const gov_knob *k)
     e->action = GOV_RUNENV_KEEP;
     e->reason = mine_heap ? GOV_RUNENV_USER_HEAP : GOV_RUNENV_USER;
     show(e, cur, o.len);
-    e->user = r->user(o.which, var + o.value, o.value_len, b->share);
+    e->user = k->user(o.which, var + o.value, o.value_len, b->share);
     e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
     return 0;
 }
