@@ -193,13 +193,22 @@ python_binding() {
 	bash contrib/python/run-tests.sh "$out/plain"
 }
 
+# A test script's run, its skips then held to tests/skip-facts as the
+# unit tests' are.
+skips_checked() { # NAME CMD...
+	local log=$out/$1.log
+	shift
+	"$@" 2>&1 | tee "$log"
+	((PIPESTATUS[0] == 0)) && tests/check-skips.sh "$log"
+}
+
 install_checks() {
-	bash tests/install/test_install.sh "$out/plain" &&
-		bash tests/install/test_dist.sh "$out/plain"
+	skips_checked install bash tests/install/test_install.sh "$out/plain" &&
+		skips_checked dist bash tests/install/test_dist.sh "$out/plain"
 }
 
 debs() {
-	bash tests/install/test_deb.sh "$out/plain"
+	skips_checked debs bash tests/install/test_deb.sh "$out/plain"
 }
 
 buildd() {
@@ -225,7 +234,7 @@ root_build() { # SERIES
 # The .deb packages built, installed and sealing a step inside SERIES's
 # root, each depending on that series.
 root_debs() { # SERIES
-	bash tests/slurm/chroot.sh run --series "$1" bash tests/install/test_deb.sh
+	skips_checked "debs-$1" bash tests/slurm/chroot.sh run --series "$1" bash tests/install/test_deb.sh
 }
 
 root_e2e() { # SERIES

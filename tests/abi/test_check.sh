@@ -8,8 +8,8 @@ cc=$1 check=$2
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=../lib/tap.sh
-source "$here/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$here/../lib/assert.sh"
 
 # SRC HDR LIB: build the small library with debug information.
 build() {

@@ -8,8 +8,8 @@
 # And the flow above the table names exactly the plugin's callbacks.
 # usage: test_architecture.sh SRC
 set -uo pipefail
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 cd "${1:?usage: test_architecture.sh SRC}" || exit 1
 doc=docs/architecture.md
 

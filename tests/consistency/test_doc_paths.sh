@@ -11,8 +11,8 @@
 # build directory inside the tree (a Debian build's obj-*, with meson-info).
 # usage: test_doc_paths.sh SRC
 set -uo pipefail
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 cd "${1:?usage: test_doc_paths.sh SRC}" || exit 1
 top='(core|spank|runtime|tool|tests|docs|contrib|include|abi)'
 missing=0 paths=0

@@ -8,8 +8,8 @@
 set -uo pipefail
 lib=${1:?usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h [BINARY...]} header=${2:?}
 shift 2
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 declared=$(grep -v '^static inline' "$header" | grep -oE '^[a-z][a-z_0-9 *]*\bgov_[a-z_0-9]+\(' |
 	grep -oE 'gov_[a-z_0-9]+\($' | tr -d '(' | sort -u)

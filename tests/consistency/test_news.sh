@@ -8,8 +8,8 @@
 # usage: test_news.sh SRC VERSION
 set -uo pipefail
 src=${1:?usage: test_news.sh SRC VERSION} version=${2:?usage: test_news.sh SRC VERSION}
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 first=$(grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+ ' "$src/NEWS")
 if [[ $first =~ ^${version//./\\.}\ \((unreleased|[0-9]{4}-[0-9]{2}-[0-9]{2})\)$ ]]; then

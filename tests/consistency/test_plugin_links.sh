@@ -7,8 +7,8 @@
 # usage: test_plugin_links.sh GOVERNOR.so
 set -euo pipefail
 so=$1
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 if [[ $needed == *hwloc* || $needed == *libgovernor* ]]; then
 	fail "governor.so needs neither hwloc nor libgovernor" "it needs: $needed"

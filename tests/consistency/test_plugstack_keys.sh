@@ -6,8 +6,8 @@
 # usage: test_plugstack_keys.sh PLUGSTACK_KEYS SRC
 set -uo pipefail
 keys=$1 src=$2
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 code=$("$keys" | sort) || { fail "$keys ran"; finish; }
 [ -n "$code" ] || { fail "the plugin's message lists keys"; finish; }

@@ -9,8 +9,8 @@
 # a name, so that a bare #include names one file whatever the include path.
 # usage: test_rooms.sh SRC
 set -uo pipefail
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 cd "${1:?usage: test_rooms.sh SRC}" || exit 1
 
 core=$(sed -n "s/^core_rooms = \[\(.*\)\]/\1/p" meson.build | tr -d "'" | tr ',' ' ')

@@ -5,8 +5,8 @@
 # usage: test_run_all.sh SRC
 set -uo pipefail
 src=$1
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 out=$(bash "$src/tests/run-all.sh" --list 2>&1)
 check "--list: exit 0 (every command is a function)" 0 $?

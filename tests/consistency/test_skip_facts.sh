@@ -5,8 +5,8 @@
 # usage: test_skip_facts.sh SOURCE_ROOT
 set -uo pipefail
 src=$1
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 while IFS= read -r fact; do
 	if grep -qxF "$fact" "$src/tests/skip-facts"; then
 		pass "listed: $fact"

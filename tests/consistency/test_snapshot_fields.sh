@@ -5,8 +5,8 @@
 # usage: test_snapshot_fields.sh PRINT_SNAPSHOT_FIELDS SRC
 set -uo pipefail
 fields=$1 src=$2
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 code=$("$fields" | sort) || { fail "$fields ran"; finish; }
 [ -n "$code" ] || { fail "the field table has fields"; finish; }

@@ -9,8 +9,8 @@
 # usage: test_spank_returns.sh SRC_ROOT
 set -uo pipefail
 src=${1:?usage: test_spank_returns.sh SRC_ROOT}
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 # The functions whose value is a callback's, by name: the callbacks, the
 # option callback, and what they return through.

@@ -66,8 +66,8 @@ while [[ $# -gt 0 ]]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-# shellcheck source=../lib/tap.sh
-source "$here/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$here/../lib/assert.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot, mounts)"
 command -v dpkg-source >/dev/null || die "dpkg-source is missing: apt-get install dpkg-dev"
 
@@ -84,29 +84,26 @@ t_source=$((SECONDS - t0))
 
 # The root: bookworm as the host, its updates and security archive, no
 # recommends (sbuild installs none), the build dependencies of the .dsc.
+# shellcheck source=../lib/debian_root.sh
+source "$src/tests/lib/debian_root.sh"
 suite=bookworm
 mirrors=(
-	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite $suite-updates main"
-	"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $suite-security main"
+	"--mirror=deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite-updates main"
+	"--mirror=deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security $suite-security main"
 )
-aptopts=(--aptopt='APT::Install-Recommends "false"')
 # Bump when the recipe below changes in a way the lines hashed do not show.
-recipe=1
+recipe=2
 build_deps=$(sed -n '/^Build-\(Depends\|Conflicts\)\(-Arch\|-Indep\)\?:/p' "$dsc")
-key=$(printf '%s\n' "$recipe" "${mirrors[@]}" "${aptopts[@]}" "$build_deps" | sha256sum | cut -c1-12)
+key=$(printf '%s\n' "$recipe" "$(debian_root_sources "$suite")" "${mirrors[@]}" "$build_deps" |
+	sha256sum | cut -c1-12)
 
 build_root() { # DSC DIR
 	local dsc=$1 tmp=$2 log=$2.log t0=$SECONDS
 	echo "test_buildd: building a Debian $suite build root (about a minute here: build-essential and the Build-Depends)" >&2
-	if ! mmdebstrap --mode=root --variant=buildd "${aptopts[@]}" \
+	debian_root "$suite" "$tmp" "$log" --variant=buildd "${mirrors[@]}" \
 		--customize-hook="copy-in $dsc /tmp" \
 		--customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q /tmp/$(basename "$dsc")" \
-		--customize-hook="rm -f \"\$1/tmp/$(basename "$dsc")\"" \
-		"$suite" "$tmp" "${mirrors[@]}" >"$log" 2>&1; then
-		tail -n 30 "$log" >&2
-		echo "test_buildd: mmdebstrap failed (log: $log); is deb.debian.org reachable?" >&2
-		return 1
-	fi
+		--customize-hook="rm -f \"\$1/tmp/$(basename "$dsc")\"" || return 1
 	# The build user, as sbuild makes one: no home, no login.
 	echo "$user:x:$uid:$uid:build daemon:/nonexistent:/usr/sbin/nologin" >>"$tmp/etc/passwd" &&
 		echo "$user:x:$uid:" >>"$tmp/etc/group" &&
@@ -117,11 +114,7 @@ build_root() { # DSC DIR
 }
 
 t0=$SECONDS
-root=$(
-	# shellcheck source=../slurm/root_cache.sh
-	source "$src/tests/slurm/root_cache.sh"
-	cached_root "$cache" "buildd-$suite" "$key" build_root "$dsc"
-) || die "no $suite build root"
+root=$(cached_root "$cache" "buildd-$suite" "$key" build_root "$dsc") || die "no $suite build root"
 t_root=$((SECONDS - t0))
 pass "a $suite root with build-essential and the Build-Depends only: $root ($(sed -n 's/^packages=//p' "$root/.complete") packages, $t_root s)"
 

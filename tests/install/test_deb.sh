@@ -19,8 +19,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-}
 packages=(libgovernor1 libgovernor-dev governor slurm-spank-governor python3-governor)
 
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 installed() { dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qx installed; }
 
 if ((EUID != 0)); then

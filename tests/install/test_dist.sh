@@ -7,8 +7,8 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 build_and_scratch dist "$@"
 
 rm -rf "$build/meson-dist"
@@ -57,7 +57,7 @@ else
 	fail "contrib/debian/changelog and the RPM spec say $version" "debian: $deb_version, rpm: $spec_version"
 fi
 if ! command -v rpmspec >/dev/null; then
-	skip "RPM %files match the meson install layout" "no rpmspec (Debian package rpm)"
+	skip "no rpmspec (Debian package rpm)" "RPM %files match the meson install layout"
 	finish
 fi
 # rpmbuild's layout: %{_libdir} is /usr/lib64, the plugin in %{_libdir}/slurm.

@@ -17,8 +17,8 @@ cluster=$src/tests/slurm/cluster.sh
 dir=$work/doc-cluster
 rollout=$src/docs/rollout.md
 guide=$src/docs/admin-guide.md
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 so=$(dpkg -L slurm-spank-governor | grep '/governor\.so$')
 prolog=/etc/slurm/governor-doctor-taskprolog.sh
@@ -119,7 +119,7 @@ check "stage 2's report lists the step" 1 \
 # default socket, Slurm through a socket of its own.
 bash "$cluster" stop --dir "$dir" >/dev/null 2>&1
 if munge -n >/dev/null 2>&1; then
-	skip "seal=required with munged unreachable" "the cluster uses a MUNGE daemon it did not start: one answers on libmunge's default socket"
+	skip "the cluster uses a MUNGE daemon it did not start: one answers on libmunge's default socket" "seal=required with munged unreachable"
 else
 	mkdir -p /run/gov-doc-munge && chmod 755 /run/gov-doc-munge
 	start --munge-socket /run/gov-doc-munge/munge.socket.2 || finish
@@ -178,7 +178,7 @@ if $have_listener; then
 	listener_pid=
 	rm -f /dev/log
 else
-	skip "TaskProlog into syslog" "a syslog daemon listens on /dev/log already: its messages are not this test's to read"
+	skip "a syslog daemon listens on /dev/log already: its messages are not this test's to read" "TaskProlog into syslog"
 fi
 if [[ ! -e /dev/log ]]; then
 	out=$(run_task)

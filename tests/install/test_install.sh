@@ -10,8 +10,8 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 build_and_scratch stage "$@"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 succeeds() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output otherwise
@@ -106,7 +106,7 @@ if ((have_plugin)); then
 	elif [[ -z $dir ]]; then
 		fail "plugin installed" "no governor.so under the staging directory"
 	else
-		skip "plugin in Slurm's plugin directory $dir" "no Slurm plugins on this machine to compare with"
+		skip "no Slurm plugins on this machine to compare with" "plugin in Slurm's plugin directory $dir"
 	fi
 	if [[ -n $so ]]; then
 		succeeds "plugin exports slurm_spank_init and plugin_name" \
@@ -124,7 +124,7 @@ if ((have_plugin)); then
 			rm -rf "$conf"
 			if grep -q -- '--governor=MODE' <<<"$out"; then pass "srun loads the staged plugin: --help lists --governor"; else fail "srun loads the staged plugin: --help lists --governor" "$(tail -5 <<<"$out")"; fi
 		else
-			skip "srun loads the staged plugin" "no srun on this machine"
+			skip "no srun on this machine" "srun loads the staged plugin"
 		fi
 	fi
 fi

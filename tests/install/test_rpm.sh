@@ -10,8 +10,8 @@
 # Prints "ok N - ..." / "not ok N - ..." lines; exits 1 when one failed.
 set -uo pipefail
 
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 build_and_scratch rpm "$@"
 
 if ! command -v rpmbuild >/dev/null; then

@@ -4,7 +4,7 @@
 # tests/install/test_buildd.sh; and the end-to-end cases, where it fails the
 # case). MESSAGE goes to stderr after the running script's folder and name
 # (tests/ has several run.sh, build.sh and lib.sh); the status is 1. Unlike
-# tap.sh's fail, which records a failed check and goes on.
+# assert.sh's fail, which records a failed check and goes on.
 die() {
 	local me
 	me=$(realpath -m -- "$0")

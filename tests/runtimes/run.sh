@@ -13,8 +13,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../slurm/lib.sh
 source "$here/../slurm/lib.sh"
-# shellcheck source=../lib/tap.sh
-source "$here/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$here/../lib/assert.sh"
 
 build=$(cd "${1:?usage: run.sh BUILDDIR [WORKDIR]}" && pwd)
 work=${2:-$build/runtimes}

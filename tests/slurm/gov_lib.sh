@@ -58,7 +58,7 @@ assert_idle() {
 		all_idle && return 0
 		sleep 0.2
 	done
-	die "nodes not idle: $(node_states | tr '\n' ' ')"
+	fail "every node idle" "$(node_states | tr '\n' ' ')"
 }
 
 # user_namespaces: 0 when the test user can make a user namespace (and
@@ -155,7 +155,7 @@ log_since() {
 assert_no_drain() {
 	local reasons
 	reasons=$(sinfo -R -h)
-	[[ -z $reasons ]] || die "nodes drained or down: $reasons"
+	check "nodes drained or down" "" "$reasons"
 	assert_idle
 }
 
@@ -165,7 +165,7 @@ assert_refused() {
 	local out rc=0
 	out=$(as_user srun --governor -n1 echo should-not-run 2>&1) || rc=$?
 	printf '%s\n' "$out"
-	((rc != 0)) || die "srun succeeded although the task should not start"
+	check "srun fails where its task should not start" 1 "$((rc != 0))"
 	assert_no_match 'should-not-run' "$out" "task output"
 	assert_match "$1" "$out" "the message"
 }

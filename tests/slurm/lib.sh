@@ -5,45 +5,14 @@
 
 GOV_SLURM_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# die MSG ends the case as failed.
-# shellcheck source=../lib/die.sh
-source "$GOV_SLURM_TESTS/../lib/die.sh"
+# The one assertion library (tests/lib/assert.sh): the first failed check
+# fails the case (die), a skip ends it with 77; assert_eq EXPECTED ACTUAL
+# [WHAT], assert_match, assert_no_match, assert_line, assert_status.
+GOV_ASSERT_FATAL=1
+# shellcheck source=../lib/assert.sh
+source "$GOV_SLURM_TESTS/../lib/assert.sh"
 # shellcheck source=nodes.sh
 source "$GOV_SLURM_TESTS/nodes.sh"
-
-skip() {
-	printf 'SKIP: %s\n' "$*" >&2
-	exit 77
-}
-
-# assert_eq EXPECTED ACTUAL [WHAT]
-assert_eq() {
-	[[ $1 == "$2" ]] || die "${3:-value}: expected '$1', got '$2'"
-}
-
-# assert_match EXTENDED_REGEX ACTUAL [WHAT]; the regex must match somewhere.
-assert_match() {
-	[[ $2 =~ $1 ]] || die "${3:-value}: '$2' does not match /$1/"
-}
-
-# assert_line EXTENDED_REGEX TEXT [WHAT]: some whole line of TEXT matches.
-assert_line() {
-	grep -Eqx -e "$1" <<<"$2" || die "${3:-text}: no line matches /^$1\$/ in:
-$2"
-}
-
-# assert_no_match EXTENDED_REGEX ACTUAL [WHAT]
-assert_no_match() {
-	[[ ! $2 =~ $1 ]] || die "${3:-value}: '$2' matches /$1/"
-}
-
-# assert_status EXPECTED CMD...: runs CMD and compares its exit status.
-assert_status() {
-	local want=$1 got=0
-	shift
-	"$@" || got=$?
-	[[ $got -eq $want ]] || die "exit status of '$*': expected $want, got $got"
-}
 
 # as_user CMD...: runs CMD as the unprivileged test user, in its home.
 as_user() {

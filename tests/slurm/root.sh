@@ -21,20 +21,16 @@ while [[ $# -gt 0 ]]; do
 done
 # shellcheck source=../lib/die.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/die.sh"
+# shellcheck source=../lib/debian_root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/debian_root.sh"
 [[ $(id -u) -eq 0 ]] || die "must run as root (mmdebstrap, chroot)"
 
 # The Debian release that ships each series.
-aptopts=(--aptopt='APT::Install-Recommends "false"')
 case $series in
 24.11) suite=trixie ;;
-26.05)
-	suite=unstable
-	# The reachable mirror's unstable Release file is past its Valid-Until.
-	aptopts+=(--aptopt='Acquire::Check-Valid-Until "false"')
-	;;
+26.05) suite=unstable ;;
 *) die "no Debian root for Slurm $series; known series: 24.11, 26.05 (22.05 is the host's own)" ;;
 esac
-mirror="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
 packages=(
 	slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev hwloc libhwloc-dev
 	gcc libc6-dev meson ninja-build pkg-config libcmocka-dev bzip2
@@ -52,22 +48,13 @@ packages=(
 )
 # Bump when the recipe below changes in a way the package list does not show.
 recipe=1
-key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" "${aptopts[@]:1}" | sha256sum | cut -c1-12)
-
-# shellcheck source=root_cache.sh
-source "$(dirname "$0")/root_cache.sh"
+{ read -r mirror; read -r aptopt || aptopt=; } < <(debian_root_sources "$suite")
+key=$(printf '%s\n' "$recipe" "$mirror" "${packages[@]}" ${aptopt:+"$aptopt"} | sha256sum | cut -c1-12)
 
 build_root() { # DIR
 	local tmp=$1 log=$1.log got t0=$SECONDS
 	echo "root.sh: building a Debian $suite root for Slurm $series (2 to 4 minutes here: Slurm, the build tools, the runtimes of gov_runtimes.sh, the .deb tools)" >&2
-	if ! mmdebstrap --mode=root --variant=minbase "${aptopts[@]}" \
-		--include="$(
-			IFS=,
-			echo "${packages[*]}"
-		)" "$suite" "$tmp" "$mirror" >"$log" 2>&1; then
-		tail -n 30 "$log" >&2
-		die "mmdebstrap failed (log: $log); is deb.debian.org reachable?"
-	fi
+	debian_root "$suite" "$tmp" "$log" -- "${packages[@]}" || die "no $suite root"
 	# 24.11's sinfo --version wants a configuration: ask dpkg.
 	got=$(chroot "$tmp" dpkg-query -W -f='${Version}' slurm-client 2>/dev/null) || got=
 	[[ $got == "$series."* ]] ||

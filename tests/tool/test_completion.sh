@@ -7,8 +7,8 @@
 # usage: test_completion.sh GOVERNOR SRC
 set -uo pipefail
 gov=$1 src=$2
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 # shellcheck source=../../contrib/completion/governor.bash
 source "$src/contrib/completion/governor.bash"
 

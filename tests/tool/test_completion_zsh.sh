@@ -8,8 +8,8 @@
 set -uo pipefail
 gov=$1 zsh=$2 src=$3
 file=$src/contrib/completion/_governor
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 # complete WORDS...: what TAB offers for the last word, sorted, one line.
 complete_words() {

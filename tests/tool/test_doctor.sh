@@ -4,8 +4,8 @@
 # usage: test_doctor.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 # A step's variables, as srun exports them inside an allocation.

@@ -5,8 +5,8 @@
 # usage: test_exit_status.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 status() { # CMD...: its exit status, its output dropped
   "$@" >/dev/null 2>&1

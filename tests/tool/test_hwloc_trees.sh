@@ -28,7 +28,7 @@
 # hwloc counting 0 objects of a type matches our null (unknown).
 # A file TREE.env beside a tree (hwloc's own NAME.env) is sourced first.
 #
-# Prints TAP (tests/lib/tap.sh): `ok N - TREE ...` or `not ok N - TREE ...`
+# Prints TAP (tests/lib/assert.sh): `ok N - TREE ...` or `not ok N - TREE ...`
 # with `field ours=X hwloc=Y` and the task part's lines below it, then
 # `1..N`.  Exit status: 0 all passed, 1 a failure, 2 usage.
 # Needs python3, hwloc-calc and hwloc-info (Debian: python3, hwloc).
@@ -102,8 +102,8 @@ hwloc_counts() {
     echo "${counts[0]:-0} ${counts[1]:-0} ${counts[2]:-0} $ncpu $((nall - ncpu))"
 }
 
-# shellcheck source=../lib/tap.sh
-source "$here/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$here/../lib/assert.sh"
 for tree in "${trees[@]}"; do
     what="$(basename "$tree"): governor's counts are hwloc's"
     if out=$(

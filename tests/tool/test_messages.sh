@@ -6,8 +6,8 @@
 set -uo pipefail
 gov=$1
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 for verb in snapshot plan verify doctor watch run report; do
   err=$("$gov" "$verb" --no-such-option 2>&1 >/dev/null)

@@ -13,8 +13,8 @@ set -uo pipefail
 gov=$1 src=$2
 records=$src/tests/fixtures/report/steps.jsonl
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 py() { python3 -c "import json, sys; d = json.load(sys.stdin); $1" "${@:2}"; }
 

@@ -7,8 +7,8 @@ set -uo pipefail
 gov=$1 promtool=$2 logrotate=$3 src=$4
 records=$src/tests/fixtures/report/steps.jsonl
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 "$gov" report --prometheus "$records" >"$tmp/m.prom"

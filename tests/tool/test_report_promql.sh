@@ -23,8 +23,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 "$gov" report --prometheus "$records" >"$tmp/governor.prom"
 check "the metrics: exit 0" 0 $?

@@ -9,8 +9,8 @@ set -uo pipefail
 gov=$1 promtool=$2 src=$3
 script=$src/contrib/node_exporter/governor-textfile
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 group=$(id -gn)
 mkdir "$tmp/textfile"

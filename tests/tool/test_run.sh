@@ -7,8 +7,8 @@
 set -euo pipefail
 gov=$1 omp=$2 fixtures=$3 src=$4 man=$5
 node_fix=$fixtures/snapshot/slurm-v1-node
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 # The value NAME has in the environment governor run gives a command.
 run_env() { # NAME governor-run-args...
@@ -75,7 +75,7 @@ check "a user's heap size kept" "--max-old-space-size=64 --max-semi-space-size=1
 if [ "$("$gov" plan --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["memory_binding"])')" = host ]; then
   check "no memory hint without an allocation" "" "$(run_env GOMEMLIMIT)"
 else
-  skip "no memory hint without an allocation" "this machine's memory is bounded by more than the host"
+  skip "this machine's memory is bounded by more than the host" "no memory hint without an allocation"
 fi
 check "pool memory per worker" $((209715200 / 2)) \
   "$(SLURM_JOB_ID=1 run_env GOVERNOR_MEMORY_PER_WORKER --sysroot "$node_fix" --workers 2)"

@@ -8,8 +8,8 @@
 # usage: test_snapshot.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 first() { "$@" | head -n1; }
 check "outside a step: the process, its cgroup's memory" \

@@ -6,8 +6,8 @@
 # usage: test_strict.sh GOVERNOR
 set -uo pipefail
 gov=$1
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 job=(env -i SLURM_JOB_ID=7 SLURM_STEP_ID=0 SLURM_NODEID=0 SLURM_CPUS_PER_TASK=1 SLURM_TASKS_PER_NODE=1)

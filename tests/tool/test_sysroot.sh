@@ -5,8 +5,8 @@
 # usage: test_sysroot.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 fixtures=$2
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 for verb in snapshot plan watch doctor run; do

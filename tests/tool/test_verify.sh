@@ -5,8 +5,8 @@
 # usage: test_verify.sh GOVERNOR
 set -uo pipefail
 gov=$1
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 out=$(env -i "$gov" verify --json)

@@ -4,8 +4,8 @@
 # usage: test_watch.sh GOVERNOR FIXTURES
 set -uo pipefail
 gov=$1 root=$2/snapshot/slurm-v1-node
-# shellcheck source=../lib/tap.sh
-source "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../lib/assert.sh
+source "$(dirname "$0")/../lib/assert.sh"
 
 
 out=$("$gov" watch --json --sysroot "$root" --interval 10 --count 7 --max-batch 4)

@@ -33,11 +33,7 @@ rm -f /run/slurm-governor/topology-*.v2
 mark=$(log_mark)
 "$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 ||
 	die "slurmd of node1 did not restart"
-deadline=$((SECONDS + 120))
-until [[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]]; do
-	((SECONDS < deadline)) || die "node1 is $(sinfo -h -n node1 -o %t) after its slurmd restarted"
-	sleep 0.2
-done
+wait_node node1 up || die "node1 did not come back after its slurmd restarted"
 as_user touch "$home/gov_restart.go"
 wait "$srun_pid" || die "the step that spanned the restart failed"
 rm -f "$home/gov_restart.go"

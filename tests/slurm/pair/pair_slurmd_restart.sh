@@ -42,11 +42,7 @@ until (($(grep -c '^before' "$log") == 2)); do
 done
 "$GOV_SLURM_TESTS/cluster.sh" restart-slurmd --dir "$GOV_CLUSTER_DIR" --node 1 3>&- ||
 	die "slurmd of node1 did not restart"
-deadline=$((SECONDS + 120))
-until [[ $(sinfo -h -n node1 -o %t) =~ ^(idle|mix|alloc)$ ]]; do
-	((SECONDS < deadline)) || die "node1 is $(sinfo -h -n node1 -o %t) 120 s after its slurmd restarted"
-	sleep 0.2
-done
+wait_node node1 up || die "node1 did not come back after its slurmd restarted"
 # Only now, with the new slurmd in place, do the tasks verify again.
 printf 'go\n' >&3
 exec 3>&-
@@ -58,9 +54,5 @@ after node2 verified
 before node1 verified
 before node2 verified" "$out" "the tasks on both machines, before and after"
 # The node leaves 'mix' shortly after the step ends.
-deadline=$((SECONDS + 120))
-until [[ $(sinfo -h -n node1 -o %t) == idle ]]; do
-	((SECONDS < deadline)) || die "node1 is $(sinfo -h -n node1 -o %t) 120 s after the step ended, not idle"
-	sleep 0.2
-done
+wait_node node1 idle || die "node1 is not idle after the step ended"
 facts "the next step" --governor -N2 -n2 --mem=300M >/dev/null
