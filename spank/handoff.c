@@ -9,9 +9,13 @@
  * serves 256 tasks as well as one.  The MUNGE socket is checked first:
  * whoever could listen there gets the plaintext.
  *
- * In user_init, still once, before the tasks fork: put what was made into
- * the environment every task inherits (always overwriting what an
- * enclosing step left).  Not per task: setting a variable costs
+ * The seal runs in a child while slurmstepd sets the step up (its cgroups,
+ * its I/O to srun); in user_init, still once, before the tasks fork, its
+ * credential is taken and what was made put into the environment every
+ * task inherits (always overwriting what an enclosing step left).
+ * user_init runs as the user, so a failure found there is logged at the
+ * first task's fork, as root (the log's rate limit keeps its stamps in
+ * run_dir).  Not per task: setting a variable costs
  * slurmstepd a 256 KiB buffer, which a forked task pays for in page
  * faults.  Per task, in task_init_privileged: end the task when the site
  * requires a descriptor and none reached it. */
@@ -50,18 +54,15 @@ static const struct {
     { "size", "the descriptor does not fit its size limit" },
 };
 
-/* Why no task of the step gets a descriptor: in slurmd's log, at most once
- * a minute per cause and user; under seal=required there once per step, and
- * each task tells its user the cause without a path as it fails. */
-static void failed(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
-                   const char *cause)
+/* Why no task of the step gets a descriptor, for slurmd's log
+ * (gov__handoff_log: at most once a minute per cause and user; under
+ * seal=required once per step) and, under seal=required, for each task to
+ * tell its user without a path as it fails. */
+static void failed(const gov_spank_policy *site, gov_handoff *h, const char *cause)
 {
-    if (!site->seal_required) {
-        gov__log_seal_skipped(site, cause, step->uid, h->failure);
+    h->log_cause = cause;
+    if (!site->seal_required)
         return;
-    }
-    slurm_info("governor: %s; this site requires a sealed descriptor, so this step's tasks "
-               "do not start", h->failure);
     for (size_t i = 0; i < sizeof told / sizeof told[0]; i++)
         if (!strcmp(told[i].cause, cause))
             snprintf(h->told, sizeof h->told, "%s", told[i].told);
@@ -74,10 +75,12 @@ static void failed(const gov_spank_policy *site, const gov_descriptor *step, gov
                                  : "ask the administrators: slurmd's log on the node says why");
 }
 
-static const char *seal(const gov_spank_policy *site, const gov_descriptor *step, gov_handoff *h,
-                        const char *text, size_t len, char *msg, size_t cap)
+/* Start sealing text, or say why not into msg: the socket is checked
+ * first (whoever could listen there gets the plaintext). */
+static const char *seal_start(const gov_spank_policy *site, const gov_descriptor *step,
+                              gov_handoff *h, const char *text, size_t len, char *msg,
+                              size_t cap)
 {
-    char why[GOV_SEAL_WHY_MAX] = "";
     const char *refused = munge_refused(site);
     int rc;
 
@@ -87,9 +90,24 @@ static const char *seal(const gov_spank_policy *site, const gov_descriptor *step
     }
     /* Only the job's user can decode it, so a leaked copy says nothing to
      * anyone else on the node. */
-    rc = gov__seal_bounded(site->munge_socket[0] ? site->munge_socket : NULL, site->ttl_s,
-                           (uint32_t)step->uid, text, len, site->munge_timeout_s * 1000,
-                           &h->cred, why);
+    rc = gov__seal_start(site->munge_socket[0] ? site->munge_socket : NULL, site->ttl_s,
+                         (uint32_t)step->uid, text, len, site->munge_timeout_s * 1000, &h->seal);
+    if (!rc) {
+        h->sealing = true;
+        return NULL;
+    }
+    snprintf(msg, cap, "MUNGE cannot seal the descriptor (%s)", gov_strerror(rc));
+    return "munge";
+}
+
+/* The seal's answer into h->cred, or why not into msg. */
+static const char *seal_finish(const gov_spank_policy *site, gov_handoff *h, char *msg,
+                               size_t cap)
+{
+    char why[GOV_SEAL_WHY_MAX] = "";
+    int rc = gov__seal_finish(&h->seal, &h->cred, why);
+
+    h->sealing = false;
     if (!rc)
         return NULL;
     if (rc == GOV_ETIMEDOUT) {
@@ -121,24 +139,49 @@ static const char *write_file(const gov_spank_policy *site, gov_handoff *h, cons
     return "file";
 }
 
+/* Both hand-offs' outcomes known: a failed one is only debug news where the
+ * other was made; where neither was, why is logged (failed()). */
+static void settle(const gov_spank_policy *site, gov_handoff *h)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!h->cause[i])
+            continue;
+        /* MUNGE's own words may carry anything: no control character
+         * reaches the log. */
+        gov__text_printable(h->msg[i]);
+        if (h->cred || h->file[0]) {
+            /* The other hand-off was made: the tasks get their budget. */
+            slurm_debug("governor: %s; the tasks get the descriptor the other way", h->msg[i]);
+            continue;
+        }
+        _Static_assert(sizeof h->failure == sizeof h->msg[i], "a message fits the failure");
+        memcpy(h->failure, h->msg[i], sizeof h->failure);
+        failed(site, h, h->cause[i]);
+    }
+}
+
 void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
                        gov_handoff *h)
 {
     gov_descriptor d = *step;
-    char text[GOV_DESC_MAX_BYTES + 1], msg[2][GOV_SEAL_WHY_MAX + 200] = { "", "" };
-    const char *cause[2] = { NULL, NULL };
+    char text[GOV_DESC_MAX_BYTES + 1];
     uint64_t ppid;
     int len;
 
+    (void)sp;
     h->cred = NULL;
     h->file[0] = h->failure[0] = h->advice[0] = h->told[0] = '\0';
+    h->msg[0][0] = h->msg[1][0] = '\0';
+    h->cause[0] = h->cause[1] = h->log_cause = NULL;
     h->due = true;
-    h->env_failed = false;
+    h->env_failed = h->sealing = false;
+    h->uid = step->uid;
     /* Every task of the step is a child of this process. */
     d.pid = (uint64_t)getpid();
     if (gov__proc_start_read(NULL, 0, &ppid, &d.pid_start)) {
         snprintf(h->failure, sizeof h->failure, "cannot read slurmstepd's start time");
-        failed(site, step, h, "stepd");
+        failed(site, h, "stepd");
+        gov__handoff_log(site, h);
         return;
     }
     gov__proc_ns_read(&d.pid_ns, &d.user_ns, &d.cgroup_ns);
@@ -147,27 +190,19 @@ void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descr
     len = gov__descriptor_encode(&d, text, sizeof text);
     if (len < 0) {
         snprintf(h->failure, sizeof h->failure, "the descriptor does not fit its size limit");
-        failed(site, step, h, "size");
+        failed(site, h, "size");
+        gov__handoff_log(site, h);
         return;
     }
+    /* munged answers while slurmstepd sets the step up: the credential is
+     * taken in user_init (gov__handoff_env), off the launch's path. */
     if (site->handoff_munge)
-        cause[0] = seal(site, step, h, text, (size_t)len, msg[0], sizeof msg[0]);
+        h->cause[0] = seal_start(site, step, h, text, (size_t)len, h->msg[0], sizeof h->msg[0]);
     if (site->handoff_file)
-        cause[1] = write_file(site, h, text, (size_t)len, msg[1], sizeof msg[1]);
-    for (int i = 0; i < 2; i++) {
-        if (!cause[i])
-            continue;
-        /* MUNGE's own words may carry anything: no control character
-         * reaches the log. */
-        gov__text_printable(msg[i]);
-        if (h->cred || h->file[0]) {
-            /* The other hand-off was made: the tasks get their budget. */
-            slurm_debug("governor: %s; the tasks get the descriptor the other way", msg[i]);
-            continue;
-        }
-        _Static_assert(sizeof h->failure == sizeof msg[i], "a message fits the failure");
-        memcpy(h->failure, msg[i], sizeof h->failure);
-        failed(site, step, h, cause[i]);
+        h->cause[1] = write_file(site, h, text, (size_t)len, h->msg[1], sizeof h->msg[1]);
+    if (!h->sealing) {
+        settle(site, h);
+        gov__handoff_log(site, h);
     }
 }
 
@@ -177,8 +212,24 @@ static void clear(spank_t sp)
     spank_unsetenv(sp, GOV_DESCRIPTOR_FILE_ENV);
 }
 
-void gov__handoff_env(spank_t sp, bool active, gov_handoff *h)
+void gov__handoff_log(const gov_spank_policy *site, gov_handoff *h)
 {
+    if (!h->log_cause)
+        return;
+    if (!site->seal_required)
+        gov__log_seal_skipped(site, h->log_cause, h->uid, h->failure);
+    else
+        slurm_info("governor: %s; this site requires a sealed descriptor, so this step's tasks "
+                   "do not start", h->failure);
+    h->log_cause = NULL;
+}
+
+void gov__handoff_env(spank_t sp, const gov_spank_policy *site, bool active, gov_handoff *h)
+{
+    if (h->sealing) {
+        h->cause[0] = seal_finish(site, h, h->msg[0], sizeof h->msg[0]);
+        settle(site, h);
+    }
     h->env_failed = false;
     if (!active || (!h->cred && !h->file[0])) {
         clear(sp);
@@ -241,6 +292,10 @@ bool gov__handoff_task(const gov_spank_policy *site, const gov_handoff *h)
 
 void gov__handoff_end(const gov_spank_policy *site, gov_handoff *h)
 {
+    /* A step that ended before user_init: its seal is not wanted. */
+    if (h->sealing)
+        gov__seal_abandon(&h->seal);
+    h->sealing = false;
     if (h->file[0])
         gov__step_file_remove(site->run_dir, h->file);
     h->file[0] = '\0';

@@ -25,18 +25,33 @@ typedef struct gov_handoff {
     bool due;              /* the step is governed: each task should get one */
     bool env_failed;       /* slurmstepd refused the descriptor's variable */
     uint64_t gpus;         /* the GPU grant sealed, for the step report */
+    uint64_t uid;          /* the step's user, whose failures the log folds */
+    /* The seal under way from init_post_opt to user_init, and each
+     * hand-off's failure (0: MUNGE, 1: the file) until both are known. */
+    bool sealing;
+    gov_seal_job seal;
+    const char *cause[2];
+    char msg[2][GOV_SEAL_WHY_MAX + 200];
+    const char *log_cause; /* a failure slurmd's log has yet to say */
 } gov_handoff;
 
-/* Bind step to this slurmstepd and hand it off as the site chose:
- * h->cred, h->file, or h->failure saying why neither was made (logged). */
+/* Bind step to this slurmstepd and hand it off as the site chose: the
+ * file written (h->file), the MUNGE seal started, its credential taken by
+ * gov__handoff_env; where neither is made h->failure says why (logged). */
 void gov__handoff_step(spank_t sp, const gov_spank_policy *site, const gov_descriptor *step,
                        gov_handoff *h);
 
-/* Once per step, before its tasks fork: put the step's descriptor into
- * the environment they inherit, or drop an inherited one when the step
- * has none (nothing stale verifies): active says whether the step is
- * governed.  Sets h->env_failed when slurmstepd refused it. */
-void gov__handoff_env(spank_t sp, bool active, gov_handoff *h);
+/* Once per step, before its tasks fork: take the seal's credential (h->cred,
+ * or h->failure, logged, where neither hand-off was made), then put the
+ * step's descriptor into the environment they inherit, or drop an
+ * inherited one when the step has none (nothing stale verifies): active
+ * says whether the step is governed.  Sets h->env_failed when slurmstepd
+ * refused it. */
+void gov__handoff_env(spank_t sp, const gov_spank_policy *site, bool active, gov_handoff *h);
+
+/* As root (task_post_fork, exit): say in slurmd's log why neither hand-off
+ * was made, once, where gov__handoff_env found it as the user. */
+void gov__handoff_log(const gov_spank_policy *site, gov_handoff *h);
 
 /* init_post_opt: the step should be governed but has no descriptor to hand
  * off, for the reason why (its facts unreadable, a --governor value that

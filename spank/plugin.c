@@ -36,12 +36,12 @@
 SPANK_PLUGIN(governor, 1);
 
 /* The one plugin instance of this process (see plugin.h). */
-static gov_plugin gov_state;
+static gov_plugin state;
 
 /* The step's facts where the step is governed, else NULL. */
 static const gov_descriptor *governed_step(void)
 {
-    return gov_state.active ? &gov_state.step : NULL;
+    return state.active ? &state.step : NULL;
 }
 
 static bool local_side(void)
@@ -60,16 +60,16 @@ static int governor_option(int val, const char *optarg, int remote)
     (void)val;
     /* Each call replaces the mode: the last value wins, which is how an
      * inner srun --governor overrides what sbatch passed down. */
-    rc = gov__spank_option_verdict(gov_state.site_ok ? &gov_state.site : NULL, optarg, remote,
+    rc = gov__spank_option_verdict(state.site_ok ? &state.site : NULL, optarg, remote,
                                    &m, msg, sizeof msg);
     if (rc == GOV_EPARSE)
-        gov_state.mode_ok = false;
+        state.mode_ok = false;
     if (rc) {
         slurm_error("governor: %s", msg);
         return remote ? 0 : -1;
     }
-    gov_state.mode = m;
-    gov_state.mode_ok = true;
+    state.mode = m;
+    state.mode_ok = true;
     return 0;
 }
 
@@ -86,11 +86,9 @@ static struct spank_option governor_opt = {
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-    gov_plugin *g = &gov_state;
-
-    memset(g, 0, sizeof *g);
-    g->mode_ok = true;
-    return gov__startup(sp, spank_context(), ac, av, &governor_opt, &g->site, &g->site_ok);
+    memset(&state, 0, sizeof state);
+    state.mode_ok = true;
+    return gov__startup(sp, spank_context(), ac, av, &governor_opt, &state.site, &state.site_ok);
 }
 
 /* srun, its allocation made: "--governor runtimes" runs "runtimes" as the
@@ -105,7 +103,7 @@ int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
     (void)av;
     if (spank_context() == S_CTX_LOCAL &&
         spank_get_item(sp, S_JOB_ARGV, &argc, &argv) == ESPANK_SUCCESS && argc > 0 &&
-        gov__spank_mode_misplaced(&gov_state.mode, argv[0]))
+        gov__spank_mode_misplaced(&state.mode, argv[0]))
         slurm_info("governor: '%s' after --governor is the program this step runs, not a mode: "
                    "write --governor=%s", argv[0], argv[0]);
     return 0;
@@ -119,35 +117,35 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 
     (void)ac;
     (void)av;
-    if (local_side() || !spank_remote(sp) || !gov_state.site_ok)
+    if (local_side() || !spank_remote(sp) || !state.site_ok)
         return 0;
-    gov__spank_step_verdict(&gov_state.site, &gov_state.mode, gov_state.mode_ok, &v);
+    gov__spank_step_verdict(&state.site, &state.mode, state.mode_ok, &v);
     for (size_t i = 0; i < v.nnotes; i++)
         slurm_info("governor: %s", v.notes[i]);
     if (v.refused) {
-        gov__handoff_missing(&gov_state.handoff, v.why, v.advice);
+        gov__handoff_missing(&state.handoff, v.why, v.advice);
         return 0;
     }
     if (!v.governed)
         return 0;
-    rc = gov__capture_step(sp, &gov_state.site, &gov_state.step, &gov_state.node);
+    rc = gov__capture_step(sp, &state.site, &state.step, &state.node);
     if (rc == GOV_ENOENT)
         return 0;      /* the extern step: no tasks, nothing to hand off */
     if (rc) {
         slurm_error("governor: cannot read this step's allocation (above); no descriptor for it");
-        gov__handoff_missing(&gov_state.handoff, "the step's allocation could not be read",
+        gov__handoff_missing(&state.handoff, "the step's allocation could not be read",
                              "ask the administrators to check slurmd's log");
         return 0;
     }
-    gov_state.step.policy = v.policy;
-    gov_state.active = true;
-    gov_state.pressure.on = v.pressure;
-    if (gov_state.site.report_dir[0])
-        gov__report_begin(&gov_state.report, &gov_state.step);
-    gov__handoff_step(sp, &gov_state.site, &gov_state.step, &gov_state.handoff);
-    gov__report_record_start(&gov_state.report, &gov_state.step, &rec);
-    gov__recovery_begin(&gov_state.recovery, &gov_state.site, gov_state.handoff.file, &rec,
-                        gov_state.report.on);
+    state.step.policy = v.policy;
+    state.active = true;
+    state.pressure.on = v.pressure;
+    if (state.site.report_dir[0])
+        gov__report_begin(&state.report, &state.step);
+    gov__handoff_step(sp, &state.site, &state.step, &state.handoff);
+    gov__report_record_start(&state.report, &state.step, &rec);
+    gov__recovery_begin(&state.recovery, &state.site, state.handoff.file, &rec,
+                        state.report.on);
     return 0;
 }
 
@@ -156,8 +154,8 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp)) {
-        gov__handoff_env(sp, gov_state.active, &gov_state.handoff);
-        gov__environment_step(sp, &gov_state.site, governed_step(), &gov_state.env);
+        gov__handoff_env(sp, &state.site, state.active, &state.handoff);
+        gov__environment_step(sp, &state.site, governed_step(), &state.env);
     }
     return 0;
 }
@@ -166,8 +164,8 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
     (void)ac;
     (void)av;
-    if (spank_remote(sp) && gov__handoff_task(&gov_state.site, &gov_state.handoff))
-        gov__report_sealed(&gov_state.report, sp, gov_state.handoff.gpus);
+    if (spank_remote(sp) && gov__handoff_task(&state.site, &state.handoff))
+        gov__report_sealed(&state.report, sp, state.handoff.gpus);
     return 0;
 }
 
@@ -179,11 +177,12 @@ int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
     (void)av;
     if (!spank_remote(sp))
         return 0;
-    if (gov__report_task_forked(&gov_state.report, sp)) {
-        gov__report_record_start(&gov_state.report, &gov_state.step, &rec);
-        gov__recovery_cgroups(&gov_state.recovery, &gov_state.site, &rec, &gov_state.report.cg);
+    gov__handoff_log(&state.site, &state.handoff);
+    if (gov__report_task_forked(&state.report, sp)) {
+        gov__report_record_start(&state.report, &state.step, &rec);
+        gov__recovery_cgroups(&state.recovery, &state.site, &rec, &state.report.cg);
     }
-    gov__pressure_delegate(sp, &gov_state.step, &gov_state.pressure);
+    gov__pressure_delegate(sp, &state.step, &state.pressure);
     return 0;
 }
 
@@ -195,12 +194,12 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     (void)av;
     if (!spank_remote(sp))
         return 0;
-    gov__report_task_times(&gov_state.report, sp);
-    gov__environment_task(sp, &gov_state.site, governed_step(), gov_state.node, &gov_state.env,
+    gov__report_task_times(&state.report, sp);
+    gov__environment_task(sp, &state.site, governed_step(), state.node, &state.env,
                           &told);
     if (told.told)
-        gov__report_told(&gov_state.report, sp, told.threads, told.memory_bytes);
-    gov__pressure_task(sp, &gov_state.site, &gov_state.pressure);
+        gov__report_told(&state.report, sp, told.threads, told.memory_bytes);
+    gov__pressure_task(sp, &state.site, &state.pressure);
     return 0;
 }
 
@@ -209,7 +208,7 @@ int slurm_spank_task_exit(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp))
-        gov__report_task_exited(&gov_state.report, &gov_state.site, &gov_state.step);
+        gov__report_task_exited(&state.report, &state.site, &state.step);
     return 0;
 }
 
@@ -218,13 +217,14 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
     (void)ac;
     (void)av;
     if (spank_remote(sp)) {
-        gov__report_end(&gov_state.report, &gov_state.site, &gov_state.step);
-        gov__handoff_end(&gov_state.site, &gov_state.handoff);
-        gov__recovery_end(&gov_state.recovery, &gov_state.site);
-        gov__environment_end(&gov_state.env);
+        gov__report_end(&state.report, &state.site, &state.step);
+        gov__handoff_log(&state.site, &state.handoff);
+        gov__handoff_end(&state.site, &state.handoff);
+        gov__recovery_end(&state.recovery, &state.site);
+        gov__environment_end(&state.env);
     }
-    free(gov_state.node);
-    gov_state.node = NULL;
+    free(state.node);
+    state.node = NULL;
     return 0;
 }
 

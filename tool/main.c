@@ -13,14 +13,14 @@
  * its environment, so it keeps the project's excluded components out
  * unless the user chose otherwise, and gov__tool_restore_env() takes the
  * setting back before an exec. */
-static int gov_tool_set_blacklist;
+static int tool_set_blacklist;
 
 static void keep_hwloc_plugins_out(void)
 {
     char list[256];
 
     if (!getenv("HWLOC_PLUGINS_BLACKLIST") && gov__hwloc_plugins_blacklist(list, sizeof list) > 0)
-        gov_tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", list, 0) == 0;
+        tool_set_blacklist = setenv("HWLOC_PLUGINS_BLACKLIST", list, 0) == 0;
 }
 
 /* --sysroot DIR: hwloc reads DIR too, so the topology is the tree's and
@@ -29,40 +29,40 @@ static void keep_hwloc_plugins_out(void)
  * ("[hwloc/linux] failed to find sysfs cpu topology directory"): hwloc
  * keeps its errors to itself there unless the user asked for them.  The
  * user's own values come back before an exec. */
-static int gov_tool_set_fsroot, gov_tool_set_hide;
-static char *gov_tool_user_fsroot;
+static int tool_set_fsroot, tool_set_hide;
+static char *tool_user_fsroot;
 
 int gov__tool_point_hwloc(const char *dir)
 {
     const char *was = getenv("HWLOC_FSROOT");
 
-    if (!gov_tool_set_fsroot && was && !(gov_tool_user_fsroot = strdup(was)))
+    if (!tool_set_fsroot && was && !(tool_user_fsroot = strdup(was)))
         return -1;
     if (setenv("HWLOC_FSROOT", dir, 1) != 0)
         return -1;
-    gov_tool_set_fsroot = 1;
+    tool_set_fsroot = 1;
     if (!getenv("HWLOC_HIDE_ERRORS"))
-        gov_tool_set_hide = setenv("HWLOC_HIDE_ERRORS", "2", 0) == 0;
+        tool_set_hide = setenv("HWLOC_HIDE_ERRORS", "2", 0) == 0;
     return 0;
 }
 
 void gov__tool_restore_env(void)
 {
-    if (gov_tool_set_blacklist)
+    if (tool_set_blacklist)
         unsetenv("HWLOC_PLUGINS_BLACKLIST");
-    gov_tool_set_blacklist = 0;
-    if (gov_tool_set_hide)
+    tool_set_blacklist = 0;
+    if (tool_set_hide)
         unsetenv("HWLOC_HIDE_ERRORS");
-    gov_tool_set_hide = 0;
-    if (gov_tool_set_fsroot) {
-        if (gov_tool_user_fsroot)
-            setenv("HWLOC_FSROOT", gov_tool_user_fsroot, 1);
+    tool_set_hide = 0;
+    if (tool_set_fsroot) {
+        if (tool_user_fsroot)
+            setenv("HWLOC_FSROOT", tool_user_fsroot, 1);
         else
             unsetenv("HWLOC_FSROOT");
-        free(gov_tool_user_fsroot);
-        gov_tool_user_fsroot = NULL;
+        free(tool_user_fsroot);
+        tool_user_fsroot = NULL;
     }
-    gov_tool_set_fsroot = 0;
+    tool_set_fsroot = 0;
 }
 
 struct gov_verb {
@@ -71,7 +71,7 @@ struct gov_verb {
     const char *help;
 };
 
-static const struct gov_verb gov_verbs[] = {
+static const struct gov_verb verbs[] = {
     { "snapshot", gov__cmd_snapshot, "show what this process may use (--json, --sysroot DIR)" },
     { "plan", gov__cmd_plan, "worker and thread ceilings (--json, --workers N)" },
     { "verify", gov__cmd_verify, "check the sealed descriptor (exit 0 verified, 1 invalid, 4 absent)" },
@@ -84,8 +84,8 @@ static const struct gov_verb gov_verbs[] = {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: governor VERB [OPTIONS]\n\nverbs:\n");
-    for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
-        fprintf(f, "  %-10s %s\n", gov_verbs[i].name, gov_verbs[i].help);
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].help);
     fprintf(f, "\n'governor VERB --help' describes a verb's options.  Exit status of every\n"
                "verb: 0 success or yes, 1 no, 2 usage error, 3 no answer (governor(1)).\n");
 }
@@ -105,9 +105,9 @@ int main(int argc, char **argv)
         return GOV_EXIT_OK;
     }
     keep_hwloc_plugins_out();
-    for (size_t i = 0; i < sizeof gov_verbs / sizeof gov_verbs[0]; i++)
-        if (!strcmp(argv[1], gov_verbs[i].name))
-            return gov_verbs[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (!strcmp(argv[1], verbs[i].name))
+            return verbs[i].run(argc - 1, argv + 1);
     fprintf(stderr, "governor: unknown verb '%s'; run 'governor --help' for the list\n", argv[1]);
     return GOV_EXIT_USAGE;
 }

@@ -19,21 +19,21 @@ struct gov_err_entry {
 };
 
 #define GOV_ERR_ENTRY_(name, value, text) { value, #name, text },
-static const struct gov_err_entry gov_errors[] = {
+static const struct gov_err_entry err_entries[] = {
     { 0, "OK", "success" },
     GOV_ERRNO_MAP(GOV_ERR_ENTRY_)
 };
 #undef GOV_ERR_ENTRY_
 
 #define GOV_ERR_VALUE_(name, value, text) value,
-static const int gov_codes[] = { GOV_ERRNO_MAP(GOV_ERR_VALUE_) };
+static const int err_codes[] = { GOV_ERRNO_MAP(GOV_ERR_VALUE_) };
 #undef GOV_ERR_VALUE_
 
 static const struct gov_err_entry *gov__err_find(int err)
 {
-    for (size_t i = 0; i < sizeof gov_errors / sizeof gov_errors[0]; i++)
-        if (gov_errors[i].code == err)
-            return &gov_errors[i];
+    for (size_t i = 0; i < sizeof err_entries / sizeof err_entries[0]; i++)
+        if (err_entries[i].code == err)
+            return &err_entries[i];
     return NULL;
 }
 
@@ -77,6 +77,6 @@ const char *gov_err_name(int err)
 const int *gov_err_codes(size_t *count)
 {
     if (count)
-        *count = sizeof gov_codes / sizeof gov_codes[0];
-    return gov_codes;
+        *count = sizeof err_codes / sizeof err_codes[0];
+    return err_codes;
 }

@@ -4,7 +4,7 @@
  * admission_pressure.c; docs/governor.md states them. */
 #define _GNU_SOURCE
 #include "snapshot/clock.h"
-#include "admission.h"
+#include "admission/admission.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* admission_budget.c - the budget a snapshot and the policies allow, and the
  * admission rules applied to it (docs/governor.md, "Budget" and "Decisions"). */
-#include "admission.h"
+#include "admission/admission.h"
 #include "decide.h"
 
 static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }

@@ -1,6 +1,6 @@
 /* admission_history.c - bounded batch history per task class and the
  * conservative bytes-per-item it implies (docs/governor.md, "History"). */
-#include "admission.h"
+#include "admission/admission.h"
 
 #include <stdlib.h>
 

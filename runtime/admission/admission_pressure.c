@@ -1,6 +1,6 @@
 /* admission_pressure.c - GREEN/YELLOW/RED with the seed's hysteresis, and the
  * batch ceiling (docs/governor.md, "Pressure"). */
-#include "admission.h"
+#include "admission/admission.h"
 
 static uint32_t inc_sat(uint32_t v) { return v < GOV_STREAK_MAX ? v + 1 : v; }
 

@@ -1,6 +1,6 @@
 /* admission_reservations.c - the table of active reservations by id: open
  * addressing, so decide+reserve+release stays a few hundred nanoseconds. */
-#include "admission.h"
+#include "admission/admission.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* admission_triggers.c - the pressure triggers a process is handed
  * (systemd's protocol, core/evidence/evidence.h): open each PSI file
  * read-write, write its trigger, and poll for POLLPRI. */
-#include "admission.h"
+#include "admission/admission.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
  * nodes and variables are counted by core/evidence/gpu_devices.c, as the plugin
  * counts them.  Candidates are not usable devices: runtime and workload
  * compatibility are not this file's to judge. */
-#include "collect.h"
+#include "collect/collect.h"
 #include "base.h"
 
 #include <dirent.h>

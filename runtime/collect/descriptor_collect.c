@@ -11,7 +11,7 @@
 #include "descriptor.h"
 #include "base.h"
 #include "evidence.h"
-#include "collect.h"
+#include "collect/collect.h"
 
 #include <string.h>
 #include <time.h>

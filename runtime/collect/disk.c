@@ -1,7 +1,7 @@
 /* disk.c - the working directory's filesystem: capacity, free blocks (with
  * root's reserve), blocks available to this user, and a non-writing
  * permission check.  No probe file is created; the path is never kept. */
-#include "collect.h"
+#include "collect/collect.h"
 
 #include <errno.h>
 #include <sys/statvfs.h>

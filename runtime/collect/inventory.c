@@ -3,7 +3,7 @@
  * the process's: an entitlement is never read from here.  Physical counts
  * are counted, never derived from logical ones; what cannot be counted
  * stays GOV_UNKNOWN. */
-#include "collect.h"
+#include "collect/collect.h"
 
 #include <hwloc.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * process's v2 cgroup or /proc/pressure, and swap activity from
  * /proc/vmstat.  Missing evidence is NaN / GOV_UNKNOWN, never zero: a
  * kernel without PSI says nothing about pressure. */
-#include "collect.h"
+#include "collect/collect.h"
 #include "evidence.h"
 
 #include <string.h>

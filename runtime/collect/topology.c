@@ -3,7 +3,7 @@
  * per NUMA node its PUs, cores, CPUs and local memory.  Counted on hwloc's
  * topology of the same root the rest of the snapshot reads, so a fixture
  * tree and a live node are read by the same code. */
-#include "collect.h"
+#include "collect/collect.h"
 #include "base.h"
 
 #include <hwloc.h>

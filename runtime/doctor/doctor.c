@@ -2,7 +2,7 @@
  * follows from fields of the snapshot, above all `enforcement`: the doctor
  * names what the snapshot shows and the setting that would change it, and
  * never guesses at what it cannot see. */
-#include "doctor.h"
+#include "doctor/doctor.h"
 #include "snapshot_base.h"
 #include "base.h"
 

@@ -1,7 +1,7 @@
 /* doctor_json.c - the "governor.doctor/1" rendering of a doctor report
  * (render.h): each finding with the unit and the holding layers the text
  * output also shows, then the exit status. */
-#include "render.h"
+#include "json/render.h"
 #include "base.h"
 
 int gov__doctor_json(const gov_doctor_report *rep, char **out, size_t *len)

@@ -1,7 +1,7 @@
 /* plan_json.c - "governor.plan/1" and "governor.run/1" (render.h): run/1
  * opens as plan/1 does and carries two plans, the command's and its
  * pool's, before the variables. */
-#include "render.h"
+#include "json/render.h"
 #include "base.h"
 
 /* The schema, then the snapshot's CPU capacity and binding layers. */

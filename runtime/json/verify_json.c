@@ -1,7 +1,7 @@
 /* verify_json.c - "governor.verify/1" (render.h): the descriptor's status,
  * the reason it is invalid, its age, how it came and what a container hid
  * of its binding; never an id. */
-#include "render.h"
+#include "json/render.h"
 #include "base.h"
 
 int gov__verify_json(const gov_snapshot_descriptor *d, char **out, size_t *len)

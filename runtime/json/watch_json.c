@@ -1,6 +1,6 @@
 /* watch_json.c - "governor.watch/1" (render.h): one observation of
  * `governor watch`, the governor's pressure state and what is free. */
-#include "render.h"
+#include "json/render.h"
 #include "base.h"
 #include "evidence.h"
 

@@ -1,6 +1,6 @@
 /* clock.c - the one clock: snapshots are dated with it, and the governor
  * measures their age with it unless a test gives its own. */
-#include "clock.h"
+#include "snapshot/clock.h"
 
 #include <time.h>
 

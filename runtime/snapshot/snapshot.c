@@ -3,7 +3,7 @@
  * (core/assemble/assemble.c). */
 #include "collect/collect.h"
 #include "evidence.h"
-#include "clock.h"
+#include "snapshot/clock.h"
 
 #include <hwloc.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
  * retries the connection for 2.25 s.  A step's launch would wait that long.
  * So the request runs in a child process, which hands back the credential
  * (or MUNGE's words) through a pipe; at the deadline the child is killed.
+ * The caller may start it and take its answer later (gov__seal_start,
+ * gov__seal_finish), doing other work while munged answers.
  * A process, not a thread: the caller is slurmstepd, whose other threads
  * must not share a request cancelled half-way (its socket, its memory), and
  * whatever the child opened dies with it. */
@@ -113,39 +115,62 @@ static int read_reply(int fd, int64_t deadline, char **out, size_t *n)
     return 0;
 }
 
-int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
-                      size_t len, unsigned timeout_ms, char **cred, char *why)
+int gov__seal_start(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                   size_t len, unsigned timeout_ms, gov_seal_job *job)
 {
-    int64_t deadline = now_ms() + timeout_ms;
-    struct reply r;
-    char *buf = NULL;
-    size_t n = 0;
-    int p[2], rc, status;
-    pid_t pid;
+    int p[2], rc;
 
-    if (!cred)
-        return GOV_EINVAL;
-    *cred = NULL;
+    job->pid = -1;
+    job->fd = -1;
+    job->deadline_ms = now_ms() + timeout_ms;
     if (pipe2(p, O_CLOEXEC))
         return -errno;
-    pid = fork();
-    if (pid < 0) {
+    job->pid = fork();
+    if (job->pid < 0) {
         rc = -errno;
         close(p[0]);
         close(p[1]);
         return rc;
     }
-    if (pid == 0) {
+    if (job->pid == 0) {
         close(p[0]);
         child(p[1], socket, ttl_s, uid, payload, len);
     }
     close(p[1]);
-    rc = read_reply(p[0], deadline, &buf, &n);
-    close(p[0]);
-    if (rc)
-        kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    job->fd = p[0];
+    return 0;
+}
+
+/* The child killed where it has not answered, and reaped (slurmstepd may
+ * have reaped it first: ECHILD). */
+static void reap(gov_seal_job *job, bool kill_it)
+{
+    int status;
+
+    if (job->fd >= 0)
+        close(job->fd);
+    job->fd = -1;
+    if (job->pid <= 0)
+        return;
+    if (kill_it)
+        kill(job->pid, SIGKILL);
+    while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    job->pid = -1;
+}
+
+int gov__seal_finish(gov_seal_job *job, char **cred, char *why)
+{
+    struct reply r;
+    char *buf = NULL;
+    size_t n = 0;
+    int rc;
+
+    *cred = NULL;
+    if (job->fd < 0)
+        return GOV_EINVAL;
+    rc = read_reply(job->fd, job->deadline_ms, &buf, &n);
+    reap(job, rc != 0);
     if (rc)
         return rc;
     if (n < sizeof r) {
@@ -169,4 +194,22 @@ int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const vo
     }
     free(buf);
     return r.rc;
+}
+
+void gov__seal_abandon(gov_seal_job *job)
+{
+    reap(job, true);
+}
+
+int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                      size_t len, unsigned timeout_ms, char **cred, char *why)
+{
+    gov_seal_job job;
+    int rc;
+
+    if (!cred)
+        return GOV_EINVAL;
+    *cred = NULL;
+    rc = gov__seal_start(socket, ttl_s, uid, payload, len, timeout_ms, &job);
+    return rc ? rc : gov__seal_finish(&job, cred, why);
 }

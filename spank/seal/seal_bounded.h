@@ -8,6 +8,7 @@
 #include "descriptor.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The seal, as gov__seal_encode() makes it, but given up after timeout_ms:
@@ -18,6 +19,22 @@
  * Returns 0, GOV_ETIMEDOUT, or gov__seal_encode()'s errors. */
 int gov__seal_bounded(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
                       size_t len, unsigned timeout_ms, char **cred, char *why);
+
+/* The same in two halves, so that the caller works while munged answers:
+ * gov__seal_start forks the request's child (0, or an errno's code); the
+ * deadline runs from there.  gov__seal_finish waits for the answer until
+ * the deadline, reaps the child and returns as gov__seal_bounded does;
+ * gov__seal_abandon kills and reaps a child whose answer is not wanted. */
+typedef struct gov_seal_job {
+    pid_t pid;           /* -1: none */
+    int fd;              /* the child's pipe, -1: none */
+    int64_t deadline_ms; /* CLOCK_MONOTONIC */
+} gov_seal_job;
+
+int gov__seal_start(const char *socket, uint32_t ttl_s, uint32_t uid, const void *payload,
+                    size_t len, unsigned timeout_ms, gov_seal_job *job);
+int gov__seal_finish(gov_seal_job *job, char **cred, char *why);
+void gov__seal_abandon(gov_seal_job *job);
 
 
 #endif /* GOV_SPANK_SEAL_BOUNDED_H */

@@ -51,25 +51,25 @@ eval "$("$slurm/cluster.sh" env --dir "$dir")"
 # The sides: P plain, G --governor, R --governor=runtimes.
 # The test user's loop: for each shape, one warm-up of each side, then RUNS
 # rounds, each side once a round, the order rotated.  Prints
-# "SHAPE_INDEX SIDE MS".
+# "SHAPE_INDEX SIDE MICROSECONDS".
 # shellcheck disable=SC2016 # expanded by the user's shell
 loop='
 runs=$1; shift
 declare -A opt=([P]= [G]=--governor [R]=--governor=runtimes)
-ms() {
+us() {
 	local t0=$EPOCHREALTIME t1
 	srun "$@" true >/dev/null 2>&1 || { echo "srun $* failed" >&2; exit 1; }
 	t1=$EPOCHREALTIME
-	echo $(( (${t1/./} - ${t0/./}) / 1000 ))
+	echo $(( ${t1/./} - ${t0/./} ))
 }
 orders=("P G R" "G R P" "R P G")
 k=0
 for shape in "$@"; do
 	read -r -a a <<<"$shape"
-	for s in P G R; do ms ${opt[$s]} "${a[@]}" >/dev/null; done
+	for s in P G R; do us ${opt[$s]} "${a[@]}" >/dev/null; done
 	for ((i = 0; i < runs; i++)); do
 		for s in ${orders[i % 3]}; do
-			echo "$k $s $(ms ${opt[$s]} "${a[@]}")"
+			echo "$k $s $(us ${opt[$s]} "${a[@]}")"
 		done
 	done
 	k=$((k + 1))
@@ -78,6 +78,9 @@ out=$("$slurm/as_user.sh" bash -c "$loop" loop "$runs" "${shapes[@]}")
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ms() { # MICROSECONDS
+	awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'
 }
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'
@@ -88,7 +91,8 @@ for k in "${!shapes[@]}"; do
 	done
 	# shellcheck disable=SC2154 # declared just above
 	printf 'srun %s true: median %s ms; --governor %s ms (ratio %s); --governor=runtimes %s ms (ratio %s); %d rounds\n' \
-		"${shapes[k]}" "$mP" "$mG" "$(ratio "$mG" "$mP")" "$mR" "$(ratio "$mR" "$mP")" "$runs"
+		"${shapes[k]}" "$(ms "$mP")" "$(ms "$mG")" "$(ratio "$mG" "$mP")" "$(ms "$mR")" \
+		"$(ratio "$mR" "$mP")" "$runs"
 done
 echo "target: ratios at most 1.05"
 

@@ -5,7 +5,8 @@
 # reads cannot drift from the tree (issue 39, item 3).  A file counts as named by its path, by
 # its name in its folder's row, or by a pattern there (`cmd_*.c`,
 # `runtime/admission/*.c`).  Headers beside their .c file go with it.
-# And the flow above the table names exactly the plugin's callbacks.
+# And the flow above the table names exactly the plugin's callbacks, and
+# the spank/ row counts the rooms and libraries spank/meson.build builds.
 # usage: test_architecture.sh SRC
 set -uo pipefail
 # shellcheck source=../lib/assert.sh
@@ -67,6 +68,18 @@ if ((${#stale[@]})); then
 else
 	pass "every path in $doc's table exists"
 fi
+
+# What the spank/ row says of its rooms and libraries is what
+# spank/meson.build builds: the count of spank_rooms, and of the static
+# libraries of those rooms (the plugin's own, gov_spank_plugin, apart).
+words=(zero one two three four five six seven eight nine)
+row=$(grep -F '| **`spank/`** |' <<<"$table")
+rooms=$(sed -n "s/^spank_rooms = \[\(.*\)\]/\1/p" spank/meson.build | tr ',' '\n' | grep -c "'")
+libs=$(grep -oE "static_library\('gov_spank_[a-z_]+'" spank/meson.build | grep -vc gov_spank_plugin)
+check "$doc's spank/ row counts the rooms spank/meson.build lists" \
+	"${words[rooms]} rooms" "$(grep -oE '(one|two|three|four|five|six|seven|eight|nine) rooms' <<<"$row" | head -n1)"
+check "$doc's spank/ row counts the rooms' static libraries" \
+	"in ${words[libs]} static libraries" "$(grep -oE 'in (one|two|three|four|five|six|seven|eight|nine) static libraries' <<<"$row" | head -n1)"
 
 # The flow names exactly the SPANK callbacks governor.so defines, in the
 # order Slurm calls them (the indented words of its slurmstepd part).

@@ -3,7 +3,8 @@
 # (the version script runtime/libgovernor.map), nothing internal; and in it
 # and in every other binary given, a function named gov_ (one underscore)
 # is one that governor.h declares: internal functions are gov__
-# (docs/architecture.md, "Names"), so a reader tells them apart by name.
+# (docs/architecture.md, "Names"), so a reader tells them apart by name;
+# and no variable, static or not, is named gov_.
 # usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h [BINARY...]
 set -uo pipefail
 lib=${1:?usage: test_exports.sh LIBGOVERNOR.so GOVERNOR.h [BINARY...]} header=${2:?}
@@ -30,7 +31,16 @@ for bin in "$lib" "$@"; do
 		awk 'tolower($2) == "t" && $3 ~ /^gov_[^_]/ { sub(/\..*/, "", $3); print $3 }' |
 		sort -u | comm -23 - <(printf '%s\n' "$declared" "$inline" | sort -u))
 	check "$(basename "$bin"): every gov_ function is public (internal ones are gov__)" "" "$named"
+	# No variable is public: one named gov_ (a static one's symbol too) is
+	# a name that says more than it is.
+	data=$(nm --defined-only "$bin" | awk '$2 ~ /^[bBdDrRgGsS]$/ && $3 ~ /^gov_[^_]/ { print $3 }' | sort -u)
+	check "$(basename "$bin"): no variable is named gov_" "" "$data"
 done
+# A static variable the compiler dropped leaves no symbol: read the sources.
+statics=$(grep -rnE --include='*.c' '^static [a-z_ *]*\bgov_[a-z0-9][a-z_0-9]*( *\[| *=| *;|,)' \
+	"$(cd "$(dirname "$header")/.." && pwd)"/{core,runtime,spank,tool} |
+	sed -E 's#^.*/(core|runtime|spank|tool)/#\1/#')
+check "no static variable is named gov_ (a file's own: no prefix)" "" "$statics"
 # Functions inlined everywhere leave no symbol: read the internal headers.
 src=$(cd "$(dirname "$header")/.." && pwd)
 inline_internal=$(grep -rhoE --include='*.h' 'static inline [a-z_0-9 *]*\bgov_[a-z0-9][a-z_0-9]*\(' \

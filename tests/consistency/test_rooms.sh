@@ -77,6 +77,22 @@ else
 	pass "only the dispatcher (spank/plugin.c) includes plugin.h"
 fi
 
+# runtime/'s headers are included one way, as FOLDER/NAME.h from runtime/
+# (on every include path), wherever the includer sits.
+bare=$(for h in runtime/*/*.h; do
+	grep -rn --include='*.[ch]' "^#include \"${h##*/}\"" core spank runtime tool tests
+done)
+check "runtime/'s headers are included as FOLDER/NAME.h" "" "$bare"
+
+# The context files of the plugin do not call each other: each header of
+# spank/'s top level but plugin.h is included by its own .c file, the
+# dispatcher and the unit tests only (the helpers node_topology.h,
+# seal_log.h and report_write.h by the files they serve).
+leaning=$(for h in capture environment handoff pressure_delegate report_gather startup step_recovery; do
+	grep -ln "^#include \"$h.h\"" spank/*.c spank/*.h | grep -vxE "spank/($h.c|plugin.[ch])"
+done)
+check "spank/'s context files include no other context file's header" "" "$leaning"
+
 # The tree's C files: the products' and the tests' (fixtures aside).
 c_files() {
 	find core spank runtime tool include tests -path tests/fixtures -prune -o -name '*.[ch]' "$@"

@@ -4,7 +4,8 @@
  * way; neither made: inherited variables dropped, the task starting without
  * one under seal=optional and its process ending with status 1 under
  * seal=required, as for a step with no descriptor at all and for a
- * variable slurmstepd refused. */
+ * variable slurmstepd refused.  munged's answer is taken in user_init, and
+ * a failure logged as root afterwards. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,7 +116,7 @@ static void test_file(void **state)
     assert_int_equal(stat(h.file, &st), 0);
     assert_int_equal(st.st_uid, 0);
     assert_int_equal(st.st_mode & 0777, 0444);
-    gov__handoff_env(&sp, true, &h);
+    gov__handoff_env(&sp, &site, true, &h);
     path = standin_getenv(&sp, GOV_DESCRIPTOR_FILE_ENV);
     assert_non_null(path);
     assert_string_equal(path, h.file);
@@ -141,11 +142,14 @@ static void test_munged_unreachable_then_file(void **state)
     standin_log_clear();
     site_of(&site, true, true, true);
     gov__handoff_step(&sp, &site, &step, &h);
+    /* munged's answer is taken in user_init, off the launch's path. */
+    assert_true(h.sealing);
+    gov__handoff_env(&sp, &site, true, &h);
+    assert_false(h.sealing);
     assert_null(h.cred);
     assert_true(h.file[0]);
     assert_non_null(standin_logged("debug: governor: "));
     assert_non_null(standin_logged("the tasks get the descriptor the other way"));
-    gov__handoff_env(&sp, true, &h);
     assert_int_equal(task_in_child(&site, &h), 0x40);
     gov__handoff_end(&site, &h);
     standin_free(&sp);
@@ -167,20 +171,28 @@ static void test_neither(void **state)
     standin_log_clear();
     site_of(&site, true, false, false);
     gov__handoff_step(&sp, &site, &step, &h);
+    gov__handoff_env(&sp, &site, true, &h);
     assert_null(h.cred);
     assert_string_equal(h.file, "");
     assert_non_null(strstr(h.failure, "/nonexistent"));
+    /* user_init is the user's: the log waits for root (task_post_fork). */
+    assert_null(standin_logged("tasks run without a descriptor"));
+    gov__handoff_log(&site, &h);
     assert_non_null(standin_logged("tasks run without a descriptor (seal=optional)"));
-    gov__handoff_env(&sp, true, &h);
+    standin_log_clear();
+    gov__handoff_log(&site, &h);
+    assert_int_equal(standin_log_count(), 0);
     assert_null(standin_getenv(&sp, GOV_DESCRIPTOR_ENV));
     assert_null(standin_getenv(&sp, GOV_DESCRIPTOR_FILE_ENV));
     assert_int_equal(task_in_child(&site, &h), 0x41);
     site.seal_required = true;
     standin_log_clear();
     gov__handoff_step(&sp, &site, &step, &h);
+    gov__handoff_env(&sp, &site, true, &h);
     /* The user is told the cause without its path. */
     assert_string_equal(h.told,
                         "MUNGE cannot seal the descriptor (munged refused or cannot be reached)");
+    gov__handoff_log(&site, &h);
     assert_non_null(standin_logged("this site requires a sealed descriptor"));
     assert_int_equal(task_in_child(&site, &h), 1);
     gov__handoff_end(&site, &h);
@@ -221,7 +233,7 @@ static void test_env_refused(void **state)
     sp.refuse_setenv = GOV_DESCRIPTOR_FILE_ENV;
     site_of(&site, false, true, false);
     gov__handoff_step(&sp, &site, &step, &h);
-    gov__handoff_env(&sp, true, &h);
+    gov__handoff_env(&sp, &site, true, &h);
     assert_true(h.env_failed);
     assert_null(standin_getenv(&sp, GOV_DESCRIPTOR_FILE_ENV));
     assert_int_equal(task_in_child(&site, &h), 0x41);
@@ -229,7 +241,7 @@ static void test_env_refused(void **state)
     assert_int_equal(task_in_child(&site, &h), 1);
     /* A step without the governor: nothing stale is left to verify. */
     standin_env(&sp, GOV_DESCRIPTOR_ENV, "an inherited credential");
-    gov__handoff_env(&sp, false, &h);
+    gov__handoff_env(&sp, &site, false, &h);
     assert_null(standin_getenv(&sp, GOV_DESCRIPTOR_ENV));
     gov__handoff_end(&site, &h);
     standin_free(&sp);

@@ -175,6 +175,34 @@ static void test_live_daemon(void **state)
     free(cred);
 }
 
+/* In two halves (the plugin starts the seal in init_post_opt and takes it
+ * in user_init): the deadline runs from the start, whatever the caller did
+ * meanwhile; a seal not wanted leaves no child and no descriptor behind. */
+static void test_halves(void **state)
+{
+    char path[96], *cred = (char *)1;
+    gov_seal_job job;
+    int sock, fds = entries("fd");
+
+    (void)state;
+    snprintf(path, sizeof path, "%s/halves", dir);
+    sock = socket_at(path, true);
+    assert_int_equal(gov__seal_start(path, 0, GOV_UID_NONE, "x", 1, 300, &job), 0);
+    assert_true(job.pid > 0 && job.fd >= 0);
+    usleep(400 * 1000);   /* past the deadline before the answer is asked */
+    assert_int_equal(gov__seal_finish(&job, &cred, NULL), GOV_ETIMEDOUT);
+    assert_null(cred);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(gov__seal_start(path, 0, GOV_UID_NONE, "x", 1, LIVE_DEADLINE_MS, &job), 0);
+    gov__seal_abandon(&job);
+    assert_int_equal(job.pid, -1);
+    assert_int_equal(job.fd, -1);
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(entries("fd"), fds + 1);   /* the listening socket alone */
+    close(sock);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_dead_socket),
         cmocka_unit_test(test_no_socket),
         cmocka_unit_test(test_live_daemon),
+        cmocka_unit_test(test_halves),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
