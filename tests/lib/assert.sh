@@ -5,7 +5,8 @@
 # and this skip, and nothing else.
 #
 # Each check prints a TAP line, "ok N - WHAT" or "not ok N - WHAT" (a
-# failure's details indented with "#").  In a test script a failure is
+# failure's details indented with "#"), on standard output in a test
+# script and on standard error in a case.  In a test script a failure is
 # recorded and the script goes on to its next check; finish prints "1..N"
 # and exits 1 when one failed.  In an end-to-end case (GOV_ASSERT_FATAL=1,
 # which lib.sh sets) the first failure fails the case: its details go to
@@ -19,12 +20,18 @@
 source "$(dirname "${BASH_SOURCE[0]}")/die.sh"
 
 assert_n=0 assert_failed=0
-pass() { assert_n=$((assert_n + 1)); echo "ok $assert_n - $1"; }
+# The TAP lines: a test script's standard output; a case's standard error,
+# so that a check inside a function whose output a case captures stays out
+# of it.
+tap() {
+	if [[ ${GOV_ASSERT_FATAL:-0} == 1 ]]; then printf '%s\n' "$1" >&2; else printf '%s\n' "$1"; fi
+}
+pass() { assert_n=$((assert_n + 1)); tap "ok $assert_n - $1"; }
 fail() { # WHAT [DETAILS]
 	local line
 	assert_n=$((assert_n + 1)) assert_failed=$((assert_failed + 1))
-	echo "not ok $assert_n - $1"
-	[[ -z ${2:-} ]] || while IFS= read -r line; do echo "#   $line"; done <<<"$2"
+	tap "not ok $assert_n - $1"
+	[[ -z ${2:-} ]] || while IFS= read -r line; do tap "#   $line"; done <<<"$2"
 	[[ ${GOV_ASSERT_FATAL:-0} != 1 ]] || die "$1${2:+: $2}"
 }
 skip() { # FACT [WHAT]

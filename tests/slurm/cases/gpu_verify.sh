@@ -52,4 +52,4 @@ assert_eq "$(by_mode v1=absent v2=info)" "$(doctor_finding "$out" gpu.filter_obs
 
 # The text view says what the verification rested on.
 out=$(as_user srun --governor --gres=gpu:2 -n1 -w node1 "$GOV_TOOL" snapshot)
-assert_line ' +scheduler +2 +verified: the device cgroup admits exactly these *' "$out" "GPU line"
+assert_line '  GPU grant confirmed by the kernel +yes \(the device cgroup admits exactly these\)' "$out" "GPU line"

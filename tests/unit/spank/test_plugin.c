@@ -4,8 +4,9 @@
  * on_init_error= in slurmstepd), --governor values refused at once, a mode
  * word srun takes for the program, a whole governed step (descriptor file,
  * environment, record, nothing left behind), a refused task under
- * seal=required, and a step whose slurmstepd was lost finished by the
- * job's epilog. */
+ * seal=required, a step whose slurmstepd was lost finished by the job's
+ * epilog, slurmd's start writing the node's table, and pressure triggers
+ * refused where there is no cgroup v2 step directory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -259,11 +260,12 @@ static void test_lost_stepd_record(void **state)
 static void test_refused_task(void **state)
 {
     struct spank_handle sp;
-    char *args[] = { "seal=required", "default=on", "topology_cache=off", NULL };
+    char run[96], *args[] = { "seal=required", "default=on", "topology_cache=off", run, NULL };
     int status;
     pid_t pid;
 
     (void)state;
+    snprintf(run, sizeof run, "run_dir=%s", dir[0] ? dir : "/nonexistent");
     assert_int_equal(init(&sp, S_CTX_REMOTE, args), 0);
     items(&sp);
     assert_int_equal(option("bogus", 1), 0);
@@ -285,10 +287,12 @@ static void test_refused_task(void **state)
 static void test_verdict_notes(void **state)
 {
     struct spank_handle sp;
-    char *args[] = { "allow_off=no", "default=on", "topology_cache=off", "handoff=munge",
-                     "munge_socket=/nonexistent/socket", NULL };
+    char run[96], *args[] = { "allow_off=no", "default=on", "topology_cache=off",
+                              "handoff=munge", "munge_socket=/nonexistent/socket", run, NULL };
 
     (void)state;
+    /* The log's rate-limit stamps go to this test's run_dir, not the node's. */
+    snprintf(run, sizeof run, "run_dir=%s", dir[0] ? dir : "/nonexistent");
     assert_int_equal(init(&sp, S_CTX_REMOTE, args), 0);
     items(&sp);
     assert_int_equal(option("off", 1), 0);
@@ -306,6 +310,50 @@ static void test_verdict_notes(void **state)
     standin_free(&sp);
 }
 
+/* slurmd's start: the node's topology table into run_dir, never a failure;
+ * a step's lookup of it then needs no discovery. */
+static void test_slurmd_table(void **state)
+{
+    struct spank_handle sp;
+    char run[96], *args[] = { run, NULL };
+
+    (void)state;
+    if (!dir[0])
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "run_dir is root's");
+    snprintf(run, sizeof run, "run_dir=%s", dir);
+    assert_int_equal(init(&sp, S_CTX_SLURMD, args), 0);
+    assert_true(entries("") >= 1);
+    assert_null(standin_logged("error:"));
+}
+
+/* pressure=on where the tasks are in no cgroup v2 step directory (this
+ * process is not): said once in slurmd's log, and a task inherits no
+ * pressure variable. */
+static void test_pressure_not_v2(void **state)
+{
+    struct spank_handle sp;
+    char run[96], *args[] = { "pressure=on", "default=on", "topology_cache=off", "handoff=munge",
+                              "munge_socket=/nonexistent/socket", run, NULL };
+
+    (void)state;
+    snprintf(run, sizeof run, "run_dir=%s", dir[0] ? dir : "/nonexistent");
+    assert_int_equal(init(&sp, S_CTX_REMOTE, args), 0);
+    items(&sp);
+    standin_env(&sp, "MEMORY_PRESSURE_WATCH", "/an/inherited/memory.pressure");
+    standin_env(&sp, "MEMORY_PRESSURE_WRITE", "c29tZSAyMDAwMDAgMjAwMDAwMAA=");
+    assert_int_equal(slurm_spank_init_post_opt(&sp, 0, NULL), 0);
+    assert_int_equal(slurm_spank_user_init(&sp, 0, NULL), 0);
+    sp.task_id = 0;
+    sp.task_pid = getpid();
+    assert_int_equal(slurm_spank_task_post_fork(&sp, 0, NULL), 0);
+    assert_non_null(standin_logged("governor: no pressure triggers for this step: "));
+    assert_int_equal(slurm_spank_task_init(&sp, 0, NULL), 0);
+    assert_null(standin_getenv(&sp, "MEMORY_PRESSURE_WATCH"));
+    assert_null(standin_getenv(&sp, "MEMORY_PRESSURE_WRITE"));
+    assert_int_equal(slurm_spank_exit(&sp, 0, NULL), 0);
+    standin_free(&sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +364,8 @@ int main(void)
         cmocka_unit_test(test_lost_stepd_record),
         cmocka_unit_test(test_refused_task),
         cmocka_unit_test(test_verdict_notes),
+        cmocka_unit_test(test_slurmd_table),
+        cmocka_unit_test(test_pressure_not_v2),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
