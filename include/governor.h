@@ -324,6 +324,21 @@ typedef enum gov_topology_source {
 } gov_topology_source;
 enum { GOV_TOPOLOGY_SOURCE_COUNT = GOV_TOPOLOGY_SOURCE_LIST(GOV_ENUM_ONE_) 0 };
 
+/** What a step's GPU grant on this node is (gov_snapshot.scheduler.gpu_share_kind,
+ *  docs/snapshot.md, "GPU shares"): whole GPUs, or a share of one. */
+#define GOV_GPU_SHARE_KIND_LIST(X)                                                  \
+    X(GOV_GPU_SHARE_NONE, NULL)             /* no grant known */                    \
+    X(GOV_GPU_SHARE_GPU, "gpu")             /* whole GPUs (gres/gpu) */             \
+    X(GOV_GPU_SHARE_SHARD, "shard")         /* gres/shard: a count, not fenced */   \
+    X(GOV_GPU_SHARE_MPS, "mps")             /* gres/mps: CUDA MPS's thread share */ \
+    X(GOV_GPU_SHARE_MIG, "mig")             /* a MIG instance: the hardware's */    \
+    X(GOV_GPU_SHARE_PARTITION, "partition") /* an AMD compute or memory partition */ \
+    /* append above this line */
+typedef enum gov_gpu_share_kind {
+    GOV_GPU_SHARE_KIND_LIST(GOV_ENUM_MEMBER_)
+} gov_gpu_share_kind;
+enum { GOV_GPU_SHARE_KIND_COUNT = GOV_GPU_SHARE_KIND_LIST(GOV_ENUM_ONE_) 0 };
+
 /** Admission profile (see the governor section). */
 #define GOV_PROFILE_LIST(X)                                                            \
     X(GOV_PROFILE_BATCH, "batch")             /* keeps no host reserve */              \
@@ -415,7 +430,15 @@ typedef struct gov_snapshot_accel {
     uint64_t gpu_vram_used_bytes;  /**< from that same card, GOV_UNKNOWN */
     int gpu_unified;             /**< its memory is system RAM (UMA): 1,
                                       dedicated VRAM: 0, unknown: -1 */
-    uint64_t reserved[8];  /**< zero (see "ABI" above) */
+    /** That card's share of its GPU under AMD's compute partitioning
+     *  (current_compute_partition: 1 SPX, 2 DPX, 3 TPX, 4 QPX), its VRAM
+     *  figures the partition's own; GOV_UNKNOWN where the card says
+     *  nothing of a mode that names its count (none, or CPX). */
+    uint64_t gpu_partitions;
+    /** CUDA_MPS_PINNED_DEVICE_MEM_LIMIT set for this process: an MPS
+     *  client's device memory capped (1), or not (0). */
+    int mps_pinned_limit;
+    uint64_t reserved[6];  /**< zero (see "ABI" above) */
 } gov_snapshot_accel;
 
 /** The working directory's filesystem (gov_snapshot.disk). */
@@ -455,7 +478,15 @@ typedef struct gov_snapshot_scheduler {
     gov_sched_source gpus_on_node_source;
     gov_sched_source gpus_per_task_source;
     gov_sched_source mem_per_cpu_source;    /**< of mem_per_cpu_bytes */
-    uint64_t reserved[8];  /**< zero (see "ABI" above) */
+    /** The grant as it is (docs/snapshot.md, "GPU shares"): its kind, the
+     *  fraction of one GPU it gives the step's tasks on this node (NaN
+     *  unknown; 1 for whole GPUs or a MIG instance), where that came from,
+     *  and the GPU memory it gives them (GOV_UNKNOWN unknown). */
+    gov_gpu_share_kind gpu_share_kind;
+    gov_sched_source gpu_share_source;
+    double gpu_share;
+    uint64_t gpu_memory_bytes;
+    uint64_t reserved[5];  /**< zero (see "ABI" above) */
 } gov_snapshot_scheduler;
 
 /** The host's CPU inventory (gov_snapshot.cpu.host): not an entitlement. */
@@ -620,6 +651,10 @@ typedef struct gov_snapshot {
         gov_enforcement cpu;
         gov_enforcement memory;
         gov_enforcement gpu;
+        /** Whether anything holds the tasks to their share of a GPU: a MIG
+         *  instance's or a partition's hardware, MPS with a pinned memory
+         *  limit; nothing holds a shard. */
+        gov_enforcement gpu_share;   /* in the padding before the tail */
         uint64_t reserved[4];
     } enforcement;
 
@@ -764,6 +799,7 @@ const char *gov_pressure_source_name(gov_pressure_source s);
 const char *gov_profile_name(gov_profile p);
 const char *gov_step_kind_name(gov_step_kind k);
 const char *gov_topology_source_name(gov_topology_source s);
+const char *gov_gpu_share_kind_name(gov_gpu_share_kind k);
 
 /* ------------------------------------------------------------------------ */
 /** \name Planner                                                           */

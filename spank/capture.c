@@ -10,8 +10,12 @@
 #include "node_topology.h"
 #include "evidence.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* gres.conf is read whole, up to this. */
+#define GRES_CONF_MAX (256 * 1024)
 
 static uint64_t u32_item(spank_t sp, spank_item_t item)
 {
@@ -88,6 +92,51 @@ static void capture_gpus(spank_t sp, gov_descriptor *d)
     d->gpus_visible = v ? gov__visible_count(v) : GOV_UNKNOWN;
 }
 
+/* gres.conf beside the slurm.conf slurmd reads: slurmd puts SLURM_CONF and
+ * its node's name (SLURMD_NODENAME) into its own environment, which
+ * slurmstepd inherits; configless nodes point SLURM_CONF at their cache.
+ * Else Slurm's default. */
+static void read_gres(gov_gres_node *g)
+{
+    static const char fallback[] = "/etc/slurm/slurm.conf";
+    const char *conf = getenv("SLURM_CONF"), *node = getenv("SLURMD_NODENAME"), *slash;
+    char path[1024], *text;
+    size_t len;
+
+    memset(g, 0, sizeof *g);
+    if (!conf || conf[0] != '/')
+        conf = fallback;
+    slash = strrchr(conf, '/');
+    snprintf(path, sizeof path, "%.*s/gres.conf", (int)(slash - conf), conf);
+    if (!node || !*node || !(text = malloc(GRES_CONF_MAX)))
+        return;
+    if (!gov__read_file(NULL, path, text, GRES_CONF_MAX, &len))
+        gov__gres_conf_parse(text, len, node, g);
+    free(text);
+}
+
+/* The grant as it is: whole GPUs, a MIG instance, or a share of a GPU
+ * (gres/shard, gres/mps), its denominators gres.conf's (issue 52). */
+static void capture_share(spank_t sp, gov_descriptor *d)
+{
+    char gpus[1024], shards[32], percent[32];
+    gov_gres_node *g = malloc(sizeof *g);
+    gov_gres_grant grant;
+
+    if (!g)
+        return;
+    read_gres(g);
+    gov__gres_grant(g, env_str(sp, "SLURM_STEP_GPUS", gpus, sizeof gpus),
+                    env_str(sp, "SLURM_SHARDS_ON_NODE", shards, sizeof shards),
+                    env_str(sp, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", percent, sizeof percent),
+                    d->gpus_on_node, &grant);
+    free(g);
+    d->gpu_share_kind = grant.kind;
+    d->gpu_share = grant.share;
+    d->gpu_share_of = grant.share_of;
+    d->gpu_mem_bytes = grant.mem_bytes;
+}
+
 int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *d,
                       gov_topo_table **table)
 {
@@ -147,6 +196,7 @@ int gov__capture_step(spank_t sp, const gov_spank_policy *site, gov_descriptor *
         per_cpu * d->cpus_on_node == d->step_mem_mib)
         d->mem_per_cpu_mib = per_cpu;
     capture_gpus(sp, d);
+    capture_share(sp, d);
     if (d->step_cores != GOV_UNKNOWN)
         *table = gov__node_topology_step(site, &step_cores, &d->topo);
     return 0;

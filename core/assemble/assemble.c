@@ -37,6 +37,30 @@ static uint64_t gpus_local(const gov_desc_topology *t, const gov_snapshot *s)
     return n;
 }
 
+/* The grant as the plugin sealed it (version 5).  A share of a GPU is
+ * Slurm's, not the user's, where the plugin read it: gres/shard and gres/mps
+ * overwrite their variables on a node with them, and gres.conf gives the
+ * denominators.  Whole GPUs and a MIG instance are as sure as the GPU
+ * count the kernel confirmed. */
+static void apply_share(const gov_descriptor *d, gov_snapshot_scheduler *sched)
+{
+    sched->gpu_share_kind = d->gpu_share_kind;
+    if (d->gpu_share != GOV_UNKNOWN && d->gpu_share_of != GOV_UNKNOWN && d->gpu_share_of)
+        sched->gpu_share = (double)d->gpu_share / (double)d->gpu_share_of;
+    sched->gpu_memory_bytes = d->gpu_mem_bytes;
+    switch (d->gpu_share_kind) {
+    case GOV_GPU_SHARE_NONE:
+        break;
+    case GOV_GPU_SHARE_SHARD:
+    case GOV_GPU_SHARE_MPS:
+        sched->gpu_share_source = GOV_SCHED_DESCRIPTOR;
+        break;
+    default:
+        sched->gpu_share_source = sched->gpus_on_node_source;
+        break;
+    }
+}
+
 static void apply_topology(const gov_desc_topology *t, gov_snapshot *out)
 {
     out->topology.task_gpus_local = gpus_local(t, out);
@@ -96,6 +120,7 @@ void gov__descriptor_apply(const gov_descriptor *d, const gov_gpu_nodes *nvidia,
                                                       : gov__sched_from_env(d->gpus_on_node);
     sched->gpus_per_task_source = gov__sched_from_env(d->gpus_per_task);
     sched->mem_per_cpu_source = gov__sched_from_env(sched->mem_per_cpu_bytes);
+    apply_share(d, sched);
 
     *policy = d->policy.site;
     policy->present = 1;

@@ -41,6 +41,7 @@ int gov__name_lookup(const char *const *table, size_t n, const char *text, size_
     X(pressure_source, GOV_PRESSURE_SOURCE_LIST, GOV_PRESSURE_SOURCE_COUNT)        \
     X(step_kind, GOV_STEP_KIND_LIST, GOV_STEP_KIND_COUNT)                          \
     X(topology_source, GOV_TOPOLOGY_SOURCE_LIST, GOV_TOPOLOGY_SOURCE_COUNT)        \
+    X(gpu_share_kind, GOV_GPU_SHARE_KIND_LIST, GOV_GPU_SHARE_KIND_COUNT)           \
     X(profile, GOV_PROFILE_LIST, GOV_PROFILE_COUNT)                                \
     X(runenv_action, GOV_RUNENV_ACTION_LIST, GOV_RUNENV_ACTION_COUNT)              \
     X(runenv_reason, GOV_RUNENV_REASON_LIST, GOV_RUNENV_REASON_COUNT)              \

@@ -49,6 +49,9 @@ static const struct u64_field u64_fields[] = {
     U64F_SINCE("pidns", pid_ns, 3, 0),
     U64F_SINCE("userns", user_ns, 3, 0),
     U64F_SINCE("cgroupns", cgroup_ns, 4, 0),
+    U64F_SINCE("gpu_share", gpu_share, 5, 0),
+    U64F_SINCE("gpu_share_of", gpu_share_of, 5, 0),
+    U64F_SINCE("gpu_mem", gpu_mem_bytes, 5, 0),
 };
 
 /* Whether a key of versions since..until (0: still) belongs to version v. */
@@ -373,6 +376,25 @@ static int get_threads(const char *v, size_t n, gov_descriptor *d)
     return parse_bool(v, n, &d->policy.threads);
 }
 
+/* The grant's kind by its name; none: the key is left out. */
+static void put_share_kind(gov_text_buf *o, const char *key, const gov_descriptor *d)
+{
+    const char *name = gov_gpu_share_kind_name(d->gpu_share_kind);
+
+    if (name)
+        gov__text_put(o, "%s=%s\n", key, name);
+}
+
+static int get_share_kind(const char *v, size_t n, gov_descriptor *d)
+{
+    for (unsigned k = 1; k < GOV_GPU_SHARE_KIND_COUNT; k++)
+        if (gov__token_eq(v, n, gov_gpu_share_kind_name((gov_gpu_share_kind)k))) {
+            d->gpu_share_kind = (gov_gpu_share_kind)k;
+            return 0;
+        }
+    return GOV_EPARSE;
+}
+
 static void put_runtimes(gov_text_buf *o, const char *key, const gov_descriptor *d)
 {
     put_flag(o, key, d->policy.runtimes);
@@ -411,6 +433,7 @@ static const struct key {
     { "ttl", 1, 0, false, put_ttl, get_ttl },
     { "threads", 1, 0, true, put_threads, get_threads },
     { "runtimes", 3, 0, true, put_runtimes, get_runtimes },
+    { "gpu_share_kind", 5, 0, false, put_share_kind, get_share_kind },
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define GOV_DESC_VERSION 4
+#define GOV_DESC_VERSION 5
 /* Payload cap: MUNGE's base64 armour grows it by a third plus a header, and
  * the sealed variable must stay under 4 KiB. */
 #define GOV_DESC_MAX_BYTES 2048
@@ -69,6 +69,13 @@ typedef struct gov_descriptor {
      * the process confirms the grant itself (gov__gpus_confirm). */
     uint64_t gpus_on_node, gpus_per_task, gpus_visible, gpus_usable;
     bool gpus_verified;
+    /* The grant as it is (version 5; spank/capture.c): its kind, the share
+     * of one GPU as gpu_share of gpu_share_of (SLURM_SHARDS_ON_NODE over the
+     * GPU's gres/shard count, CUDA MPS's percentage over 100, 1 of 1 for a
+     * MIG instance or whole GPUs) and, where the grant says it, its memory
+     * (a MIG profile's); GOV_UNKNOWN where not known. */
+    gov_gpu_share_kind gpu_share_kind;
+    uint64_t gpu_share, gpu_share_of, gpu_mem_bytes;
     gov_desc_topology topo;
     gov_desc_policy policy;
 } gov_descriptor;
@@ -80,7 +87,7 @@ void gov__descriptor_init(gov_descriptor *d);
  * length, GOV_ENOSPC past GOV_DESC_MAX_BYTES or cap, GOV_EINVAL. */
 int gov__descriptor_encode(const gov_descriptor *d, char *buf, size_t cap);
 
-/* Parse version 1 to 4 text strictly (a key newer than the text's version,
+/* Parse version 1 to 5 text strictly (a key newer than the text's version,
  * or one its version no longer has, is an error).  Returns 0, GOV_EVERSION
  * for another version, GOV_EPARSE for anything else that does not follow the
  * format. */

@@ -176,6 +176,46 @@ static void resolve_gpu_enforcement(gov_snapshot *s)
                                               s->accel.devices_confined);
 }
 
+/* A share of a GPU: an AMD card in a compute partition mode is a partition
+ * of its GPU (its VRAM figures the partition's); the share's memory from
+ * the card's where the grant did not give it; and whether anything holds
+ * the tasks to the share.  Whole GPUs are held as they are granted. */
+static void resolve_gpu_share(gov_snapshot *s)
+{
+    gov_snapshot_scheduler *sc = &s->scheduler;
+    const gov_snapshot_accel *a = &s->accel;
+    uint64_t vram = a->gpu_unified == 1 ? GOV_UNKNOWN : a->gpu_vram_total_bytes;
+
+    if (sc->gpu_share_kind == GOV_GPU_SHARE_GPU && a->gpu_partitions != GOV_UNKNOWN &&
+        a->gpu_partitions > 1) {
+        sc->gpu_share_kind = GOV_GPU_SHARE_PARTITION;
+        sc->gpu_share = 1.0 / (double)a->gpu_partitions;
+    }
+    if (sc->gpu_memory_bytes == GOV_UNKNOWN && vram != GOV_UNKNOWN && gov_known_f(sc->gpu_share))
+        sc->gpu_memory_bytes = sc->gpu_share_kind == GOV_GPU_SHARE_SHARD ||
+                                       sc->gpu_share_kind == GOV_GPU_SHARE_MPS
+                                   ? (uint64_t)(sc->gpu_share * (double)vram)
+                                   : vram;
+    switch (sc->gpu_share_kind) {
+    case GOV_GPU_SHARE_NONE:
+        s->enforcement.gpu_share = GOV_ENFORCEMENT_UNKNOWN;
+        break;
+    case GOV_GPU_SHARE_SHARD:
+        s->enforcement.gpu_share = GOV_NOT_ENFORCED;   /* Slurm: shards do not fence */
+        break;
+    case GOV_GPU_SHARE_MPS:
+        /* MPS holds a client's compute to its thread percentage; its memory
+         * only under a pinned limit. */
+        s->enforcement.gpu_share = a->mps_pinned_limit == 1 ? GOV_ENFORCED : GOV_NOT_ENFORCED;
+        break;
+    default:
+        /* The hardware isolates a MIG instance or a partition, once the
+         * device cgroup holds the process to it. */
+        s->enforcement.gpu_share = s->enforcement.gpu;
+        break;
+    }
+}
+
 unsigned gov__cpu_held(const gov_snapshot *s)
 {
     uint64_t cpus = s->cpu.scheduler.cpus;
@@ -229,6 +269,7 @@ static void resolve_enforcement(gov_snapshot *s)
     else
         s->enforcement.cpu = gov__cpu_held(s) ? GOV_ENFORCED : GOV_NOT_ENFORCED;
     resolve_gpu_enforcement(s);
+    resolve_gpu_share(s);
     if (mem == GOV_UNKNOWN) {
         s->enforcement.memory = GOV_ENFORCEMENT_UNKNOWN;
     } else {

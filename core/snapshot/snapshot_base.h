@@ -22,6 +22,10 @@
  * governor.h, a row here, a row in docs/snapshot.md, and the collector that
  * fills it.
  */
+/* What a GPU grant that is a share is, for people ("a quarter of a GPU
+ * through gres/shard, not fenced"); NULL for whole GPUs or none. */
+const char *gov__gpu_share_text(const gov_snapshot *s, char *buf, size_t cap);
+
 /* Every field in JSON order; *count set. */
 const gov_field *gov__snapshot_fields(size_t *count);
 

@@ -20,6 +20,7 @@ static const char *enforcement(unsigned v) { return gov_enforcement_name(v); }
 static const char *profile(unsigned v) { return gov_profile_name(v); }
 static const char *topology_source(unsigned v) { return gov_topology_source_name(v); }
 static const char *descriptor_via(unsigned v) { return gov_descriptor_via_name(v); }
+static const char *gpu_share_kind(unsigned v) { return gov_gpu_share_kind_name(v); }
 
 /* The values printed from more than their own member. */
 static const char *descriptor_reason(const void *obj, char *buf, size_t cap)
@@ -246,6 +247,47 @@ static const char *cpu_enforcement_note(const void *obj, char *buf, size_t cap)
                : NULL;
 }
 
+/* What the grant is, for people (governor snapshot, plan, run --explain). */
+const char *gov__gpu_share_text(const gov_snapshot *s, char *buf, size_t cap)
+{
+    static const char *const what[GOV_GPU_SHARE_KIND_COUNT] = {
+        [GOV_GPU_SHARE_SHARD] = "gres/shard",
+        [GOV_GPU_SHARE_MPS] = "CUDA MPS",
+        [GOV_GPU_SHARE_MIG] = "a MIG instance",
+        [GOV_GPU_SHARE_PARTITION] = "an AMD partition",
+    };
+    const gov_snapshot_scheduler *sc = &s->scheduler;
+    double f = sc->gpu_share;
+    char amount[48];
+    const char *held;
+
+    if (sc->gpu_share_kind == GOV_GPU_SHARE_NONE || sc->gpu_share_kind == GOV_GPU_SHARE_GPU ||
+        (unsigned)sc->gpu_share_kind >= GOV_GPU_SHARE_KIND_COUNT)
+        return NULL;
+    if (!gov_known_f(f))
+        snprintf(amount, sizeof amount, "an unknown share");
+    else if (fabs(f - 0.25) < 1e-9)
+        snprintf(amount, sizeof amount, "a quarter");
+    else if (fabs(f - 0.5) < 1e-9)
+        snprintf(amount, sizeof amount, "half");
+    else if (fabs(f - 0.75) < 1e-9)
+        snprintf(amount, sizeof amount, "three quarters");
+    else if (fabs(f - 1.0) < 1e-9)
+        snprintf(amount, sizeof amount, "the whole");
+    else
+        snprintf(amount, sizeof amount, "%.2f", f);
+    held = s->enforcement.gpu_share == GOV_ENFORCED       ? "held to it"
+           : s->enforcement.gpu_share == GOV_NOT_ENFORCED ? "not fenced"
+                                                          : "held to it or not, unknown";
+    snprintf(buf, cap, "%s of a GPU through %s, %s", amount, what[sc->gpu_share_kind], held);
+    return buf;
+}
+
+static const char *gpu_share_note(const void *obj, char *buf, size_t cap)
+{
+    return gov__gpu_share_text(obj, buf, cap);
+}
+
 /* One object per NUMA node of the task's mask: null while the task part
  * is unknown. */
 static void put_numa(gov_jw *w, const char *key, const void *obj)
@@ -356,6 +398,14 @@ static const gov_field fields[] = {
            "GPUs on this node from"), .applies = in_allocation },
     { NAME("scheduler.gpus_per_task_source", scheduler.gpus_per_task_source, sched_source,
            "GPUs per task from"), .applies = in_allocation },
+    { NAME("scheduler.gpu_share_kind", scheduler.gpu_share_kind, gpu_share_kind, "GPU grant"),
+      .applies = in_allocation, .note = gpu_share_note },
+    { FIELD(FRACTION, "scheduler.gpu_share", scheduler.gpu_share, "GPU share (of one GPU)"),
+      .applies = in_allocation },
+    { NAME("scheduler.gpu_share_source", scheduler.gpu_share_source, sched_source,
+           "GPU share from"), .applies = in_allocation },
+    { BYTES("scheduler.gpu_memory_bytes", scheduler.gpu_memory_bytes, "GPU memory of the grant"),
+      .applies = in_allocation },
     /* Shown as .memory.scheduler's figures, which resolve derives. */
     { HIDDEN(COUNT, scheduler.mem_per_node_bytes) },
     { HIDDEN(COUNT, scheduler.mem_per_cpu_bytes) },
@@ -457,6 +507,10 @@ static const gov_field fields[] = {
     { DERIVED("accelerators.governed_gpu.memory_model", memory_model,
               "governed GPU: memory model"), .applies = governed_gpu },
     { HIDDEN(TRISTATE, accel.gpu_unified) },
+    { FIELD(COUNT, "accelerators.governed_gpu.partitions", accel.gpu_partitions,
+            "governed GPU: its GPU's partitions"), .applies = governed_gpu },
+    { FIELD(FLAG, "accelerators.mps.pinned_memory_limit", accel.mps_pinned_limit,
+            "MPS: pinned memory limit") },
 
     { SECTION("DISK") },
     { DERIVED("disk.scope", disk_scope, "scope") },
@@ -473,6 +527,8 @@ static const gov_field fields[] = {
     { NAME("enforcement.memory", enforcement.memory, enforcement, "memory"),
       .applies = in_allocation },
     { NAME("enforcement.gpu", enforcement.gpu, enforcement, "GPUs"),
+      .applies = gpu_in_allocation },
+    { NAME("enforcement.gpu_share", enforcement.gpu_share, enforcement, "GPU share"),
       .applies = gpu_in_allocation },
 
     { SECTION("POLICY") },

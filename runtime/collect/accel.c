@@ -136,6 +136,27 @@ static bool amd_apu(const gov_root *root, uint64_t card)
     return apu;
 }
 
+/* amdgpu's compute partition mode of card N as its partitions of one GPU
+ * (amdgpu's sysfs: SPX, DPX, TPX, QPX name their count; CPX's is the
+ * GPU's XCD count, which the mode does not say). */
+static uint64_t card_partitions(const gov_root *root, uint64_t card)
+{
+    static const char *const modes[] = { "SPX", "DPX", "TPX", "QPX" };
+    char path[256], buf[16];
+    size_t len;
+    const char *p = buf;
+
+    snprintf(path, sizeof path, "/sys/class/drm/card%llu/device/current_compute_partition",
+             (unsigned long long)card);
+    if (gov__read_file(root, path, buf, sizeof buf, &len))
+        return GOV_UNKNOWN;
+    gov__trim(&p, &len);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (gov__token_eq(p, len, modes[i]))
+            return i + 1;
+    return GOV_UNKNOWN;
+}
+
 /* Intel's integrated GPU always sits at PCI 0000:00:02.0; its discrete
  * cards (Arc, Data Center GPUs) sit behind a PCIe port elsewhere. */
 static bool intel_integrated(const gov_root *root, uint64_t card)
@@ -193,6 +214,7 @@ static void drm_cards(const gov_root *root, gov_snapshot_accel *out)
         out->gpu_vram_total_bytes = num;
     if (card_attr(root, lowest, "mem_info_vram_used", &num) == 0)
         out->gpu_vram_used_bytes = num;
+    out->gpu_partitions = card_partitions(root, lowest);
     /* Unified only on evidence of integration; dedicated only on evidence
      * of VRAM of its own; anything else stays unknown. */
     if (card_attr(root, lowest, "vendor", &vendor) != 0)
@@ -247,5 +269,6 @@ void gov__accel_collect(const gov_root *root, const char *const *envp,
     out->drm_render_usable = render.usable;
     out->drm_render_denied = render.denied;
     out->kfd_usable = rw_access(root, "/dev", "kfd");
+    out->mps_pinned_limit = gov__env_get(envp, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT") != NULL;
     drm_cards(root, out);
 }

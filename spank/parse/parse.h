@@ -186,6 +186,47 @@ void gov__spank_step_verdict(const gov_spank_policy *site, const gov_mode *mode,
  * word as the program, since an optional value needs '='. */
 bool gov__spank_mode_misplaced(const gov_mode *mode, const char *program);
 
+/* ==== gres_conf.c ==========================================================
+ * what gres.conf says of this node's GPUs and the shares of them.
+ */
+#define GOV_GRES_GPUS_MAX 64
+
+typedef struct gov_gres_gpu {
+    int index;             /* the number its device file ends in (SLURM_STEP_GPUS) */
+    char type[32];         /* Type=, "" for none (a MIG instance's profile: "1g.5gb") */
+    bool mig;              /* a MIG instance (MultipleFiles names nvidia-caps nodes) */
+    uint64_t shards, mps;  /* its gres/shard and gres/mps counts; 0: none */
+} gov_gres_gpu;
+
+typedef struct gov_gres_node {
+    size_t ngpus;
+    gov_gres_gpu gpu[GOV_GRES_GPUS_MAX];
+    bool shard, mps;       /* gres/shard, gres/mps configured on the node */
+} gov_gres_node;
+
+/* The lines of gres.conf text[0..len) that apply to node (its NodeName):
+ * its GPUs in the file's order, each with its share counts.  Returns 0 or
+ * GOV_EINVAL; what it cannot read is left out (docs/admin-guide.md, "GPU
+ * shares"). */
+int gov__gres_conf_parse(const char *text, size_t len, const char *node, gov_gres_node *out);
+
+/* What a step's GPU grant on the node is, from gres.conf's view of it (g)
+ * and the variables slurmstepd wrote: SLURM_STEP_GPUS, SLURM_SHARDS_ON_NODE,
+ * CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (NULL where unset), and the GPUs it
+ * counted: its kind, the share of one GPU as share of share_of, and the
+ * memory its profile names (a MIG instance's); GOV_UNKNOWN where not
+ * known.  A shard or MPS variable counts only on a node with that gres. */
+typedef struct gov_gres_grant {
+    gov_gpu_share_kind kind;
+    uint64_t share, share_of, mem_bytes;
+} gov_gres_grant;
+
+void gov__gres_grant(const gov_gres_node *g, const char *step_gpus, const char *shards,
+                     const char *mps_percent, uint64_t gpus_on_node, gov_gres_grant *out);
+
+/* Whether Slurm's hostlist list[0..len) ("node[1-3,5],gpu07") names name. */
+bool gov__hostlist_has(const char *list, size_t len, const char *name);
+
 /* A kernel release (uname -r: "6.12.48+deb13-amd64") is at least
  * MAJOR.MINOR.  Anything that does not start "N.N" is not. */
 bool gov__kernel_release_at_least(const char *release, unsigned major, unsigned minor);

@@ -62,6 +62,10 @@ case_ 0 member-in-nested-tail header 'uint64_t y;
         uint64_t reserved[2];' 'uint64_t y;
         uint32_t z;
         uint32_t reserved[3];'
+case_ 0 member-in-padding header 'uint32_t b;
+    uint64_t reserved[2];' 'uint32_t b;
+    uint32_t b2;
+    uint64_t reserved[2];'
 case_ 0 opaque-changed source 'struct mini_opaque { int a; };' 'struct mini_opaque { long a, b; };'
 case_ 0 enumerator-appended header 'MINI_B,' 'MINI_B, MINI_C,'
 case_ 0 function-added both 'int mini_extra(uint64_t n);' 'int mini_extra(uint64_t n);

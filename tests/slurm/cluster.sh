@@ -35,6 +35,10 @@ usage: cluster.sh start|stop|status|env|restart-slurmd [options]
                        cgroup.conf ConstrainDevices (default no)
   --gres yes|no        declare the emulated GPUs to Slurm as gres/gpu (default yes);
                        no: the device nodes exist but Slurm does not know them
+  --shards N           gres/shard as well, N shards on each emulated GPU
+                       (gres.conf: a Name=shard line with File and Count per GPU)
+  --mps N              gres/mps as well, a count of N on each emulated GPU
+                       (gres.conf: a Name=mps line with File and Count per GPU)
   --cgroup v1|v2       CgroupPlugin=cgroup/v1 (default) or cgroup/v2; v2 needs a
                        unified hierarchy (the QEMU guest, tests/guest/)
   --node-order LIST    the order of the NodeName lines in slurm.conf, a comma
@@ -97,6 +101,8 @@ gpus=
 gpu_kind=nvidia
 constrain_devices=no
 declare_gres=yes
+shards_per_gpu=0
+mps_per_gpu=0
 cgroup=v1
 systemd=yes
 node_shape=emulated
@@ -124,6 +130,8 @@ while [[ $# -gt 0 ]]; do
 	--gpu-kind) gpu_kind=${2:?--gpu-kind needs nvidia or drm}; shift 2 ;;
 	--constrain-devices) constrain_devices=${2:?--constrain-devices needs yes or no}; shift 2 ;;
 	--gres) declare_gres=${2:?--gres needs yes or no}; shift 2 ;;
+	--shards) shards_per_gpu=${2:?--shards needs a count}; shift 2 ;;
+	--mps) mps_per_gpu=${2:?--mps needs a count}; shift 2 ;;
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
 	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
 	--node-shape) node_shape=${2:?--node-shape needs emulated or hardware}; shift 2 ;;
@@ -157,6 +165,7 @@ done
 [[ $constrain_devices == yes || $constrain_devices == no ]] ||
 	die "--constrain-devices takes yes or no, got '$constrain_devices'"
 [[ $declare_gres == yes || $declare_gres == no ]] || die "--gres takes yes or no, got '$declare_gres'"
+[[ $shards_per_gpu =~ ^[0-9]+$ && $mps_per_gpu =~ ^[0-9]+$ ]] || die "--shards and --mps take a count"
 [[ $cgroup == v1 || $cgroup == v2 ]] || die "--cgroup takes v1 or v2, got '$cgroup'"
 [[ $systemd == yes || $systemd == no ]] || die "--systemd takes yes or no, got '$systemd'"
 [[ $node_shape == emulated || $node_shape == hardware ]] ||

@@ -165,19 +165,38 @@ gpu_path() {
 # /dev, and slurmd denies only the gres files its node knows about.
 # Separate machines (--machines) each have their own /dev.
 node_gres() {
-	local own total
+	local own total shared=
 	own=$(gpu_count "$1")
 	total=$(gpu_total)
 	((total > 0)) && [[ $declare_gres == yes ]] || return 0
+	# The GPUs' shares, where the node has GPUs: a count on each.
+	((own > 0 && shards_per_gpu > 0)) && shared+=",shard:$((own * shards_per_gpu))"
+	((own > 0 && mps_per_gpu > 0)) && shared+=",mps:$((own * mps_per_gpu))"
 	if [[ ${#machines[@]} -gt 0 ]]; then
-		((own == 0)) || printf ' Gres=gpu:%d' "$own"
+		((own == 0)) || printf ' Gres=gpu:%d%s' "$own" "$shared"
 	elif ((own == 0)); then
 		printf ' Gres=nic:%d' "$total"
 	elif ((own == total)); then
-		printf ' Gres=gpu:%d' "$own"
+		printf ' Gres=gpu:%d%s' "$own" "$shared"
 	else
-		printf ' Gres=gpu:%d,nic:%d' "$own" $((total - own))
+		printf ' Gres=gpu:%d%s,nic:%d' "$own" "$shared" $((total - own))
 	fi
+}
+
+# gres_types: GresTypes= for the GPUs and their shares.
+gres_types() {
+	printf 'GresTypes=gpu'
+	((shards_per_gpu > 0)) && printf ',shard'
+	((mps_per_gpu > 0)) && printf ',mps'
+	printf '%s\n' "${1:-}"
+}
+
+# gpu_lines K I: gres.conf's lines for GPU I of nodeK: the GPU and each
+# share of it, with its count.
+gpu_lines() {
+	printf 'NodeName=node%d Name=gpu File=%s\n' "$1" "$(gpu_path "$2")"
+	((shards_per_gpu == 0)) || printf 'NodeName=node%d Name=shard Count=%d File=%s\n' "$1" "$shards_per_gpu" "$(gpu_path "$2")"
+	((mps_per_gpu == 0)) || printf 'NodeName=node%d Name=mps Count=%d File=%s\n' "$1" "$mps_per_gpu" "$(gpu_path "$2")"
 }
 
 write_gres() {
@@ -185,22 +204,22 @@ write_gres() {
 	: >"$etc/gres.conf"
 	[[ -n $gpus && $(gpu_total) -gt 0 && $declare_gres == yes ]] || return 0
 	if [[ ${#machines[@]} -gt 0 ]]; then
-		printf 'GresTypes=gpu\n' >>"$conf"
+		gres_types >>"$conf"
 		for ((k = 1; k <= nodes; k++)); do
 			for ((i = 0; i < $(gpu_count "$k"); i++)); do
-				printf 'NodeName=node%d Name=gpu File=%s\n' "$k" "$(gpu_path "$i")"
+				gpu_lines "$k" "$i"
 			done
 		done >>"$etc/gres.conf"
 		chmod 644 "$etc/gres.conf"
 		return 0
 	fi
-	printf 'GresTypes=gpu,nic\n' >>"$conf"
+	gres_types ,nic >>"$conf"
 	first=0
 	for ((k = 1; k <= nodes; k++)); do
 		own=$(gpu_count "$k")
 		for ((i = 0; i < $(gpu_total); i++)); do
 			if ((i >= first && i < first + own)); then
-				printf 'NodeName=node%d Name=gpu File=%s\n' "$k" "$(gpu_path "$i")"
+				gpu_lines "$k" "$i"
 			else
 				printf 'NodeName=node%d Name=nic File=%s\n' "$k" "$(gpu_path "$i")"
 			fi

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,49 @@ static void test_binding_item_refused(void **state)
     standin_free(&sp);
 }
 
+/* A share of a GPU: the numerator from slurmstepd's variables, the
+ * denominator from the node's gres.conf beside SLURM_CONF. */
+static void test_share(void **state)
+{
+    char dir[] = "/tmp/gov-capture-XXXXXX", path[64];
+    struct spank_handle sp;
+    gov_topo_table *table;
+    gov_descriptor d;
+    FILE *f;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/gres.conf", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("NodeName=node1 Name=gpu File=/dev/nvidia0\n"
+          "NodeName=node1 Name=shard Count=4 File=/dev/nvidia0\n"
+          "NodeName=node2 Name=gpu File=/dev/nvidia1\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/slurm.conf", dir);
+    setenv("SLURM_CONF", path, 1);
+    setenv("SLURMD_NODENAME", "node1", 1);
+    items(&sp, 0);
+    standin_env(&sp, "SLURM_STEP_GPUS", "0");
+    standin_env(&sp, "SLURM_GPUS_ON_NODE", "1");
+    standin_env(&sp, "SLURM_SHARDS_ON_NODE", "1");
+    assert_int_equal(gov__capture_step(&sp, &site, &d, &table), 0);
+    free(table);
+    assert_int_equal(d.gpu_share_kind, GOV_GPU_SHARE_SHARD);
+    assert_int_equal(d.gpu_share, 1);
+    assert_int_equal(d.gpu_share_of, 4);
+    /* node2 has no gres/shard: the variable is a user's, the GPU whole. */
+    setenv("SLURMD_NODENAME", "node2", 1);
+    standin_env(&sp, "SLURM_STEP_GPUS", "1");
+    assert_int_equal(gov__capture_step(&sp, &site, &d, &table), 0);
+    free(table);
+    assert_int_equal(d.gpu_share_kind, GOV_GPU_SHARE_GPU);
+    unsetenv("SLURM_CONF");
+    unsetenv("SLURMD_NODENAME");
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+    standin_free(&sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_batch_and_interactive),
         cmocka_unit_test(test_extern),
         cmocka_unit_test(test_binding_item_refused),
+        cmocka_unit_test(test_share),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -16,7 +16,7 @@
 static void test_every_table(void **state)
 {
     (void)state;
-    assert_int_equal(gov__enum_tables_count, 18);
+    assert_int_equal(gov__enum_tables_count, 19);
     for (size_t t = 0; t < gov__enum_tables_count; t++) {
         const gov_enum_table *e = &gov__enum_tables[t];
 
@@ -67,6 +67,7 @@ static void test_functions(void **state)
     SAME(pressure_source, GOV_PRESSURE_SOURCE_COUNT);
     SAME(step_kind, GOV_STEP_KIND_COUNT);
     SAME(topology_source, GOV_TOPOLOGY_SOURCE_COUNT);
+    SAME(gpu_share_kind, GOV_GPU_SHARE_KIND_COUNT);
     SAME(profile, GOV_PROFILE_COUNT);
     SAME(runenv_action, GOV_RUNENV_ACTION_COUNT);
     SAME(runenv_reason, GOV_RUNENV_REASON_COUNT);

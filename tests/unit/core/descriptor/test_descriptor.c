@@ -74,7 +74,7 @@ static void test_roundtrip(void **state)
     n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_int_equal((size_t)n, strlen(buf));
-    assert_true(strncmp(buf, "governor-descriptor/4\n", 22) == 0);
+    assert_true(strncmp(buf, "governor-descriptor/5\n", 22) == 0);
     assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &e), 0);
     assert_memory_equal(&d, &e, sizeof d);
 }
@@ -162,11 +162,14 @@ static void test_strict_parse(void **state)
     assert_int_equal(d.job_id, 7);
     assert_int_equal(d.boot_hash, 0xff);
     assert_int_equal(d.cpus_per_task, GOV_UNKNOWN);
-    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/5"), GOV_EVERSION);
+    assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/6"), GOV_EVERSION);
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/0"), GOV_EVERSION);
     /* Version 2 adds gpus_usable; version 1 text with it is refused. */
     assert_int_equal(parse_edit("governor-descriptor/1", "governor-descriptor/2"), 0);
     assert_int_equal(parse_edit("threads=0\n", "threads=0\ngpus_usable=2\n"), GOV_EPARSE);
+    /* Version 5 adds the GPU share; older text with it is refused, and a
+     * kind without a name is not read. */
+    assert_int_equal(parse_edit("threads=0\n", "threads=0\ngpu_share_kind=shard\n"), GOV_EPARSE);
     assert_int_equal(parse_edit("governor-descriptor/1\njob=7\n",
                                 "governor-descriptor/2\njob=7\ngpus_usable=2\n"), 0);
     /* Version 3 adds the namespaces. */
@@ -980,15 +983,18 @@ static void test_every_key(void **state)
     d.policy.site.mem_reserve_pct = 10, d.policy.site.cpu_reserve_threads = 2;
     d.policy.seal_required = true, d.policy.ttl_s = 60, d.policy.threads = true;
     d.policy.runtimes = true;
+    d.gpu_share_kind = GOV_GPU_SHARE_MIG, d.gpu_share = 1, d.gpu_share_of = 1;
+    d.gpu_mem_bytes = 5000000000;
     n = gov__descriptor_encode(&d, buf, sizeof buf);
     assert_true(n > 0);
     assert_string_equal(buf,
-        "governor-descriptor/4\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
+        "governor-descriptor/5\njob=1\nstep=2\nnode=0\nuid=1001\npid=77\nstart=88\n"
         "created=99\nnodes=2\ntasks=4\ntasks_node=2\nncpus=4\ncpt=2\njob_mem=100\n"
-        "step_mem=50\ngpus_node=2\npidns=5\nuserns=6\ncgroupns=7\nboot=0000000000abcdef\n"
+        "step_mem=50\ngpus_node=2\npidns=5\nuserns=6\ncgroupns=7\ngpu_share=1\n"
+        "gpu_share_of=1\ngpu_mem=5000000000\nboot=0000000000abcdef\n"
         "kind=batch\ntopo=2,4,8,2\nnuma_mem=1,2\ngpus=-1/0,1/1\n"
         "profile=interactive\nimposed=1\nmem_reserve=10%\ncpu_reserve=2\nseal=required\n"
-        "ttl=60\nthreads=1\nruntimes=1\n");
+        "ttl=60\nthreads=1\nruntimes=1\ngpu_share_kind=mig\n");
     assert_int_equal(gov__descriptor_parse(buf, (size_t)n, &back), 0);
     assert_memory_equal(&back, &d, sizeof d);
 }

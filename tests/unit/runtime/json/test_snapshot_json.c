@@ -34,8 +34,11 @@ static void test_unknown_is_null(void **state)
     assert_non_null(strstr(j, "\"cgroup\":{\"version\":null"));
     assert_non_null(strstr(j, "\"quota_cores\":null,\"quota_status\":\"unknown\""));
     assert_non_null(strstr(j, "\"effective\":{\"capacity_cores\":null,\"workers\":null,\"binding\":null}"));
-    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"cpu_held_by\":null,\"memory\":\"unknown\",\"gpu\":\"unknown\"}"));
+    assert_non_null(strstr(j, "\"enforcement\":{\"cpu\":\"unknown\",\"cpu_held_by\":null,\"memory\":\"unknown\",\"gpu\":\"unknown\",\"gpu_share\":\"unknown\"}"));
     assert_non_null(strstr(j, "\"pressure\":{\"source\":null,\"cpu\":{\"some_avg10\":null}"));
+    /* No grant known: every GPU share field null. */
+    assert_non_null(strstr(j, "\"gpu_share_kind\":null,\"gpu_share\":null,\"gpu_share_source\":null,"
+                              "\"gpu_memory_bytes\":null"));
     free(j);
 }
 
