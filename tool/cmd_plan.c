@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "json/render.h"
+#include "snapshot_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,24 @@ static void print_topology(const gov_snapshot *s, const gov_plan *p)
     }
 }
 
+/* The GPU grant, where there is one: a share says so. */
+static void print_gpu(const gov_snapshot *s)
+{
+    char share[160], mem[32];
+    const char *text = gov__gpu_share_text(s, share, sizeof share);
+
+    if (s->scheduler.gpu_share_kind == GOV_GPU_SHARE_NONE)
+        return;
+    gov__fmt_bytes(s->scheduler.gpu_memory_bytes, mem, sizeof mem);
+    if (text)
+        printf("GPU:                 %s", text);
+    else
+        printf("GPU:                 %llu whole", (unsigned long long)s->scheduler.gpus_on_node);
+    if (s->scheduler.gpu_memory_bytes != GOV_UNKNOWN)
+        printf(" (%s of GPU memory)", mem);
+    printf("\n");
+}
+
 int gov__cmd_plan(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
@@ -85,6 +104,7 @@ int gov__cmd_plan(int argc, char **argv)
         printf(" (bound by %s)", gov_layer_name(snap.memory.effective.binding));
     printf("\n");
     printf("I/O-bound pool:      about %llu\n", (unsigned long long)plan.io_workers);
+    print_gpu(&snap);
     if (gov__fmt_plan_reserve(&snap, &plan, mem, sizeof mem))
         printf("kept back:           %s\n", mem);
     print_topology(&snap, &plan);

@@ -33,6 +33,13 @@ void gov__budget_compute(const gov_snapshot *snap, const gov_policy *caller,
     out->gpu_unified = snap->accel.gpu_unified == 1;
     out->gpu_total = out->gpu_capacity && !out->gpu_unified
         ? snap->accel.gpu_vram_total_bytes : GOV_UNKNOWN;
+    /* A share of the card (a shard, an MPS client) is its share's memory,
+     * not the card's; what others use of the card still counts against
+     * it (gpu_used is the card's). */
+    if (out->gpu_total != GOV_UNKNOWN &&
+        (snap->scheduler.gpu_share_kind == GOV_GPU_SHARE_SHARD ||
+         snap->scheduler.gpu_share_kind == GOV_GPU_SHARE_MPS))
+        out->gpu_total = gov__min_known(out->gpu_total, snap->scheduler.gpu_memory_bytes);
     out->gpu_used = out->gpu_capacity && !out->gpu_unified
         ? snap->accel.gpu_vram_used_bytes : GOV_UNKNOWN;
 }

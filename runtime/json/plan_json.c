@@ -4,7 +4,27 @@
 #include "json/render.h"
 #include "base.h"
 
-/* The schema, then the snapshot's CPU capacity and binding layers. */
+/* The GPU grant the plan works within, null without one: what it is,
+ * the share of one GPU, its memory and whether anything holds the tasks
+ * to it (docs/snapshot.md, "GPU shares"). */
+static void gpu_member(gov_jw *w, const gov_snapshot *s)
+{
+    const gov_snapshot_scheduler *sc = &s->scheduler;
+
+    if (sc->gpu_share_kind == GOV_GPU_SHARE_NONE) {
+        gov__jw_null(w, "gpu");
+        return;
+    }
+    gov__jw_object_begin(w, "gpu");
+    gov__jw_string(w, "kind", gov_gpu_share_kind_name(sc->gpu_share_kind));
+    gov__jw_double(w, "share", sc->gpu_share);
+    gov__jw_u64(w, "memory_bytes", sc->gpu_memory_bytes);
+    gov__jw_string(w, "enforcement", gov_enforcement_name(s->enforcement.gpu_share));
+    gov__jw_object_end(w);
+}
+
+/* The schema, then the snapshot's CPU capacity and binding layers, and its
+ * GPU grant. */
 static void head(gov_jw *w, const char *schema, const gov_snapshot *s)
 {
     gov__jw_init(w);
@@ -14,6 +34,7 @@ static void head(gov_jw *w, const char *schema, const gov_snapshot *s)
     gov__jw_string(w, "binding", gov_layer_name(s->cpu.effective.binding));
     gov__jw_string(w, "memory_binding", gov_layer_name(s->memory.effective.binding));
     gov__jw_string(w, "profile", gov_profile_name(s->policy.profile));
+    gpu_member(w, s);
 }
 
 /* The topology the plan covers, and one object per NUMA worker. */

@@ -674,6 +674,42 @@ static void test_gpu_one_device(void **state)
     gov_governor_destroy(g);
 }
 
+/* A quarter of the card through gres/shard: the governed GPU's memory is
+ * the share's, not the card's, and what others use of the card counts
+ * against it. */
+static void test_gpu_share_memory(void **state)
+{
+    test_clock clk = { 10000 * MS };
+    gov_governor *g = make_governor(&clk, 0);
+    gov_snapshot s = make_snapshot(&clk, 16 * GIB, 12 * GIB);
+    gov_estimate e = make_estimate(1, 640 * KIB, 0, 1, 1, 1);
+    gov_availability a;
+    gov_decision d;
+
+    (void)state;
+    set_site_batch(&s);
+    s.accel.gpu_index = 0;
+    s.accel.gpu_unified = 0;
+    s.accel.gpu_vram_total_bytes = 16 * GIB;
+    s.accel.gpu_vram_used_bytes = 1 * GIB;
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+    s.scheduler.gpu_share = 0.25;
+    s.scheduler.gpu_memory_bytes = 4 * GIB;
+    e.gpu_slots = 1;
+    assert_int_equal(gov_governor_availability(g, &s, &a), 0);
+    assert_int_equal(a.gpu_free_bytes, 3 * GIB);
+    e.fixed_bytes = 5 * GIB;                  /* more than the share: never */
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_REJECT);
+    assert_int_equal(d.reason, GOV_REASON_GPU_MEMORY);
+    /* The whole card, the same figures: its memory is the card's. */
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_GPU;
+    s.scheduler.gpu_memory_bytes = 16 * GIB;
+    assert_int_equal(gov_governor_decide(g, &s, &e, &d), 0);
+    assert_int_equal(d.verdict, GOV_ADMIT);
+    gov_governor_destroy(g);
+}
+
 /* UMA: the GPU share is system RAM, debited from RAM exactly once and not
  * from a separate card figure. */
 static void test_gpu_unified_debits_ram_once(void **state)
@@ -856,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_release_exactly_once),
         cmocka_unit_test(test_ids_end_at_uint64_max),
         cmocka_unit_test(test_gpu_one_device),
+        cmocka_unit_test(test_gpu_share_memory),
         cmocka_unit_test(test_gpu_unified_debits_ram_once),
         cmocka_unit_test(test_batch_sizing),
         cmocka_unit_test(test_history_fifo_and_unknown_peak),
