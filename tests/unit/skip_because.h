@@ -10,6 +10,7 @@
 #define GOV_FACT_NO_MUNGED "no MUNGE daemon answers on its default socket"
 #define GOV_FACT_NO_DEVICES_CG "no writable cgroup v1 devices hierarchy"
 #define GOV_FACT_NO_USERNS "the kernel refuses this process a user namespace"
+#define GOV_FACT_NO_MOUNTNS "the kernel refuses this process a mount namespace"
 
 /* Ends the running test (a void function) as skipped. */
 #define SKIP_BECAUSE(fact, why)                                                \

@@ -1,12 +1,15 @@
 /* spank_standin.c - the SPANK API as a unit test's stand-in
  * (spank_standin.h): items and environment from the handle, the context
  * from standin_init(), log lines kept for the test to read. */
+#define _GNU_SOURCE /* unshare() */
 #include "spank_standin.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -299,6 +302,15 @@ int standin_run_dir(char *dir, size_t cap)
         return -1;
     snprintf(dir, cap, "/run/gov-standin-XXXXXX");
     if (!mkdtemp(dir) || chmod(dir, 0755))
+        return -1;
+    return 0;
+}
+
+int standin_private_dev(void)
+{
+    if (unshare(CLONE_NEWNS) ||
+        mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+        mount("standin-dev", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755"))
         return -1;
     return 0;
 }

@@ -67,4 +67,10 @@ const char *standin_logged(const char *text);
  * Returns 0, or -1 when this process is not root (the caller skips). */
 int standin_run_dir(char *dir, size_t cap);
 
+/* This process alone gets an empty /dev (a private mount namespace, a
+ * tmpfs): what the plugin counts there as GPU device nodes is what the
+ * test makes, not what an end-to-end case beside it made on the host.
+ * Returns 0, or -1 when the kernel refuses (the caller skips). */
+int standin_private_dev(void);
+
 #endif /* GOV_SPANK_STANDIN_H */

@@ -4,7 +4,9 @@
  * root's file; a task outside a step's cgroups leaves the CPU time to the
  * rusage; a launch whose last task never exited is written at the step's
  * end; a report directory that cannot take it costs a log line, never the
- * step. */
+ * step.  The process counts GPU device nodes in a /dev of its own, so that
+ * an end-to-end case making fake ones on the host beside it changes
+ * nothing here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "report_gather.h"
@@ -19,12 +23,14 @@
 #include "spank_standin.h"
 
 static char dir[64];
+static bool own_dev;
 
 static int setup(void **state)
 {
     (void)state;
     if (standin_run_dir(dir, sizeof dir))
         dir[0] = '\0';
+    own_dev = dir[0] && standin_private_dev() == 0;
     return 0;
 }
 
@@ -77,6 +83,8 @@ static void test_record(void **state)
     (void)state;
     if (!dir[0])
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "the step report is root's file");
+    if (!own_dev)
+        SKIP_BECAUSE(GOV_FACT_NO_MOUNTNS, "the GPU count needs a /dev of its own");
     gov__spank_policy_init(&site);
     snprintf(site.report_dir, sizeof site.report_dir, "%s", dir);
     step_of(&step);
@@ -121,6 +129,43 @@ static void test_record(void **state)
     gov__report_end(&r, &site, &step);
     assert_null(r.slots);
     standin_free(&sp);
+}
+
+/* A GPU device node that no device cgroup fences: root opens every node,
+ * so nothing counts the grant, and neither a grant of one nor of two is a
+ * budget of the record (unknown); where no node at all is there, a grant of
+ * none is confirmed (test_record). */
+static void test_gpu_unfenced(void **state)
+{
+    struct spank_handle sp;
+    gov_spank_policy site;
+    gov_descriptor step;
+    gov_report r;
+    gov_step_record rec;
+
+    (void)state;
+    if (!dir[0])
+        SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "the step report is root's file");
+    if (!own_dev)
+        SKIP_BECAUSE(GOV_FACT_NO_MOUNTNS, "the GPU count needs a /dev of its own");
+    assert_int_equal(mknod("/dev/nvidia0", S_IFCHR | 0666, makedev(195, 0)), 0);
+    gov__spank_policy_init(&site);
+    snprintf(site.report_dir, sizeof site.report_dir, "%s", dir);
+    for (uint64_t grant = 1; grant <= 2; grant++) {
+        step_of(&step);
+        step.tasks_on_node = 1;
+        step.step_id = 2 + (uint32_t)grant;
+        standin_init(&sp, S_CTX_REMOTE);
+        gov__report_begin(&r, &step);
+        sp.task_id = 0;
+        gov__report_sealed(&r, &sp, grant);
+        gov__report_task_exited(&r, &site, &step);
+        last_record(&rec);
+        assert_int_equal(rec.budget_gpus, GOV_UNKNOWN);
+        gov__report_end(&r, &site, &step);
+        standin_free(&sp);
+    }
+    assert_int_equal(unlink("/dev/nvidia0"), 0);
 }
 
 /* A launch that failed before its last task exited: written at exit. */
@@ -168,6 +213,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record),
+        cmocka_unit_test(test_gpu_unfenced),
         cmocka_unit_test(test_written_at_end),
         cmocka_unit_test(test_no_directory),
     };
