@@ -301,6 +301,21 @@ int gov__envval_go_bytes(const char *text, size_t len, uint64_t *out);
  * suffix in either case.  Returns 0, GOV_EPARSE, GOV_ERANGE. */
 int gov__envval_java_size(const char *text, size_t len, uint64_t *out);
 
+/* A fraction as JAX reads XLA_PYTHON_CLIENT_MEM_FRACTION ("0.25", ".25",
+ * "1"), in thousandths (digits past the third are cut).  Returns 0,
+ * GOV_EPARSE, GOV_ERANGE. */
+int gov__envval_fraction(const char *text, size_t len, uint64_t *out);
+
+/* A percentage as CuPy reads CUPY_GPU_MEMORY_LIMIT ("25%", "18.75%"), in
+ * thousandths of the whole.  Returns 0, GOV_EPARSE, GOV_ERANGE. */
+int gov__envval_percent(const char *text, size_t len, uint64_t *out);
+
+/* CUDA MPS's CUDA_MPS_PINNED_DEVICE_MEM_LIMIT ("0=4G,1=512MB": a device
+ * and a size with an optional K, M, G or T and an optional B), the bytes
+ * of device 0: the first device a client sees.  Returns 0, GOV_ENOENT (no
+ * device 0), GOV_EPARSE, GOV_ERANGE. */
+int gov__envval_mps_limit(const char *text, size_t len, uint64_t *out);
+
 /* One option found in an option string. */
 typedef struct gov_envval_option {
     size_t start, len;        /* the option's words in the text (name and value) */

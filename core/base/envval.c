@@ -102,6 +102,93 @@ int gov__envval_java_size(const char *text, size_t len, uint64_t *out)
     return shifted(v, shift, out);
 }
 
+/* A decimal number ("0.25", ".25", "3") in thousandths: digits past the
+ * third decimal are read and cut. */
+static int milli(const char *text, size_t len, uint64_t *out)
+{
+    const char *p = text, *end = text + len;
+    uint64_t whole = 0, frac = 0;
+    unsigned places = 0;
+    int digits = 0, rc;
+
+    if (p < end && *p != '.') {
+        rc = gov__scan_dec(&p, end, UINT64_MAX / 1000 - 1, &whole);
+        if (rc)
+            return rc;
+        digits = 1;
+    }
+    if (p < end && *p == '.') {
+        for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits = 1)
+            if (places < 3) {
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                places++;
+            }
+    }
+    if (!digits || p != end)
+        return GOV_EPARSE;
+    for (; places < 3; places++)
+        frac *= 10;
+    *out = whole * 1000 + frac;
+    return 0;
+}
+
+int gov__envval_fraction(const char *text, size_t len, uint64_t *out)
+{
+    return milli(text, len, out);
+}
+
+int gov__envval_percent(const char *text, size_t len, uint64_t *out)
+{
+    uint64_t v;
+    int rc;
+
+    if (!len || text[len - 1] != '%')
+        return GOV_EPARSE;
+    rc = milli(text, len - 1, &v);
+    if (rc)
+        return rc;
+    *out = v / 100;
+    return 0;
+}
+
+/* A size with an optional K, M, G or T (binary, as CUDA reads them) and an
+ * optional B after it. */
+static int mps_size(const char *text, size_t len, uint64_t *out)
+{
+    static const char units[] = "KMGT";
+    const char *unit, *u;
+    size_t ulen;
+    uint64_t v;
+    int rc = split_unit(text, len, &v, &unit, &ulen);
+
+    if (rc)
+        return rc;
+    if (ulen && (unit[ulen - 1] == 'B' || unit[ulen - 1] == 'b'))
+        ulen--;
+    if (ulen == 0)
+        return shifted(v, 0, out);
+    if (ulen != 1 || !(u = memchr(units, unit[0] & ~0x20, 4)))
+        return GOV_EPARSE;
+    return shifted(v, 10 * (unsigned)(u - units + 1), out);
+}
+
+int gov__envval_mps_limit(const char *text, size_t len, uint64_t *out)
+{
+    const char *p = text, *end = text + len;
+
+    while (p < end) {
+        const char *comma = memchr(p, ',', (size_t)(end - p)), *stop = comma ? comma : end;
+        const char *eq = memchr(p, '=', (size_t)(stop - p));
+
+        if (!eq || eq == p)
+            return GOV_EPARSE;
+        if (gov__token_eq(p, (size_t)(eq - p), "0"))
+            return mps_size(eq + 1, (size_t)(stop - eq - 1), out);
+        p = comma ? comma + 1 : end;
+    }
+    return GOV_ENOENT;
+}
+
 /* The word starting at or after *pos: [*start, *end).  Double quotes group
  * blanks into a word; a backslash inside quotes escapes one character.
  * Returns 0 at the end of the text. */

@@ -48,6 +48,55 @@ static void test_go_bytes(void **state)
     assert_int_equal(gov__envval_go_bytes(S("99999999999TiB"), &v), GOV_ERANGE);
 }
 
+/* JAX's fraction and CuPy's percentage, in thousandths. */
+static void test_fractions(void **state)
+{
+    uint64_t v;
+
+    (void)state;
+    assert_int_equal(gov__envval_fraction(S("0.25"), &v), 0);
+    assert_int_equal(v, 250);
+    assert_int_equal(gov__envval_fraction(S(".9"), &v), 0);
+    assert_int_equal(v, 900);
+    assert_int_equal(gov__envval_fraction(S("1"), &v), 0);
+    assert_int_equal(v, 1000);
+    assert_int_equal(gov__envval_fraction(S("0.18759"), &v), 0);
+    assert_int_equal(v, 187);
+    assert_int_equal(gov__envval_fraction(S("."), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_fraction(S(""), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_fraction(S("0.5x"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_fraction(S("-0.5"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_fraction(S("99999999999999999999"), &v), GOV_ERANGE);
+    assert_int_equal(gov__envval_percent(S("25%"), &v), 0);
+    assert_int_equal(v, 250);
+    assert_int_equal(gov__envval_percent(S("18.75%"), &v), 0);
+    assert_int_equal(v, 187);
+    assert_int_equal(gov__envval_percent(S("25"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_percent(S("%"), &v), GOV_EPARSE);
+}
+
+/* CUDA MPS's per-device limits: device 0's, in bytes. */
+static void test_mps_limits(void **state)
+{
+    uint64_t v;
+
+    (void)state;
+    assert_int_equal(gov__envval_mps_limit(S("0=4G"), &v), 0);
+    assert_int_equal(v, 4ull << 30);
+    assert_int_equal(gov__envval_mps_limit(S("1=1G,0=512MB"), &v), 0);
+    assert_int_equal(v, 512ull << 20);
+    assert_int_equal(gov__envval_mps_limit(S("0=1024"), &v), 0);
+    assert_int_equal(v, 1024);
+    assert_int_equal(gov__envval_mps_limit(S("0=2tb"), &v), 0);
+    assert_int_equal(v, 2ull << 40);
+    assert_int_equal(gov__envval_mps_limit(S("1=1G"), &v), GOV_ENOENT);
+    assert_int_equal(gov__envval_mps_limit(S(""), &v), GOV_ENOENT);
+    assert_int_equal(gov__envval_mps_limit(S("4G"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_mps_limit(S("=4G"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_mps_limit(S("0=4X"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_mps_limit(S("0=99999999999T"), &v), GOV_ERANGE);
+}
+
 static void test_java_sizes(void **state)
 {
     uint64_t v;
@@ -107,6 +156,8 @@ int main(void)
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_go_bytes),
         cmocka_unit_test(test_java_sizes),
+        cmocka_unit_test(test_fractions),
+        cmocka_unit_test(test_mps_limits),
         cmocka_unit_test(test_find_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
