@@ -924,6 +924,11 @@ enum { GOV_RUNENV_ACTION_COUNT = GOV_RUNENV_ACTION_LIST(GOV_ENUM_ONE_) 0 };
     X(GOV_RUNENV_NOT_NUMA, "not_numa", "only with --workers numa (a list per NUMA worker)")   \
     X(GOV_RUNENV_NOT_PLACES, "not_places", "only with --omp-places (binding threads suits "   \
       "a program that owns its CPUs)")                                                        \
+    X(GOV_RUNENV_NO_GPU_SHARE, "no_gpu_share", "the task holds no shared GPU (gres/shard or " \
+      "gres/mps): a whole GPU, a MIG instance or a partition is the runtime's own to size")    \
+    X(GOV_RUNENV_NOT_MPS, "not_mps", "only for an MPS client (gres/mps)")                     \
+    X(GOV_RUNENV_GPU_MEMORY_UNKNOWN, "gpu_memory_unknown", "the GPU memory of the share is "  \
+      "not known (no card memory figure)")                                                    \
     /* append above this line */
 typedef enum gov_runenv_reason { GOV_RUNENV_REASON_LIST(GOV_ENUM_MEMBER_) } gov_runenv_reason;
 enum { GOV_RUNENV_REASON_COUNT = GOV_RUNENV_REASON_LIST(GOV_ENUM_ONE_) 0 };
@@ -945,12 +950,17 @@ typedef struct gov_runenv_entry {
                                   GOV_UNKNOWN when it is not a number ("auto") */
     int exceeds;             /**< KEEP: 1 when user > planned */
     int bytes;               /**< 1: planned, user and basis count bytes; 0: CPUs
-                                  or threads */
+                                  or threads (thousandths of a GPU where gpu is 1) */
     /** Memory knobs: the per-worker share the figure derives from (bytes).
+     *  GPU knobs: the task's share of its GPU (thousandths of one GPU, or
+     *  bytes of GPU memory where bytes is 1).
      *  SKIP for RUNTIME_SEES: what the JVM reads itself (CPUs or bytes).
      *  Else GOV_UNKNOWN. */
     uint64_t basis;
-    uint64_t reserved[4];  /**< zero (see "ABI" above) */
+    int gpu;                 /**< 1: a GPU memory knob (docs/runtimes.md, "GPU
+                                  variables"): planned, user and basis are of
+                                  the task's GPU */
+    uint64_t reserved[3];  /**< zero (see "ABI" above) */
 } gov_runenv_entry;
 
 /** One change to the environment: value NULL means unset NAME. */

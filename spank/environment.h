@@ -13,7 +13,7 @@
 #include "topo.h"
 
 /* The variables the plan reads (decide.h: gov__runenv_inputs), at most. */
-#define GOV_ENV_INPUTS_MAX 32
+#define GOV_ENV_INPUTS_MAX 40
 
 /* What user_init keeps for the step's tasks on this node. */
 typedef struct gov_env_step {

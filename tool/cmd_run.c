@@ -50,6 +50,9 @@ static void fmt_figure(const gov_runenv_entry *e, uint64_t v, char *buf, size_t 
 {
     if (e->bytes)
         gov__fmt_bytes(v, buf, cap);
+    else if (e->gpu && v != GOV_UNKNOWN)
+        snprintf(buf, cap, "%llu.%03llu of a GPU", (unsigned long long)(v / 1000),
+                 (unsigned long long)(v % 1000));
     else
         gov__fmt_count(v, buf, cap);
 }
@@ -79,10 +82,11 @@ static void detail(const gov_runenv_entry *e, char *buf, size_t cap)
             snprintf(buf, cap, "; not a number to compare with the plan's %s", a);
         else
             snprintf(buf, cap, "; %s the plan's %s", e->exceeds ? "EXCEEDS" : "within", a);
-    } else if (e->action == GOV_RUNENV_SET && e->bytes && e->basis != GOV_UNKNOWN) {
+    } else if (e->action == GOV_RUNENV_SET && (e->bytes || e->gpu) && e->basis != GOV_UNKNOWN &&
+               e->planned != GOV_UNKNOWN) {
         fmt_figure(e, e->basis, b, sizeof b);
-        snprintf(buf, cap, "; %.0f%% of %s per worker", 100.0 * (double)e->planned / (double)e->basis,
-                 b);
+        snprintf(buf, cap, "; %.0f%% of %s %s", 100.0 * (double)e->planned / (double)e->basis, b,
+                 e->gpu ? "(the task's share)" : "per worker");
     } else if (e->reason == GOV_RUNENV_RUNTIME_SEES) {
         fmt_figure(e, e->basis, b, sizeof b);
         snprintf(buf, cap, " (%s%s)", b, e->bytes ? "" : " CPUs");

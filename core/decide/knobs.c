@@ -11,6 +11,9 @@
 #include <math.h>
 #include <string.h>
 
+/* The GPU pools' part of a shared GPU's share (gpu_pool()). */
+#define GOV_GPU_POOL_PERCENT 75
+
 /* libuv's own pool size (UV_THREADPOOL_SIZE's default). */
 #define GOV_UV_DEFAULT_THREADS 4
 
@@ -75,101 +78,210 @@ static uint64_t node_semi_mib(uint64_t share)
     return mib < GOV_NODE_SEMI_MIB ? mib : GOV_NODE_SEMI_MIB;
 }
 
-/* Each knob's figure for threads and share, as written (0: nothing useful
- * to set); *planned gets the threads or bytes it stands for. */
-static uint64_t fig_threads(uint64_t threads, uint64_t share, uint64_t *planned)
+/* Each knob's figure for the basis, as written, into *value; *planned
+ * gets the threads, bytes or thousandths of a GPU it stands for.  A figure
+ * of 0 is nothing useful to set. */
+static gov_runenv_reason nonzero(uint64_t v)
 {
-    (void)share;
-    return *planned = threads;
+    return v ? GOV_RUNENV_PLANNED : GOV_RUNENV_TOO_SMALL;
+}
+
+static gov_runenv_reason fig_threads(const gov_knob_basis *b, uint64_t *value, uint64_t *planned)
+{
+    return nonzero(*value = *planned = b->threads);
 }
 
 /* libuv's pool also waits on file I/O and DNS: fewer threads than its own
  * default would stall the event loop behind one slow disk. */
-static uint64_t fig_io_threads(uint64_t threads, uint64_t share, uint64_t *planned)
+static gov_runenv_reason fig_io_threads(const gov_knob_basis *b, uint64_t *value,
+                                        uint64_t *planned)
 {
-    (void)share;
-    return *planned = threads < GOV_UV_DEFAULT_THREADS ? GOV_UV_DEFAULT_THREADS : threads;
+    *value = *planned = b->threads < GOV_UV_DEFAULT_THREADS ? GOV_UV_DEFAULT_THREADS : b->threads;
+    return GOV_RUNENV_PLANNED;
 }
 
-static uint64_t fig_go(uint64_t threads, uint64_t share, uint64_t *planned)
+/* A figure in MiB; planned, its bytes. */
+static gov_runenv_reason in_mib(uint64_t mib, uint64_t *value, uint64_t *planned)
 {
-    (void)threads;
-    return (*planned = pct_mib(share, GOV_GO_PERCENT) * GOV_MIB) / GOV_MIB;
+    *value = mib;
+    *planned = mib * GOV_MIB;
+    return nonzero(mib);
 }
 
-static uint64_t fig_node_heap(uint64_t threads, uint64_t share, uint64_t *planned)
+static gov_runenv_reason fig_go(const gov_knob_basis *b, uint64_t *value, uint64_t *planned)
 {
-    (void)threads;
-    return (*planned = node_heap_mib(share) * GOV_MIB) / GOV_MIB;
+    return in_mib(pct_mib(b->share, GOV_GO_PERCENT), value, planned);
 }
 
-static uint64_t fig_node_young(uint64_t threads, uint64_t share, uint64_t *planned)
+static gov_runenv_reason fig_node_heap(const gov_knob_basis *b, uint64_t *value,
+                                       uint64_t *planned)
 {
-    (void)threads;
-    return (*planned = node_semi_mib(share) * GOV_MIB) / GOV_MIB;
+    return in_mib(node_heap_mib(b->share), value, planned);
 }
 
-static uint64_t fig_java_ram(uint64_t threads, uint64_t share, uint64_t *planned)
+static gov_runenv_reason fig_node_young(const gov_knob_basis *b, uint64_t *value,
+                                        uint64_t *planned)
 {
-    (void)threads;
-    return (*planned = pct_mib(share, 100) * GOV_MIB) / GOV_MIB;
+    return in_mib(node_semi_mib(b->share), value, planned);
 }
 
-/* Written as a percentage; planned, the heap it makes of the share. */
-static uint64_t fig_java_heap(uint64_t threads, uint64_t share, uint64_t *planned)
+static gov_runenv_reason fig_java_ram(const gov_knob_basis *b, uint64_t *value,
+                                      uint64_t *planned)
 {
-    uint64_t pct = java_heap_percent(share);
+    return in_mib(pct_mib(b->share, 100), value, planned);
+}
 
-    (void)threads;
-    *planned = pct ? pct_mib(share, (unsigned)pct) * GOV_MIB : 0;
-    return pct;
+/* Written as a percentage; planned, the heap it makes of the share.  None
+ * where HotSpot's own half of a small share is as large. */
+static gov_runenv_reason fig_java_heap(const gov_knob_basis *b, uint64_t *value,
+                                       uint64_t *planned)
+{
+    uint64_t pct = java_heap_percent(b->share);
+
+    *value = pct;
+    *planned = pct_mib(b->share, (unsigned)pct) * GOV_MIB;
+    if (pct)
+        return GOV_RUNENV_PLANNED;
+    return b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF : GOV_RUNENV_TOO_SMALL;
+}
+
+/* The GPU pools' part of a shared GPU, in thousandths of the GPU: three
+ * quarters of the share, JAX's own default proportion of a whole GPU,
+ * which leaves the CUDA context and the libraries' workspaces the rest. */
+static gov_runenv_reason gpu_pool(const gov_knob_basis *b, uint64_t *milli)
+{
+    if (!b->gpu_milli)
+        return GOV_RUNENV_NO_GPU_SHARE;
+    *milli = b->gpu_milli * GOV_GPU_POOL_PERCENT / 100;
+    return nonzero(*milli);
+}
+
+static gov_runenv_reason fig_gpu_fraction(const gov_knob_basis *b, uint64_t *value,
+                                          uint64_t *planned)
+{
+    gov_runenv_reason why = gpu_pool(b, value);
+
+    *planned = *value;
+    return why;
+}
+
+/* CuPy takes whole percents. */
+static gov_runenv_reason fig_gpu_percent(const gov_knob_basis *b, uint64_t *value,
+                                         uint64_t *planned)
+{
+    uint64_t milli = 0;
+    gov_runenv_reason why = gpu_pool(b, &milli);
+
+    *value = milli / 10;
+    *planned = *value * 10;
+    return why == GOV_RUNENV_PLANNED ? nonzero(*value) : why;
+}
+
+/* Growth on demand instead of the whole card: no figure. */
+static gov_runenv_reason fig_gpu_grow(const gov_knob_basis *b, uint64_t *value,
+                                      uint64_t *planned)
+{
+    *value = 1;
+    *planned = GOV_UNKNOWN;
+    return b->gpu_milli ? GOV_RUNENV_PLANNED : GOV_RUNENV_NO_GPU_SHARE;
+}
+
+/* An MPS client's pinned memory: the whole share, in MiB. */
+static gov_runenv_reason fig_mps_memory(const gov_knob_basis *b, uint64_t *value,
+                                        uint64_t *planned)
+{
+    if (!b->gpu_milli)
+        return GOV_RUNENV_NO_GPU_SHARE;
+    if (b->gpu_kind != GOV_GPU_SHARE_MPS)
+        return GOV_RUNENV_NOT_MPS;
+    if (b->gpu_memory == GOV_UNKNOWN)
+        return GOV_RUNENV_GPU_MEMORY_UNKNOWN;
+    return in_mib(b->gpu_memory / GOV_MIB, value, planned);
 }
 
 /* A user's figure in the knob's own setting (which: the index of the
- * spelling found, 0 the one we write), in threads or bytes; GOV_UNKNOWN
+ * spelling found, 0 the one we write), in the unit of planned; GOV_UNKNOWN
  * when it is not a number. */
-static uint64_t user_count(size_t which, const char *v, size_t n, uint64_t share)
+static uint64_t user_count(size_t which, const char *v, size_t n, const gov_knob_basis *b)
 {
     uint64_t x;
 
-    (void)which, (void)share;
+    (void)which, (void)b;
     return gov__envval_count(v, n, &x) ? GOV_UNKNOWN : x;
 }
 
-static uint64_t user_go(size_t which, const char *v, size_t n, uint64_t share)
+static uint64_t user_go(size_t which, const char *v, size_t n, const gov_knob_basis *b)
 {
     uint64_t x;
 
-    (void)which, (void)share;
+    (void)which, (void)b;
     return gov__envval_go_bytes(v, n, &x) ? GOV_UNKNOWN : x;
 }
 
-static uint64_t user_mib(size_t which, const char *v, size_t n, uint64_t share)
+static uint64_t user_mib(size_t which, const char *v, size_t n, const gov_knob_basis *b)
 {
     uint64_t x;
 
-    (void)which, (void)share;
+    (void)which, (void)b;
     return gov__envval_count(v, n, &x) || x > UINT64_MAX / GOV_MIB ? GOV_UNKNOWN : x * GOV_MIB;
 }
 
-static uint64_t user_java_size(size_t which, const char *v, size_t n, uint64_t share)
+static uint64_t user_java_size(size_t which, const char *v, size_t n, const gov_knob_basis *b)
 {
     uint64_t x;
 
-    (void)which, (void)share;
+    (void)which, (void)b;
     return gov__envval_java_size(v, n, &x) ? GOV_UNKNOWN : x;
 }
 
 /* A heap given as a percentage or a fraction counts against the share. */
-static uint64_t user_java_heap(size_t which, const char *v, size_t n, uint64_t share)
+static uint64_t user_java_heap(size_t which, const char *v, size_t n, const gov_knob_basis *b)
 {
     uint64_t x;
 
     if (which == 1 || which == 2)
-        return user_java_size(which, v, n, share);
+        return user_java_size(which, v, n, b);
     if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
         return GOV_UNKNOWN;
-    return which == 0 ? pct_mib(share, (unsigned)x) * GOV_MIB : share / x;
+    return which == 0 ? pct_mib(b->share, (unsigned)x) * GOV_MIB : b->share / x;
+}
+
+static uint64_t user_fraction(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    uint64_t x;
+
+    (void)which, (void)b;
+    return gov__envval_fraction(v, n, &x) ? GOV_UNKNOWN : x;
+}
+
+/* A word, not a figure ("true", "false"). */
+static uint64_t user_word(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    (void)which, (void)v, (void)n, (void)b;
+    return GOV_UNKNOWN;
+}
+
+/* CuPy's limit as a percentage, or bytes: those in thousandths of the GPU
+ * where the share's memory tells the card's. */
+static uint64_t user_gpu_limit(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    uint64_t x;
+
+    (void)which;
+    if (!gov__envval_percent(v, n, &x))
+        return x;
+    if (gov__envval_count(v, n, &x) || !b->gpu_milli || b->gpu_memory == GOV_UNKNOWN ||
+        !b->gpu_memory || x > UINT64_MAX / GOV_GPU_MILLI / GOV_GPU_MILLI)
+        return GOV_UNKNOWN;
+    return x * b->gpu_milli / b->gpu_memory;
+}
+
+static uint64_t user_mps_memory(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    uint64_t x;
+
+    (void)which, (void)b;
+    return gov__envval_mps_limit(v, n, &x) ? GOV_UNKNOWN : x;
 }
 
 /* The CPUs HotSpot counts by itself: its affinity mask and, with container
@@ -189,19 +301,17 @@ static uint64_t jvm_cpus(const gov_snapshot *s)
 
 /* What the runtime reads itself, where that is what we would set: then
  * nothing needs setting.  GOV_UNKNOWN otherwise. */
-static uint64_t sees_java_cpus(const gov_snapshot *s, uint64_t threads, uint64_t share)
+static uint64_t sees_java_cpus(const gov_snapshot *s, const gov_knob_basis *b)
 {
     uint64_t seen = jvm_cpus(s);
 
-    (void)share;
-    return seen != GOV_UNKNOWN && threads >= seen ? seen : GOV_UNKNOWN;
+    return seen != GOV_UNKNOWN && b->threads >= seen ? seen : GOV_UNKNOWN;
 }
 
-static uint64_t sees_java_ram(const gov_snapshot *s, uint64_t threads, uint64_t share)
+static uint64_t sees_java_ram(const gov_snapshot *s, const gov_knob_basis *b)
 {
-    uint64_t seen;
+    uint64_t seen, share = b->share;
 
-    (void)threads;
     /* The heap's percentage needs its base pinned: a JVM in a container
      * with its own cgroup namespace sees the host, not the limit this task
      * saw before it entered (75 % of a 24 GiB host in a 512 MiB step). */
@@ -218,7 +328,7 @@ static uint64_t sees_java_ram(const gov_snapshot *s, uint64_t threads, uint64_t 
 
 /* A count of threads, read as a plain number. */
 #define THREADS(name_, runtime_) \
-    { .name = (name_), .runtime = (runtime_), .cpu = true, .figure = fig_threads, \
+    { .name = (name_), .runtime = (runtime_), .kind = GOV_KNOB_CPU, .figure = fig_threads, \
       .user = user_count }
 
 const gov_knob gov__knobs[] = {
@@ -236,7 +346,7 @@ const gov_knob gov__knobs[] = {
             "CPython 3.13+: os.cpu_count(), os.process_cpu_count(), pool defaults"),
     THREADS("RAYON_NUM_THREADS", "Rust rayon (global pool)"),
     THREADS("TOKIO_WORKER_THREADS", "Rust tokio 1.24+ (multi-thread runtime)"),
-    { .name = "UV_THREADPOOL_SIZE", .cpu = true, .figure = fig_io_threads, .user = user_count,
+    { .name = "UV_THREADPOOL_SIZE", .kind = GOV_KNOB_CPU, .figure = fig_io_threads, .user = user_count,
       .runtime = "libuv, Node.js (fs, dns.lookup, crypto, zlib; never below libuv's default 4)" },
     THREADS("JULIA_NUM_THREADS", "Julia"),
     THREADS("POLARS_MAX_THREADS", "Polars"),
@@ -244,25 +354,43 @@ const gov_knob gov__knobs[] = {
     THREADS("NUMBA_NUM_THREADS", "Numba (parallel=True)"),
     THREADS("MC_CORES", "R parallel (mclapply's mc.cores)"),
     THREADS("LOKY_MAX_CPU_COUNT", "joblib and loky (joblib.cpu_count(), n_jobs=-1)"),
-    { .name = "GOMEMLIMIT", .figure = fig_go, .unit = "MiB", .user = user_go,
+    { .name = "GOMEMLIMIT", .kind = GOV_KNOB_MEMORY, .figure = fig_go, .unit = "MiB", .user = user_go,
       .runtime = "Go 1.19+ (soft memory limit of the Go runtime)" },
-    { .name = "NODE_OPTIONS", .option = "--max-old-space-size", .figure = fig_node_heap,
+    { .name = "NODE_OPTIONS", .option = "--max-old-space-size", .kind = GOV_KNOB_MEMORY,
+      .figure = fig_node_heap,
       .spellings = { "--max_old_space_size" }, .user = user_mib,
       .runtime = "Node.js (V8's old generation, MiB)" },
-    { .name = "NODE_OPTIONS", .option = "--max-semi-space-size", .figure = fig_node_young,
+    { .name = "NODE_OPTIONS", .option = "--max-semi-space-size", .kind = GOV_KNOB_MEMORY,
+      .figure = fig_node_young,
       .spellings = { "--max_semi_space_size" }, .user = user_mib,
       .runtime = "Node.js 18.10+ (V8's young generation: three semi-spaces, MiB)" },
-    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:ActiveProcessorCount", .cpu = true,
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:ActiveProcessorCount", .kind = GOV_KNOB_CPU,
       .figure = fig_threads, .same_word = true, .user = user_count, .sees = sees_java_cpus,
       .runtime = "HotSpot JVM (JDK 8u191+, 10+)" },
-    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAM", .figure = fig_java_ram, .unit = "m",
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAM", .kind = GOV_KNOB_MEMORY, .figure = fig_java_ram, .unit = "m",
       .same_word = true, .spellings = { "-Xmx", "-XX:MaxHeapSize=" }, .heap_from = 1,
       .user = user_java_size, .sees = sees_java_ram,
       .runtime = "HotSpot JVM (the memory its heap sizes are derived from)" },
-    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAMPercentage", .figure = fig_java_heap,
+    { .name = "JAVA_TOOL_OPTIONS", .option = "-XX:MaxRAMPercentage", .kind = GOV_KNOB_MEMORY,
+      .figure = fig_java_heap,
       .same_word = true, .spellings = { "-Xmx", "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=" },
-      .heap_from = 1, .own_default = true, .user = user_java_heap,
+      .heap_from = 1, .user = user_java_heap,
       .runtime = "HotSpot JVM 8u191+, 10+ (the heap's share of that memory)" },
+    /* A shared GPU's memory (docs/runtimes.md, "GPU variables"): only for
+     * a shard or an MPS client; a whole GPU is the runtime's to size. */
+    { .name = "XLA_PYTHON_CLIENT_MEM_FRACTION", .kind = GOV_KNOB_GPU, .figure = fig_gpu_fraction,
+      .format = GOV_KNOB_MILLI, .also = "XLA_CLIENT_MEM_FRACTION", .user = user_fraction,
+      .runtime = "JAX (the fraction of the GPU's memory it preallocates)" },
+    { .name = "TF_FORCE_GPU_ALLOW_GROWTH", .kind = GOV_KNOB_GPU, .figure = fig_gpu_grow,
+      .format = GOV_KNOB_TRUE, .user = user_word,
+      .runtime = "TensorFlow 2 (grow the GPU memory it holds, not all of it at once)" },
+    { .name = "CUPY_GPU_MEMORY_LIMIT", .kind = GOV_KNOB_GPU, .figure = fig_gpu_percent,
+      .unit = "%", .user = user_gpu_limit,
+      .runtime = "CuPy 7+ (its memory pool's limit on each GPU)" },
+    { .name = "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", .kind = GOV_KNOB_GPU,
+      .figure = fig_mps_memory, .prefix = "0=", .unit = "MB", .planned_bytes = true,
+      .user = user_mps_memory,
+      .runtime = "CUDA MPS clients, CUDA 11.5+ (device memory a client may allocate)" },
 };
 
 const size_t gov__knob_count = sizeof gov__knobs / sizeof gov__knobs[0];
@@ -270,6 +398,10 @@ const size_t gov__knob_count = sizeof gov__knobs / sizeof gov__knobs[0];
 size_t gov__runenv_inputs(const char **names, size_t cap)
 {
     size_t n = 0;
+
+    /* The markers, and where a narrowed mask starts (runenv.c). */
+    static const char *const more[] = { GOV_THREADS_ENV, GOV_MEMORY_ENV, GOV_GPU_SHARE_ENV,
+                                        GOV_GPU_MEMORY_ENV, GOV_LOCALID_ENV };
 
     for (size_t i = 0; i < gov__knob_count; i++) {
         size_t j;
@@ -280,15 +412,14 @@ size_t gov__runenv_inputs(const char **names, size_t cap)
                 names[n] = gov__knobs[i].name;
             n++;
         }
+        if (gov__knobs[i].also) {
+            if (n < cap)
+                names[n] = gov__knobs[i].also;
+            n++;
+        }
     }
-    if (n < cap)
-        names[n] = GOV_THREADS_ENV;
-    n++;
-    if (n < cap)
-        names[n] = GOV_MEMORY_ENV;
-    n++;
-    /* Where a narrowed mask starts (runenv.c). */
-    if (n < cap)
-        names[n] = GOV_LOCALID_ENV;
-    return n + 1;
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++, n++)
+        if (n < cap)
+            names[n] = more[i];
+    return n;
 }

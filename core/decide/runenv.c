@@ -4,9 +4,10 @@
  * affinity narrows.  Decides only; the callers apply the changes.
  *
  * What an earlier run or step exported is told from what the user set by
- * two markers, GOVERNOR_THREADS and GOVERNOR_MEMORY_SHARE: a knob whose
- * value is exactly what those figures give was ours, and is replaced (or
- * removed) in place. */
+ * its markers, GOVERNOR_THREADS, GOVERNOR_MEMORY_SHARE and, for a shared
+ * GPU, GOVERNOR_GPU_SHARE and GOVERNOR_GPU_MEMORY: a knob whose value is
+ * exactly what those figures give was ours, and is replaced (or removed)
+ * in place. */
 #include "governor.h"
 #include "base.h"
 
@@ -20,8 +21,8 @@
 #include <string.h>
 
 /* The entries decide() adds after the knobs: three pool figures, three
- * per-worker lists, two markers and the two OpenMP placement variables. */
-#define GOV_POOL_ENTRIES 10
+ * per-worker lists, four markers and the two OpenMP placement variables. */
+#define GOV_POOL_ENTRIES 12
 
 /* Which knobs this run sets. */
 typedef enum scope { SCOPE_ALL, SCOPE_CPU, SCOPE_NONE } scope;
@@ -32,11 +33,9 @@ typedef struct builder {
     const char *const *envp;
     int force;
     scope scope;
-    uint64_t threads;            /* the plan's threads per worker */
-    uint64_t prev_threads;       /* GOVERNOR_THREADS already there; 0 none */
-    uint64_t share;              /* memory per worker for the hints, bytes */
-    uint64_t prev_share;         /* GOVERNOR_MEMORY_SHARE already there; 0 none */
-    gov_runenv_reason no_share;  /* why share is unusable; PLANNED when usable */
+    gov_knob_basis now;          /* this run's figures */
+    gov_knob_basis prev;         /* the markers already there; 0 none */
+    gov_runenv_reason no_share;  /* why now.share is unusable; PLANNED when usable */
     bool omp_places;             /* GOV_RUNENV_OMP_PLACES */
     size_t cap;                  /* of entries and of vars */
 } builder;
@@ -98,23 +97,34 @@ static int put(builder *b, const char *name, const char *value)
     return 0;
 }
 
-/* What knob k is set to for these figures, as it appears in the
- * environment: the value, or the option word inside an option variable.
- * *planned gets the figure (a count, or bytes).  False when the figure is
- * 0 (a share under 1 MiB): nothing useful to set. */
-static bool setting_for(const gov_knob *k, uint64_t threads, uint64_t share, char *buf,
-                        size_t cap, uint64_t *planned)
+/* What knob k is set to for the basis, as it appears in the environment:
+ * the value, or the option word inside an option variable.  *planned gets
+ * the figure (a count, bytes, thousandths of a GPU).  Returns PLANNED, or
+ * why there is nothing useful to set. */
+static gov_runenv_reason setting_for(const gov_knob *k, const gov_knob_basis *basis, char *buf,
+                                     size_t cap, uint64_t *planned)
 {
-    uint64_t v = k->figure(threads, share, planned);
-    const char *unit = k->unit ? k->unit : "";
+    uint64_t v = 0;
+    gov_runenv_reason why = k->figure(basis, &v, planned);
+    char num[24];
 
-    if (k->format == GOV_KNOB_HEX)
-        snprintf(buf, cap, "%s%s%" PRIx64 "%s", k->option ? k->option : "", k->option ? "=" : "",
-                 v, unit);
-    else
-        snprintf(buf, cap, "%s%s%" PRIu64 "%s", k->option ? k->option : "", k->option ? "=" : "",
-                 v, unit);
-    return v > 0;
+    switch (k->format) {
+    case GOV_KNOB_HEX:
+        snprintf(num, sizeof num, "%" PRIx64, v);
+        break;
+    case GOV_KNOB_MILLI:
+        snprintf(num, sizeof num, "%" PRIu64 ".%03" PRIu64, v / GOV_GPU_MILLI, v % GOV_GPU_MILLI);
+        break;
+    case GOV_KNOB_TRUE:
+        snprintf(num, sizeof num, "true");
+        break;
+    case GOV_KNOB_DECIMAL:
+        snprintf(num, sizeof num, "%" PRIu64, v);
+        break;
+    }
+    snprintf(buf, cap, "%s%s%s%s%s", k->option ? k->option : "", k->option ? "=" : "",
+             k->prefix ? k->prefix : "", num, k->unit ? k->unit : "");
+    return why;
 }
 
 /* The spellings of k's option a user may give, ours first (names[0]
@@ -137,21 +147,25 @@ static size_t option_names(const gov_knob *k, char *first, size_t cap, const cha
 static gov_runenv_reason want(const builder *b, const gov_knob *k, gov_runenv_entry *e,
                               char *buf, size_t cap)
 {
+    gov_runenv_reason why;
     uint64_t seen;
 
-    e->bytes = !k->cpu;
-    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && !k->cpu))
+    e->bytes = k->kind == GOV_KNOB_MEMORY || (k->kind == GOV_KNOB_GPU && k->planned_bytes);
+    e->gpu = k->kind == GOV_KNOB_GPU;
+    if (b->scope == SCOPE_NONE || (b->scope == SCOPE_CPU && k->kind != GOV_KNOB_CPU))
         return GOV_RUNENV_NOT_ASKED;
-    if (!k->cpu && b->no_share != GOV_RUNENV_PLANNED)
+    if (k->kind == GOV_KNOB_MEMORY && b->no_share != GOV_RUNENV_PLANNED)
         return b->no_share;
-    if (!setting_for(k, b->threads, b->share, buf, cap, &e->planned)) {
+    why = setting_for(k, &b->now, buf, cap, &e->planned);
+    if (why != GOV_RUNENV_PLANNED) {
         e->planned = GOV_UNKNOWN;
-        return k->own_default && b->share >= GOV_MIB ? GOV_RUNENV_RUNTIME_HALF
-                                                     : GOV_RUNENV_TOO_SMALL;
+        return why;
     }
-    if (!k->cpu)
-        e->basis = b->share;
-    seen = k->sees ? k->sees(b->snap, b->threads, b->share) : GOV_UNKNOWN;
+    if (k->kind == GOV_KNOB_MEMORY)
+        e->basis = b->now.share;
+    else if (k->kind == GOV_KNOB_GPU)
+        e->basis = k->planned_bytes ? b->now.gpu_memory : b->now.gpu_milli;
+    seen = k->sees ? k->sees(b->snap, &b->now) : GOV_UNKNOWN;
     if (seen != GOV_UNKNOWN) {
         e->basis = seen;
         return GOV_RUNENV_RUNTIME_SEES;
@@ -214,6 +228,34 @@ static int put_append(builder *b, const char *name, const char *var, const char 
     return rc;
 }
 
+/* Whether the markers say an earlier run or step wrote cur: its figures
+ * give exactly that setting. */
+static bool was_ours(const builder *b, const gov_knob *k, const char *cur, size_t len)
+{
+    char prev[64];
+    uint64_t planned;
+    uint64_t was = k->kind == GOV_KNOB_CPU    ? b->prev.threads
+                 : k->kind == GOV_KNOB_MEMORY ? b->prev.share
+                                              : b->prev.gpu_milli;
+
+    return was && setting_for(k, &b->prev, prev, sizeof prev, &planned) == GOV_RUNENV_PLANNED &&
+           strlen(prev) == len && !memcmp(cur, prev, len);
+}
+
+/* The runtime's other name for k's setting, set by the user: theirs, and
+ * ours never goes beside it (JAX refuses both XLA_PYTHON_CLIENT_MEM_FRACTION
+ * and XLA_CLIENT_MEM_FRACTION); one of ours there before is removed. */
+static int keep_also(builder *b, const gov_knob *k, gov_runenv_entry *e, const char *alt,
+                     const char *var)
+{
+    e->action = GOV_RUNENV_KEEP;
+    e->reason = GOV_RUNENV_USER;
+    show(e, alt, strlen(alt));
+    e->user = k->user(0, alt, strlen(alt), &b->now);
+    e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
+    return var && was_ours(b, k, var, strlen(var)) ? put(b, k->name, NULL) : 0;
+}
+
 static int decide_knob(builder *b, const gov_knob *k)
 {
     gov_runenv_entry *e = entry(b, k->name, k->option, k->runtime);
@@ -221,12 +263,14 @@ static int decide_knob(builder *b, const gov_knob *k)
     char first[64];
     size_t nnames = option_names(k, first, sizeof first, names);
     const char *var = current(b, k->name), *cur = NULL;
+    const char *alt = k->also ? current(b, k->also) : NULL;
     gov_envval_option o = { 0 };
-    char goal[64], prev[64];
-    uint64_t prev_figure;
+    char goal[64];
     gov_runenv_reason why = want(b, k, e, goal, sizeof goal);
     bool ours = false, mine_heap = false;
 
+    if (alt)
+        return keep_also(b, k, e, alt, var);
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
         mine_heap = k->heap_from && o.which >= k->heap_from;
@@ -235,12 +279,8 @@ static int decide_knob(builder *b, const gov_knob *k)
         o.value_len = o.len;
         cur = var;
     }
-    if (cur && !mine_heap) {
-        uint64_t was = k->cpu ? b->prev_threads : b->prev_share;
-        ours = was && setting_for(k, b->prev_threads, b->prev_share, prev, sizeof prev,
-                                  &prev_figure) &&
-               strlen(prev) == o.len && !memcmp(cur, prev, o.len);
-    }
+    if (cur && !mine_heap)
+        ours = was_ours(b, k, cur, o.len);
     if (!cur) {
         if (why != GOV_RUNENV_PLANNED) {
             e->action = GOV_RUNENV_SKIP;
@@ -270,7 +310,7 @@ static int decide_knob(builder *b, const gov_knob *k)
     e->action = GOV_RUNENV_KEEP;
     e->reason = mine_heap ? GOV_RUNENV_USER_HEAP : GOV_RUNENV_USER;
     show(e, cur, o.len);
-    e->user = k->user(o.which, var + o.value, o.value_len, b->share);
+    e->user = k->user(o.which, var + o.value, o.value_len, &b->now);
     e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
     return 0;
 }
@@ -307,7 +347,11 @@ static int figure(builder *b, const char *name, gov_runenv_reason why, bool in_s
     gov_runenv_entry *e;
     int rc;
 
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    /* A GPU share's marker is a fraction, as the knobs write it. */
+    if (!strcmp(name, GOV_GPU_SHARE_ENV))
+        snprintf(buf, sizeof buf, "%" PRIu64 ".%03" PRIu64, v / GOV_GPU_MILLI, v % GOV_GPU_MILLI);
+    else
+        snprintf(buf, sizeof buf, "%" PRIu64, v);
     e = text_figure(b, name, why, in_scope, v == GOV_UNKNOWN ? NULL : buf, what, &rc);
     e->bytes = bytes;
     if (e->action == GOV_RUNENV_SET)
@@ -323,6 +367,19 @@ static void why_skipped(builder *b, gov_runenv_reason why)
 
     if (e->action == GOV_RUNENV_SKIP && e->reason == GOV_RUNENV_NOT_ASKED)
         e->reason = why;
+}
+
+/* A shared GPU's marker, set where in_scope (a share, and its figure known). */
+static int gpu_marker(builder *b, const char *name, bool in_scope, uint64_t v, int bytes,
+                      const char *what)
+{
+    int rc = figure(b, name, GOV_RUNENV_MARKER, in_scope, v, bytes, what);
+
+    b->env->entries[b->env->count - 1].gpu = 1;
+    if (b->scope == SCOPE_ALL)
+        why_skipped(b, b->now.gpu_milli ? GOV_RUNENV_GPU_MEMORY_UNKNOWN
+                                        : GOV_RUNENV_NO_GPU_SHARE);
+    return rc;
 }
 
 /* The plan's per-worker figures (GOV_PLAN_WORKERS_NUMA) as one list each,
@@ -407,6 +464,7 @@ static int decide(builder *b)
 {
     const gov_plan *pool = &b->env->pool;
     bool all = b->scope == SCOPE_ALL, hints = all && b->no_share == GOV_RUNENV_PLANNED;
+    bool gpu = all && b->now.gpu_milli;
     int rc = 0;
 
     for (size_t i = 0; i < gov__knob_count && !rc; i++)
@@ -428,13 +486,20 @@ static int decide(builder *b)
     if (!rc)
         rc = omp_place(b, "OMP_PROC_BIND", "close", b->omp_places);
     if (!rc)
-        rc = figure(b, GOV_THREADS_ENV, GOV_RUNENV_MARKER, b->scope != SCOPE_NONE, b->threads, 0,
-                    "governor run and the plugin: the thread figure exported");
+        rc = figure(b, GOV_THREADS_ENV, GOV_RUNENV_MARKER, b->scope != SCOPE_NONE,
+                    b->now.threads, 0, "governor run and the plugin: the thread figure exported");
     if (!rc)
-        rc = figure(b, GOV_MEMORY_ENV, GOV_RUNENV_MARKER, hints, b->share, 1,
+        rc = figure(b, GOV_MEMORY_ENV, GOV_RUNENV_MARKER, hints, b->now.share, 1,
                     "governor run and the plugin: the memory share the hints derive from");
     if (!rc && all)
         why_skipped(b, b->no_share);
+    if (!rc)
+        rc = gpu_marker(b, GOV_GPU_SHARE_ENV, gpu, b->now.gpu_milli, 0,
+                        "governor run and the plugin: the GPU share the GPU variables derive from");
+    if (!rc)
+        rc = gpu_marker(b, GOV_GPU_MEMORY_ENV, gpu && b->now.gpu_memory != GOV_UNKNOWN,
+                        b->now.gpu_memory, 1,
+                        "governor run and the plugin: the GPU memory of that share, bytes");
     return rc;
 }
 
@@ -499,6 +564,29 @@ static uint64_t marker(const char *const *envp, const char *name)
     return v && !gov__parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
+/* A fraction marker, in thousandths; 0 when unset or not a fraction. */
+static uint64_t marker_milli(const char *const *envp, const char *name)
+{
+    const char *v = gov__env_get(envp, name);
+    uint64_t x;
+
+    return v && !gov__envval_fraction(v, strlen(v), &x) ? x : 0;
+}
+
+/* A shard's or an MPS client's share of one GPU, from the snapshot: whole
+ * GPUs, MIG instances and partitions are the runtimes' own to size. */
+static void gpu_basis(const gov_snapshot_scheduler *s, gov_knob_basis *k)
+{
+    double milli = s->gpu_share * GOV_GPU_MILLI;
+    bool shared = s->gpu_share_kind == GOV_GPU_SHARE_SHARD ||
+                  s->gpu_share_kind == GOV_GPU_SHARE_MPS;
+
+    k->gpu_kind = s->gpu_share_kind;
+    k->gpu_milli = shared && !isnan(milli) && milli >= 1 && milli < GOV_GPU_MILLI
+                 ? (uint64_t)milli : 0;
+    k->gpu_memory = k->gpu_milli ? s->gpu_memory_bytes : GOV_UNKNOWN;
+}
+
 /* The builder's entries and variables, and the snapshot as the command
  * will see it: snap, or a narrowed copy in *view that the caller frees. */
 static int builder_open(builder *b, const gov_snapshot *snap, unsigned flags, gov_snapshot **view)
@@ -548,14 +636,22 @@ static int builder_plan(builder *b, uint64_t requested_workers, unsigned flags)
                               plan_flags, &b->env->pool);
     if (rc)
         return rc;
-    b->threads = b->env->plan.threads_per_worker;
-    b->prev_threads = marker(b->envp, GOV_THREADS_ENV);
-    b->prev_share = marker(b->envp, GOV_MEMORY_ENV);
+    b->now.threads = b->env->plan.threads_per_worker;
     /* A variable is read once, when a runtime starts, and lasts its
      * lifetime: the hints derive from the allocation's share, not from what
      * happens to be free at this moment (docs/runtimes.md). */
-    b->share = b->env->plan.memory_limit_per_worker;
-    if (b->share == GOV_UNKNOWN)
+    b->now.share = b->env->plan.memory_limit_per_worker;
+    gpu_basis(&b->snap->scheduler, &b->now);
+    b->prev.threads = marker(b->envp, GOV_THREADS_ENV);
+    b->prev.share = marker(b->envp, GOV_MEMORY_ENV);
+    b->prev.gpu_milli = marker_milli(b->envp, GOV_GPU_SHARE_ENV);
+    b->prev.gpu_memory = marker(b->envp, GOV_GPU_MEMORY_ENV);
+    if (!b->prev.gpu_memory)
+        b->prev.gpu_memory = GOV_UNKNOWN;
+    /* No marker keeps the kind: an MPS limit exactly as the markers' memory
+     * gives it was written by us all the same. */
+    b->prev.gpu_kind = GOV_GPU_SHARE_MPS;
+    if (b->now.share == GOV_UNKNOWN)
         b->no_share = GOV_RUNENV_MEMORY_UNKNOWN;
     else if (b->snap->memory.effective.binding == GOV_LAYER_HOST)
         b->no_share = GOV_RUNENV_NO_ALLOCATION;

@@ -3,6 +3,7 @@
  * new variable is one row there: copy IN to OUT with each
  *   {{CPU_KNOBS}}     the variables set to a thread count, "*NAME*, ..."
  *   {{MEMORY_KNOBS}}  the variables that carry a memory figure or an option,
+ *   {{GPU_KNOBS}}     the variables sized to a shared GPU,
  * replaced, each name once, in the table's order.
  * usage: knob_lists IN OUT */
 #include "decide.h"
@@ -10,9 +11,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Write the names of the knobs that plain (a count in a variable of its
- * own) or not, each once. */
-static void names(FILE *out, bool plain)
+/* Which list knob k is in. */
+enum list { PLAIN, OTHER, GPU };
+
+static enum list list_of(const gov_knob *k)
+{
+    if (k->kind == GOV_KNOB_GPU)
+        return GPU;
+    return k->kind == GOV_KNOB_CPU && !k->option ? PLAIN : OTHER;
+}
+
+/* Write the names of the knobs in list which, each once. */
+static void names(FILE *out, enum list which)
 {
     bool first = true;
 
@@ -20,7 +30,7 @@ static void names(FILE *out, bool plain)
         const gov_knob *k = &gov__knobs[i];
         size_t j;
 
-        if ((k->cpu && !k->option) != plain)
+        if (list_of(k) != which)
             continue;
         for (j = 0; j < i && strcmp(gov__knobs[j].name, k->name); j++)
             ;
@@ -35,8 +45,10 @@ int main(int argc, char **argv)
 {
     static const struct {
         const char *token;
-        bool plain;
-    } lists[] = { { "{{CPU_KNOBS}}", true }, { "{{MEMORY_KNOBS}}", false } };
+        enum list which;
+    } lists[] = { { "{{CPU_KNOBS}}", PLAIN },
+                  { "{{MEMORY_KNOBS}}", OTHER },
+                  { "{{GPU_KNOBS}}", GPU } };
     char line[4096];
     FILE *in, *out;
     int rc = 0;
@@ -66,7 +78,7 @@ int main(int argc, char **argv)
             fwrite(p, 1, best, out);
             if (which < 0)
                 break;
-            names(out, lists[which].plain);
+            names(out, lists[which].which);
             l = strlen(lists[which].token);
             p += best + l;
         }

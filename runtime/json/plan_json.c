@@ -99,7 +99,8 @@ static void variable(gov_jw *w, const gov_runenv_entry *e)
     gov__jw_string(w, "action", gov_runenv_action_name(e->action));
     gov__jw_string(w, "reason", gov_runenv_reason_name(e->reason));
     gov__jw_string(w, "setting", e->action == GOV_RUNENV_SKIP ? NULL : e->setting);
-    gov__jw_string(w, "unit", e->bytes ? "bytes" : "count");
+    gov__jw_string(w, "unit", e->gpu ? (e->bytes ? "gpu_bytes" : "gpu_thousandths")
+                              : e->bytes ? "bytes" : "count");
     gov__jw_u64(w, "planned", e->planned);
     gov__jw_u64(w, "user", e->user);
     gov__jw_bool(w, "exceeds", e->exceeds);

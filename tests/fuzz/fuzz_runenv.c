@@ -11,12 +11,14 @@
 #include <string.h>
 
 #define MIB (UINT64_C(1) << 20)
-#define MAX_VARS 32
+/* The names below and every variable a run may set. */
+#define MAX_VARS 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* An allocation of 2 CPUs and 512 MiB, a scheduler bound of 256 MiB. */
-static void allocation(gov_snapshot *s)
+/* An allocation of 2 CPUs and 512 MiB, a scheduler bound of 256 MiB, and
+ * a quarter of a 16 GiB GPU through gres/shard or gres/mps. */
+static void allocation(gov_snapshot *s, bool mps)
 {
     gov_snapshot_init(s);
     s->cpu.affinity.count = 2;
@@ -30,6 +32,9 @@ static void allocation(gov_snapshot *s)
     s->scheduler.source = GOV_SCHED_DESCRIPTOR;
     s->scheduler.tasks_on_node = 1;
     s->scheduler.mem_per_node_bytes = 256 * MIB;
+    s->scheduler.gpu_share_kind = mps ? GOV_GPU_SHARE_MPS : GOV_GPU_SHARE_SHARD;
+    s->scheduler.gpu_share = 0.25;
+    s->scheduler.gpu_memory_bytes = 4096 * MIB;
     gov_snapshot_resolve(s);
 }
 
@@ -66,7 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const names[] = { "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "OMP_NUM_THREADS",
                                          "GOMEMLIMIT", "GOVERNOR_THREADS",
-                                         "GOVERNOR_MEMORY_SHARE", "UV_THREADPOOL_SIZE" };
+                                         "GOVERNOR_MEMORY_SHARE", "UV_THREADPOOL_SIZE",
+                                         "XLA_PYTHON_CLIENT_MEM_FRACTION", "CUPY_GPU_MEMORY_LIMIT",
+                                         "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "GOVERNOR_GPU_SHARE",
+                                         "GOVERNOR_GPU_MEMORY", "XLA_CLIENT_MEM_FRACTION" };
     char *text, *envp[MAX_VARS + 1], *owned[2 * MAX_VARS];
     size_t n = 0, nowned = 0, start = 1;
     unsigned flags;
@@ -75,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size == 0)
         return 0;
-    /* The first byte picks the mode: all, CPU only, clear; force or not. */
+    /* The first byte picks the mode: all, CPU only, clear; force or not;
+     * a shard or an MPS client. */
     flags = (data[0] & 1 ? GOV_RUNENV_FORCE : 0) |
             ((data[0] >> 1) % 3 == 1 ? GOV_RUNENV_CPU_ONLY : 0) |
             ((data[0] >> 1) % 3 == 2 ? GOV_RUNENV_CLEAR : 0);
@@ -98,12 +107,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         start = i + 1;
     }
     envp[n] = NULL;
-    allocation(&s);
+    allocation(&s, data[0] & 8);
     if (gov_runenv_compute(&s, 0, (const char *const *)envp, flags, &env))
         abort();
     for (size_t i = 0; i < env->count; i++) {
         const gov_runenv_entry *e = &env->entries[i];
-        if (e->bytes && e->action == GOV_RUNENV_SET && e->planned != GOV_UNKNOWN &&
+        if (e->bytes && !e->gpu && e->action == GOV_RUNENV_SET && e->planned != GOV_UNKNOWN &&
             e->planned > s.memory.effective.limit_bytes)
             abort();
     }

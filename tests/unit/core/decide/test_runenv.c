@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -614,6 +615,174 @@ static void test_affinity_spread(void **state)
     gov_runenv_free(env);
 }
 
+/* sealed_task() holding a share of one 16 GiB GPU: kind and fraction. */
+static gov_snapshot gpu_share(gov_gpu_share_kind kind, double share)
+{
+    gov_snapshot s = sealed_task();
+
+    s.scheduler.gpu_share_kind = kind;
+    s.scheduler.gpu_share = share;
+    s.scheduler.gpu_memory_bytes = isnan(share) ? GOV_UNKNOWN : (uint64_t)(share * 16384) * MIB;
+    return s;
+}
+
+/* A quarter of a GPU through gres/shard: the pools at three quarters of
+ * it, growth on demand, no MPS limit (not a client), the markers. */
+static void test_gpu_shard(void **state)
+{
+    gov_snapshot s = gpu_share(GOV_GPU_SHARE_SHARD, 0.25);
+    gov_runenv *env = compute(&s, 0, NULL, 0);
+    const gov_runenv_entry *e = find(env, "XLA_PYTHON_CLIENT_MEM_FRACTION", NULL);
+
+    (void)state;
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "0.187");
+    assert_int_equal(e->reason, GOV_RUNENV_PLANNED);
+    assert_int_equal(e->gpu, 1);
+    assert_int_equal(e->bytes, 0);
+    assert_int_equal(e->planned, 187);
+    assert_int_equal(e->basis, 250);
+    assert_string_equal(var(env, "TF_FORCE_GPU_ALLOW_GROWTH"), "true");
+    assert_string_equal(var(env, "CUPY_GPU_MEMORY_LIMIT"), "18%");
+    assert_int_equal(find(env, "CUPY_GPU_MEMORY_LIMIT", NULL)->planned, 180);
+    e = find(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_SKIP);
+    assert_int_equal(e->reason, GOV_RUNENV_NOT_MPS);
+    assert_null(var(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"));
+    assert_string_equal(var(env, "GOVERNOR_GPU_SHARE"), "0.250");
+    assert_string_equal(var(env, "GOVERNOR_GPU_MEMORY"), "4294967296");
+    gov_runenv_free(env);
+}
+
+/* An MPS client's share: its pinned limit is the share's whole memory, in
+ * bytes; without the card's memory it is not set, and says why. */
+static void test_gpu_mps(void **state)
+{
+    gov_snapshot s = gpu_share(GOV_GPU_SHARE_MPS, 0.5);
+    gov_runenv *env = compute(&s, 0, NULL, 0);
+    const gov_runenv_entry *e = find(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", NULL);
+
+    (void)state;
+    assert_string_equal(var(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=8192MB");
+    assert_int_equal(e->bytes, 1);
+    assert_int_equal(e->planned, 8192 * MIB);
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "0.375");
+    gov_runenv_free(env);
+
+    s.scheduler.gpu_memory_bytes = GOV_UNKNOWN;
+    env = compute(&s, 0, NULL, 0);
+    assert_int_equal(find(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", NULL)->reason,
+                     GOV_RUNENV_GPU_MEMORY_UNKNOWN);
+    assert_int_equal(find(env, "GOVERNOR_GPU_MEMORY", NULL)->reason,
+                     GOV_RUNENV_GPU_MEMORY_UNKNOWN);
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "0.375");
+    gov_runenv_free(env);
+}
+
+/* Whole GPUs, a MIG instance, no grant, a whole GPU's MPS count: nothing
+ * set, and the reason; --governor=threads sets none either. */
+static void test_gpu_not_shared(void **state)
+{
+    static const struct { gov_gpu_share_kind kind; double share; } cases[] = {
+        { GOV_GPU_SHARE_GPU, 1 }, { GOV_GPU_SHARE_MIG, 1 }, { GOV_GPU_SHARE_NONE, NAN },
+        { GOV_GPU_SHARE_MPS, 1 }, { GOV_GPU_SHARE_PARTITION, 1 },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gov_snapshot s = gpu_share(cases[i].kind, cases[i].share);
+        gov_runenv *env = compute(&s, 0, NULL, 0);
+
+        assert_int_equal(find(env, "XLA_PYTHON_CLIENT_MEM_FRACTION", NULL)->reason,
+                         GOV_RUNENV_NO_GPU_SHARE);
+        assert_int_equal(find(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", NULL)->reason,
+                         GOV_RUNENV_NO_GPU_SHARE);
+        assert_int_equal(find(env, "GOVERNOR_GPU_SHARE", NULL)->reason, GOV_RUNENV_NO_GPU_SHARE);
+        assert_null(var(env, "TF_FORCE_GPU_ALLOW_GROWTH"));
+        gov_runenv_free(env);
+    }
+    {
+        gov_snapshot s = gpu_share(GOV_GPU_SHARE_SHARD, 0.25);
+        gov_runenv *env = compute(&s, 0, NULL, GOV_RUNENV_CPU_ONLY);
+
+        assert_int_equal(find(env, "TF_FORCE_GPU_ALLOW_GROWTH", NULL)->reason,
+                         GOV_RUNENV_NOT_ASKED);
+        assert_null(var(env, "TF_FORCE_GPU_ALLOW_GROWTH"));
+        gov_runenv_free(env);
+    }
+}
+
+/* The user's values stay, and are compared in the share's terms; a
+ * user's XLA_CLIENT_MEM_FRACTION keeps ours out, even with --force. */
+static void test_gpu_user_values(void **state)
+{
+    static const char *const envp[] = {
+        "XLA_CLIENT_MEM_FRACTION=.9", "CUPY_GPU_MEMORY_LIMIT=2147483648",
+        "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=1=1G,0=2G", "TF_FORCE_GPU_ALLOW_GROWTH=false", NULL,
+    };
+    gov_snapshot s = gpu_share(GOV_GPU_SHARE_MPS, 0.25);
+    gov_runenv *env;
+    const gov_runenv_entry *e;
+
+    (void)state;
+    for (int force = 0; force < 2; force++) {
+        env = compute(&s, 0, envp, force ? GOV_RUNENV_FORCE : 0);
+        e = find(env, "XLA_PYTHON_CLIENT_MEM_FRACTION", NULL);
+        assert_int_equal(e->action, GOV_RUNENV_KEEP);
+        assert_string_equal(e->setting, ".9");
+        assert_int_equal(e->user, 900);
+        assert_true(e->exceeds);
+        assert_null(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"));
+        if (!force) {
+            /* 2 GiB of a 16 GiB card: 125 thousandths, within 180. */
+            e = find(env, "CUPY_GPU_MEMORY_LIMIT", NULL);
+            assert_int_equal(e->user, 125);
+            assert_false(e->exceeds);
+            e = find(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", NULL);
+            assert_int_equal(e->user, 2048 * MIB);
+            assert_false(e->exceeds);
+            e = find(env, "TF_FORCE_GPU_ALLOW_GROWTH", NULL);
+            assert_int_equal(e->action, GOV_RUNENV_KEEP);
+            assert_int_equal(e->user, GOV_UNKNOWN);
+        } else {
+            assert_string_equal(var(env, "TF_FORCE_GPU_ALLOW_GROWTH"), "true");
+        }
+        gov_runenv_free(env);
+    }
+}
+
+/* What a batch step exported for its share is replaced by a step's own,
+ * or removed where the step holds no share; the user's stays. */
+static void test_gpu_earlier_export(void **state)
+{
+    static const char *const envp[] = {
+        "GOVERNOR_GPU_SHARE=0.500", "GOVERNOR_GPU_MEMORY=8589934592",
+        "XLA_PYTHON_CLIENT_MEM_FRACTION=0.375", "CUPY_GPU_MEMORY_LIMIT=37%",
+        "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192MB", "TF_FORCE_GPU_ALLOW_GROWTH=true", NULL,
+    };
+    gov_snapshot s = gpu_share(GOV_GPU_SHARE_MPS, 0.25);
+    gov_runenv *env = compute(&s, 0, envp, 0);
+
+    (void)state;
+    assert_int_equal(find(env, "XLA_PYTHON_CLIENT_MEM_FRACTION", NULL)->reason,
+                     GOV_RUNENV_REPLACED);
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "0.187");
+    assert_string_equal(var(env, "CUPY_GPU_MEMORY_LIMIT"), "18%");
+    assert_string_equal(var(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=4096MB");
+    assert_string_equal(var(env, "GOVERNOR_GPU_SHARE"), "0.250");
+    gov_runenv_free(env);
+
+    s = gpu_share(GOV_GPU_SHARE_GPU, 1);
+    env = compute(&s, 0, envp, 0);
+    assert_int_equal(find(env, "XLA_PYTHON_CLIENT_MEM_FRACTION", NULL)->reason,
+                     GOV_RUNENV_CLEARED);
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "(unset)");
+    assert_string_equal(var(env, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "(unset)");
+    assert_string_equal(var(env, "TF_FORCE_GPU_ALLOW_GROWTH"), "(unset)");
+    assert_string_equal(var(env, "GOVERNOR_GPU_SHARE"), "(unset)");
+    assert_string_equal(var(env, "GOVERNOR_GPU_MEMORY"), "(unset)");
+    gov_runenv_free(env);
+}
+
 static void test_bad_arguments(void **state)
 {
     gov_snapshot s = alloc();
@@ -653,6 +822,11 @@ int main(void)
         cmocka_unit_test(test_memory_hints_need_an_allocation),
         cmocka_unit_test(test_hints_within_the_limit),
         cmocka_unit_test(test_long_user_value_cut),
+        cmocka_unit_test(test_gpu_shard),
+        cmocka_unit_test(test_gpu_mps),
+        cmocka_unit_test(test_gpu_not_shared),
+        cmocka_unit_test(test_gpu_user_values),
+        cmocka_unit_test(test_gpu_earlier_export),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
