@@ -573,18 +573,23 @@ static uint64_t marker_milli(const char *const *envp, const char *name)
     return v && !gov__envval_fraction(v, strlen(v), &x) ? x : 0;
 }
 
-/* A shard's or an MPS client's share of one GPU, from the snapshot: whole
+/* A task's part of a shard's or an MPS client's share of one GPU, from the
+ * snapshot: the step's tasks on the node hold the share together (Slurm
+ * gives them all the same device), so each plans on its part.  Whole
  * GPUs, MIG instances and partitions are the runtimes' own to size. */
 static void gpu_basis(const gov_snapshot_scheduler *s, gov_knob_basis *k)
 {
-    double milli = s->gpu_share * GOV_GPU_MILLI;
+    uint64_t tasks = s->tasks_on_node != GOV_UNKNOWN && s->tasks_on_node > 1 ? s->tasks_on_node
+                                                                             : 1;
+    double milli = s->gpu_share * GOV_GPU_MILLI / (double)tasks;
     bool shared = s->gpu_share_kind == GOV_GPU_SHARE_SHARD ||
                   s->gpu_share_kind == GOV_GPU_SHARE_MPS;
 
     k->gpu_kind = s->gpu_share_kind;
-    k->gpu_milli = shared && !isnan(milli) && milli >= 1 && milli < GOV_GPU_MILLI
+    k->gpu_milli = shared && !isnan(milli) && milli >= 1 && s->gpu_share < 1
                  ? (uint64_t)milli : 0;
-    k->gpu_memory = k->gpu_milli ? s->gpu_memory_bytes : GOV_UNKNOWN;
+    k->gpu_memory = k->gpu_milli && s->gpu_memory_bytes != GOV_UNKNOWN
+                  ? s->gpu_memory_bytes / tasks : GOV_UNKNOWN;
 }
 
 /* The builder's entries and variables, and the snapshot as the command

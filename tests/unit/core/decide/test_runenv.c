@@ -651,6 +651,15 @@ static void test_gpu_shard(void **state)
     assert_string_equal(var(env, "GOVERNOR_GPU_SHARE"), "0.250");
     assert_string_equal(var(env, "GOVERNOR_GPU_MEMORY"), "4294967296");
     gov_runenv_free(env);
+
+    /* Two tasks of the step hold the quarter together: an eighth each. */
+    s.scheduler.tasks_on_node = 2;
+    gov_snapshot_resolve(&s);
+    env = compute(&s, 0, NULL, 0);
+    assert_string_equal(var(env, "XLA_PYTHON_CLIENT_MEM_FRACTION"), "0.093");
+    assert_string_equal(var(env, "GOVERNOR_GPU_SHARE"), "0.125");
+    assert_string_equal(var(env, "GOVERNOR_GPU_MEMORY"), "2147483648");
+    gov_runenv_free(env);
 }
 
 /* An MPS client's share: its pinned limit is the share's whole memory, in
