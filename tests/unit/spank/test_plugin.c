@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,25 @@ static void run_step(struct spank_handle *sp, bool exit_too)
     assert_int_equal(slurm_spank_exit(sp, 0, NULL), 0);
 }
 
+/* The governed step, in a process that is then killed before task_exit
+ * and exit, as the kernel's OOM killer ends a slurmstepd: what the step
+ * left behind is what the epilog finds, and the process's memory goes
+ * with it. */
+static void lose_step(void)
+{
+    struct spank_handle sp;
+    pid_t pid = fork();
+    int status;
+
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        run_step(&sp, false);
+        raise(SIGKILL);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
 /* The file's last record. */
 static void last_record(gov_step_record *rec)
 {
@@ -218,8 +238,7 @@ static void test_lost_stepd(void **state)
     (void)state;
     if (!dir[0])
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "run_dir and the step report are root's");
-    run_step(&sp, false);
-    standin_free(&sp);
+    lose_step();
     snprintf(run, sizeof run, "run_dir=%s", dir);
     standin_init(&sp, S_CTX_JOB_SCRIPT);
     sp.has_job = true;
@@ -230,6 +249,7 @@ static void test_lost_stepd(void **state)
     assert_int_equal(entries("steps"), 0);
     assert_int_equal(entries("pending"), 0);
     assert_non_null(standin_logged("1 descriptor file(s) removed, 0 record(s) written"));
+    standin_free(&sp);
 }
 
 static void test_lost_stepd_record(void **state)
@@ -241,8 +261,7 @@ static void test_lost_stepd_record(void **state)
     (void)state;
     if (!dir[0])
         SKIP_BECAUSE(GOV_FACT_NOT_ROOT, "run_dir and the step report are root's");
-    run_step(&sp, false);
-    standin_free(&sp);
+    lose_step();
     snprintf(run, sizeof run, "run_dir=%s", dir);
     snprintf(report, sizeof report, "report=%s", dir);
     standin_init(&sp, S_CTX_JOB_SCRIPT);
@@ -253,6 +272,7 @@ static void test_lost_stepd_record(void **state)
     last_record(&rec);
     assert_true(rec.recovered);
     assert_true(rec.findings & (1u << GOV_FINDING_STEPD_LOST));
+    standin_free(&sp);
 }
 
 /* seal=required and a value srun never checked: each task's process ends
