@@ -25,6 +25,16 @@
 #define FIX_GPU \
     "ConstrainDevices=yes in cgroup.conf, with TaskPlugin=task/cgroup in slurm.conf " \
     "and every GPU's device file in gres.conf (File=)"
+#define FIX_GPU_SHARE \
+    "where the share's memory must hold: a MIG instance per share (typed gres/gpu " \
+    "naming its nvidia-caps device files, MultipleFiles= in gres.conf), or gres/mps " \
+    "with a pinned memory limit (set_default_device_pinned_mem_limit in " \
+    "nvidia-cuda-mps-control); meanwhile srun --governor=runtimes or governor run " \
+    "sizes JAX, TensorFlow and CuPy to the share"
+#define FIX_MPS_MEMORY \
+    "srun --governor=runtimes or governor run (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT at " \
+    "the share's memory, where the card's memory is known); for every client: " \
+    "set_default_device_pinned_mem_limit in nvidia-cuda-mps-control"
 #define FIX_SPLIT_CORES \
     "srun --hint=nomultithread (a thread per core, each task its cores whole), or " \
     "--cpus-per-task a multiple of the threads per core with --cpu-bind=cores"
@@ -56,7 +66,7 @@ static gov_doctor_finding *add(gov_doctor_report *r, const char *id, gov_doctor_
 {
     gov_doctor_finding *f;
 
-    /* The rules below add at most 16 findings; the bound only guards edits. */
+    /* The rules below add at most 17 findings; the bound only guards edits. */
     if (r->count >= GOV_DOCTOR_MAX_FINDINGS)
         return NULL;
     f = &r->findings[r->count++];
@@ -454,6 +464,30 @@ static void examine_gpu(const gov_snapshot *s, gov_doctor_report *r)
     }
 }
 
+/* A share of a GPU that the GPU does not hold the task to: a shard's
+ * (nothing fences it), an MPS client's memory (only a pinned limit does).
+ * The runtimes' variables keep a program to its share; nothing enforces
+ * it. */
+static void examine_gpu_share(const gov_snapshot *s, gov_doctor_report *r)
+{
+    const gov_snapshot_scheduler *sc = &s->scheduler;
+
+    if (!(sc->gpu_share < 1))  /* NaN (no grant) too */
+        return;
+    if (sc->gpu_share_kind == GOV_GPU_SHARE_SHARD)
+        add(r, "gpu.share_unfenced", GOV_DOCTOR_WARN, "gpu",
+            "this task holds a share of a GPU through gres/shard, which Slurm does not "
+            "fence: every step on the same GPU may take all of its memory and time, and a "
+            "runtime that sizes itself to the device takes the others' share",
+            FIX_GPU_SHARE);
+    else if (sc->gpu_share_kind == GOV_GPU_SHARE_MPS && s->accel.mps_pinned_limit == 0)
+        add(r, "gpu.mps_no_memory_limit", GOV_DOCTOR_WARN, "gpu",
+            "this task is an MPS client with a share of a GPU: its thread percentage "
+            "holds its compute, but no pinned device memory limit holds its memory, so "
+            "it may allocate all of the GPU's",
+            FIX_MPS_MEMORY);
+}
+
 /* cgroup v2 has no devices controller to read: Slurm's device rules are an
  * eBPF filter, and the process sees it only when it refuses a device.  Say
  * which of the two a v2 node with GPUs shows, so that a person reads the
@@ -570,6 +604,7 @@ int gov__doctor_examine(const gov_snapshot *snap, gov_doctor_report *out)
         missing |= examine_cpu(snap, out);
         missing |= examine_memory(snap, out);
         examine_gpu(snap, out);
+        examine_gpu_share(snap, out);
         examine_device_filter(snap, out);
     }
     examine_topology(snap, out);

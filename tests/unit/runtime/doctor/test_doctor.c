@@ -511,6 +511,45 @@ static void test_gpu_not_enforced(void **state)
     expect_fix(expect(&r, "gpu.not_enforced", GOV_DOCTOR_WARN, "gpu"), "ConstrainDevices=yes");
 }
 
+/* A shard's share: nothing fences it; an MPS client's: its memory only
+ * with a pinned limit; a whole GPU, a MIG instance or a whole GPU's
+ * shards: nothing to say. */
+static void test_gpu_share(void **state)
+{
+    gov_snapshot s = in_step(GOV_SCHED_DESCRIPTOR);
+    gov_doctor_report r;
+
+    (void)state;
+    task_cgroup(&s);
+    gpu_node(&s, 1, 3, 1);
+    s.scheduler.gpus_verified = 1;
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+    s.scheduler.gpu_share = 0.25;
+    r = examine(&s);
+    expect_fix(expect(&r, "gpu.share_unfenced", GOV_DOCTOR_WARN, "gpu"), "MIG");
+    expect(&r, "gpu.enforced", GOV_DOCTOR_OK, "gpu");
+    assert_int_equal(r.exit_status, 0);
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_MPS;
+    s.accel.mps_pinned_limit = 0;
+    r = examine(&s);
+    expect_fix(expect(&r, "gpu.mps_no_memory_limit", GOV_DOCTOR_WARN, "gpu"),
+               "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT");
+    assert_null(find(&r, "gpu.share_unfenced"));
+    s.accel.mps_pinned_limit = 1;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.mps_no_memory_limit"));
+    s.accel.mps_pinned_limit = 0;
+    s.scheduler.gpu_share = 1;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.mps_no_memory_limit"));
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.share_unfenced"));
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_MIG;
+    r = examine(&s);
+    assert_null(find(&r, "gpu.share_unfenced"));
+}
+
 /* cgroup v2: the eBPF filter is seen through its refusals, or not at all. */
 static void test_gpu_v2_filter(void **state)
 {
@@ -892,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_cpu_unconfirmed),
         cmocka_unit_test(test_cpu_allocation_unknown),
         cmocka_unit_test(test_gpu_enforced),
+        cmocka_unit_test(test_gpu_share),
         cmocka_unit_test(test_gpu_not_enforced),
         cmocka_unit_test(test_gpu_quiet_without_gpus),
         cmocka_unit_test(test_gpu_v2_filter),
