@@ -202,6 +202,9 @@ void gov__report_record_start(const gov_report *r, const gov_descriptor *step,
     rec->budget_cpus = step->cpus_on_node;
     if (step->step_mem_mib != GOV_UNKNOWN && step->step_mem_mib)
         rec->budget_memory_bytes = step->step_mem_mib << 20;
+    if (step->gpu_share != GOV_UNKNOWN && step->gpu_share_of != GOV_UNKNOWN && step->gpu_share_of)
+        rec->budget_gpu_share = (double)step->gpu_share / (double)step->gpu_share_of;
+    rec->budget_gpu_memory_bytes = step->gpu_mem_bytes;
 }
 
 static void write_record(gov_report *r, const gov_spank_policy *site, const gov_descriptor *step)

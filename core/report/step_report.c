@@ -41,6 +41,8 @@ void gov__step_record_init(gov_step_record *r)
     r->job = r->uid = r->start = r->tasks = GOV_UNKNOWN;
     r->time_limit_s = r->job_end = GOV_UNKNOWN;
     r->budget_cpus = r->budget_memory_bytes = r->budget_gpus = GOV_UNKNOWN;
+    r->budget_gpu_share = NAN;
+    r->budget_gpu_memory_bytes = GOV_UNKNOWN;
     r->told_threads = r->told_memory_bytes = GOV_UNKNOWN;
     r->memory_peak_bytes = r->memory_cache_bytes = r->memory_working_set_bytes = GOV_UNKNOWN;
     r->memory_limit_bytes = GOV_UNKNOWN;
@@ -267,6 +269,8 @@ static const gov_field fields[] = {
     U("budget.cpus", budget_cpus),
     U("budget.memory_bytes", budget_memory_bytes),
     U("budget.gpus", budget_gpus),
+    S("budget.gpu_share", budget_gpu_share),
+    U("budget.gpu_memory_bytes", budget_gpu_memory_bytes),
     S("used.cpu_s", cpu_s),
     RATIO("used.cpu_efficiency", cpu_efficiency),
     { .path = "used.cpu_source", .kind = GOV_FIELD_DERIVED, .derive = cpu_source,

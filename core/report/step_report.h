@@ -73,6 +73,12 @@ typedef struct gov_step_record {
     uint64_t time_limit_s, job_end;
     uint64_t tasks;          /* the step's tasks on this node */
     uint64_t budget_cpus, budget_memory_bytes, budget_gpus;
+    /* The GPU grant's share of one GPU (a shard's, an MPS client's: 0.25;
+     * whole GPUs and MIG instances 1), and the GPU memory it gives where
+     * the grant says it (a MIG profile's), as sealed; NAN and GOV_UNKNOWN
+     * where unknown. */
+    double budget_gpu_share;
+    uint64_t budget_gpu_memory_bytes;
     /* What the plugin told the tasks (--governor=runtimes, threads):
      * told_tasks of them; threads and memory_bytes the largest any was
      * told.  told_tasks 0: the plugin told nothing. */

@@ -137,6 +137,8 @@ static const struct metric {
     U("governor_step_budget_cpus", budget_cpus, "CPUs sealed for the step on the node."),
     U("governor_step_budget_memory_bytes", budget_memory_bytes, "Memory sealed for the step on the node."),
     U("governor_step_budget_gpus", budget_gpus, "GPUs sealed for the step on the node."),
+    D("governor_step_budget_gpu_share_ratio", budget_gpu_share, "The GPU grant's share of one GPU (1: whole GPUs)."),
+    U("governor_step_budget_gpu_memory_bytes", budget_gpu_memory_bytes, "GPU memory the grant gives (a MIG profile's)."),
     D("governor_step_cpu_seconds", cpu_s, "CPU time the step used on the node."),
     D("governor_step_cpu_efficiency_ratio", cpu_efficiency, "CPU time over elapsed time times sealed CPUs."),
     U("governor_step_memory_peak_bytes", memory_peak_bytes, "The step's memory peak on the node, page cache included."),

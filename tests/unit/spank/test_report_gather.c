@@ -134,7 +134,7 @@ static void test_record(void **state)
 /* A GPU device node that no device cgroup fences: root opens every node,
  * so nothing counts the grant, and neither a grant of one nor of two is a
  * budget of the record (unknown); where no node at all is there, a grant of
- * none is confirmed (test_record). */
+ * none is confirmed (test_record).  The grant's share, sealed, is there. */
 static void test_gpu_unfenced(void **state)
 {
     struct spank_handle sp;
@@ -155,6 +155,9 @@ static void test_gpu_unfenced(void **state)
         step_of(&step);
         step.tasks_on_node = 1;
         step.step_id = 2 + (uint32_t)grant;
+        step.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+        step.gpu_share = grant;
+        step.gpu_share_of = 4;
         standin_init(&sp, S_CTX_REMOTE);
         gov__report_begin(&r, &step);
         sp.task_id = 0;
@@ -162,6 +165,9 @@ static void test_gpu_unfenced(void **state)
         gov__report_task_exited(&r, &site, &step);
         last_record(&rec);
         assert_int_equal(rec.budget_gpus, GOV_UNKNOWN);
+        /* The share is root's sealed figure, confirmed or not. */
+        assert_true(rec.budget_gpu_share == (double)grant / 4);
+        assert_true(rec.budget_gpu_memory_bytes == GOV_UNKNOWN);
         gov__report_end(&r, &site, &step);
         standin_free(&sp);
     }

@@ -55,7 +55,8 @@ static void test_round_trip(void **state)
         "{\"schema\":\"governor.step-report/1\",\"job\":41,\"step\":\"0\",\"node\":\"node-1.a_b\","
         "\"uid\":1001,\"start\":1796194264,\"elapsed_s\":10.000,\"time_limit_s\":null,"
         "\"job_end\":null,\"tasks\":2,"
-        "\"budget\":{\"cpus\":4,\"memory_bytes\":419430400,\"gpus\":null},"
+        "\"budget\":{\"cpus\":4,\"memory_bytes\":419430400,\"gpus\":null,"
+        "\"gpu_share\":null,\"gpu_memory_bytes\":null},"
         "\"used\":{\"cpu_s\":9.500,\"cpu_efficiency\":0.2375,\"cpu_source\":\"rusage\","
         "\"memory_peak_bytes\":104857600,\"memory_cache_bytes\":null,"
         "\"memory_working_set_bytes\":null,\"memory_efficiency\":null,"
@@ -67,12 +68,48 @@ static void test_round_trip(void **state)
     assert_int_equal(back.job, 41);
     assert_string_equal(back.node, "node-1.a_b");
     assert_true(back.budget_gpus == GOV_UNKNOWN);
+    assert_true(isnan(back.budget_gpu_share));
+    assert_true(back.budget_gpu_memory_bytes == GOV_UNKNOWN);
     assert_true(isnan(back.memory_some_s));
     assert_true(back.cpu_some_s == 1.25);
     assert_int_equal(back.told_tasks, 2);
     assert_true(back.told_memory_bytes == GOV_UNKNOWN);
     assert_int_equal(back.findings, 1u << GOV_FINDING_CPU_UNDERUSED);
     assert_false(back.cpu_from_cgroup);
+}
+
+/* A shard's share of its GPU and a MIG profile's memory, as sealed, come
+ * back from the line; a record of an earlier version, without them, reads
+ * as unknown. */
+static void test_gpu_share(void **state)
+{
+    gov_step_record r = sample(), back;
+    char line[GOV_REPORT_LINE_MAX];
+    int len;
+
+    (void)state;
+    r.budget_gpus = 1;
+    r.budget_gpu_share = 0.25;
+    r.budget_gpu_memory_bytes = 5ull << 30;
+    len = gov__step_record_encode(&r, line, sizeof line);
+    assert_true(len > 0);
+    assert_non_null(strstr(line, "\"gpus\":1,\"gpu_share\":0.250,\"gpu_memory_bytes\":5368709120}"));
+    assert_int_equal(gov__step_record_decode(line, (size_t)len - 1, &back), 0);
+    assert_true(back.budget_gpu_share == 0.25);
+    assert_true(back.budget_gpu_memory_bytes == 5ull << 30);
+
+    /* The same record as an earlier version wrote it. */
+    {
+        static const char added[] = ",\"gpu_share\":0.250,\"gpu_memory_bytes\":5368709120";
+        char *at = strstr(line, added);
+
+        assert_non_null(at);
+        memmove(at, at + strlen(added), strlen(at + strlen(added)) + 1);
+        assert_int_equal(gov__step_record_decode(line, strlen(line) - 1, &back), 0);
+        assert_true(isnan(back.budget_gpu_share));
+        assert_true(back.budget_gpu_memory_bytes == GOV_UNKNOWN);
+        assert_int_equal(back.budget_gpus, 1);
+    }
 }
 
 /* The job's time limit: a step that lasted to the job's end timed out; a
@@ -482,6 +519,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_gpu_share),
         cmocka_unit_test(test_judge_time),
         cmocka_unit_test(test_judge_memory_lowered),
         cmocka_unit_test(test_told_null),
