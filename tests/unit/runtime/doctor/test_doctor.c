@@ -548,6 +548,16 @@ static void test_gpu_share(void **state)
     s.scheduler.gpu_share_kind = GOV_GPU_SHARE_MIG;
     r = examine(&s);
     assert_null(find(&r, "gpu.share_unfenced"));
+    /* A shard's task that can open more GPUs than its one: the grant is
+     * not enforced, an error, besides the share that nothing fences. */
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+    s.scheduler.gpu_share = 0.25;
+    s.scheduler.gpus_on_node = 1;
+    gpu_node(&s, 4, 0, 0);
+    r = examine(&s);
+    expect(&r, "gpu.not_enforced", GOV_DOCTOR_ERROR, "gpu");
+    expect(&r, "gpu.share_unfenced", GOV_DOCTOR_WARN, "gpu");
+    assert_int_equal(r.exit_status, 1);
 }
 
 /* cgroup v2: the eBPF filter is seen through its refusals, or not at all. */
