@@ -325,6 +325,62 @@ static void test_gpu_enforcement(void **state)
     assert_int_equal(s.enforcement.gpu, GOV_ENFORCED);
 }
 
+/* The grant as it is: a whole GPU on a partitioned AMD card is the card's
+ * share of its GPU, with the card's memory and the device cgroup's fence; a
+ * shard's memory is its share of the card's; an MPS client's memory is held
+ * only under a pinned limit; a shard is never held. */
+static void test_gpu_shares(void **state)
+{
+    gov_snapshot s = host_only();
+
+    (void)state;
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.scheduler.gpus_on_node = 1;
+    s.accel.nvidia_dev_nodes = 0;
+    s.accel.drm_render_nodes = 2;
+    s.accel.drm_render_usable = 1;
+    s.accel.drm_render_denied = 1;
+    s.accel.devices_confined = 1;
+    s.accel.gpu_vram_total_bytes = 96 * GiB;
+    s.accel.gpu_unified = 0;
+    s.accel.gpu_partitions = 2;
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_GPU;
+    s.scheduler.gpu_share = 1;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.scheduler.gpu_share_kind, GOV_GPU_SHARE_PARTITION);
+    assert_true(s.scheduler.gpu_share == 0.5);
+    assert_int_equal(s.scheduler.gpu_memory_bytes, 96 * GiB);
+    assert_int_equal(s.enforcement.gpu_share, GOV_ENFORCED);
+
+    s = host_only();
+    s.scheduler.source = GOV_SCHED_DESCRIPTOR;
+    s.accel.gpu_vram_total_bytes = 16 * GiB;
+    s.accel.gpu_unified = 0;
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_SHARD;
+    s.scheduler.gpu_share = 0.25;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.scheduler.gpu_memory_bytes, 4 * GiB);
+    assert_int_equal(s.enforcement.gpu_share, GOV_NOT_ENFORCED);
+    s.scheduler.gpu_memory_bytes = GOV_UNKNOWN;
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_MPS;
+    s.accel.mps_pinned_limit = 0;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu_share, GOV_NOT_ENFORCED);
+    s.accel.mps_pinned_limit = 1;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu_share, GOV_ENFORCED);
+    /* A unified GPU's carve-out is no GPU memory of the share's. */
+    s.scheduler.gpu_memory_bytes = GOV_UNKNOWN;
+    s.accel.gpu_unified = 1;
+    gov_snapshot_resolve(&s);
+    assert_true(s.scheduler.gpu_memory_bytes == GOV_UNKNOWN);
+    /* No grant: nothing is held, or known to be. */
+    s.scheduler.gpu_share_kind = GOV_GPU_SHARE_NONE;
+    s.scheduler.gpu_share = NAN;
+    gov_snapshot_resolve(&s);
+    assert_int_equal(s.enforcement.gpu_share, GOV_ENFORCEMENT_UNKNOWN);
+}
+
 /* A cgroup namespace of its own hides the step's limits: vouched-for
  * scheduler facts are the budget, a user's claim (a descriptor whose maker
  * went unchecked, the variables) is held to the host, and without one the
@@ -403,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_high_does_not_enforce),
         cmocka_unit_test(test_scheduler_remaining_uses_working_set),
         cmocka_unit_test(test_gpu_enforcement),
+        cmocka_unit_test(test_gpu_shares),
         cmocka_unit_test(test_hidden_cgroups_and_who_made_the_facts),
         cmocka_unit_test(test_no_scheduler_ignores_its_fields),
         cmocka_unit_test(test_overflow_saturates),

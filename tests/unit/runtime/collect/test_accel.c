@@ -108,6 +108,19 @@ static void test_amd_apu(void **state)
     assert_int_equal(snap.accel.gpu_vram_total_bytes, UINT64_C(536870912));
 }
 
+/* An MI300X in DPX and NPS2: the card is half of its GPU, with its half of
+ * the VRAM; a mode that names no count (CPX) says nothing. */
+static void test_amd_partitions(void **state)
+{
+    collect(GOV_FIXTURES "/accel/amd-dpx", NULL);
+    assert_int_equal(snap.accel.gpu_index, 0);
+    assert_int_equal(snap.accel.gpu_partitions, 2);
+    assert_int_equal(snap.accel.gpu_vram_total_bytes, UINT64_C(103079215104));
+    assert_int_equal(snap.accel.gpu_unified, 0);
+    collect(GOV_FIXTURES "/accel/amd", NULL);
+    assert_true(snap.accel.gpu_partitions == GOV_UNKNOWN);
+}
+
 static void test_intel_igpu(void **state)
 {
     collect(GOV_FIXTURES "/accel/intel", NULL);
@@ -331,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_nvidia_node),
         cmocka_unit_test(test_amd_node),
         cmocka_unit_test(test_amd_apu),
+        cmocka_unit_test(test_amd_partitions),
         cmocka_unit_test(test_intel_igpu),
         cmocka_unit_test(test_no_gpu),
         cmocka_unit_test(test_confinement),
