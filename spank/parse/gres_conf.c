@@ -202,7 +202,10 @@ static void gpu_line(const line_words *w, gov_gres_node *out)
         gov_gres_gpu *g;
         int index = file_index(files.name[i]);
 
-        if (index < 0 || out->ngpus == GOV_GRES_GPUS_MAX || gpu_of(out, index) < out->ngpus)
+        /* A file twice is one GPU; a MIG instance's file is its GPU's, which
+         * other instances share. */
+        if (index < 0 || out->ngpus == GOV_GRES_GPUS_MAX ||
+            (!multiple && gpu_of(out, index) < out->ngpus))
             continue;
         g = &out->gpu[out->ngpus++];
         memset(g, 0, sizeof *g);
@@ -313,6 +316,16 @@ static uint64_t count_of(const char *v)
     return v && !gov__parse_dec(v, strlen(v), 0, 1u << 30, &x) ? x : GOV_UNKNOWN;
 }
 
+/* The node's first GPU where every GPU has the same shard count; NULL
+ * otherwise. */
+static const gov_gres_gpu *shards_alike(const gov_gres_node *g)
+{
+    for (size_t i = 1; i < g->ngpus; i++)
+        if (g->gpu[i].shards != g->gpu[0].shards)
+            return NULL;
+    return g->ngpus ? &g->gpu[0] : NULL;
+}
+
 void gov__gres_grant(const gov_gres_node *g, const char *step_gpus, const char *shards,
                      const char *mps_percent, uint64_t gpus_on_node, gov_gres_grant *out)
 {
@@ -321,15 +334,23 @@ void gov__gres_grant(const gov_gres_node *g, const char *step_gpus, const char *
 
     out->kind = GOV_GPU_SHARE_NONE;
     out->share = out->share_of = out->mem_bytes = GOV_UNKNOWN;
-    /* The grant's (first) GPU, as SLURM_STEP_GPUS numbers it. */
+    /* The grant's (first) GPU: SLURM_STEP_GPUS numbers the node's gres/gpu
+     * devices in gres.conf's order, a MIG instance one of them (seen on
+     * 22.05: 2 for the third line, the first on /dev/nvidia1), not by
+     * their device files. */
     if (step_gpus && !gov__parse_dec(step_gpus, strcspn(step_gpus, ","), 0, 1u << 20, &first) &&
-        gpu_of(g, (int)first) < g->ngpus)
-        gpu = &g->gpu[gpu_of(g, (int)first)];
+        first < g->ngpus)
+        gpu = &g->gpu[first];
     /* gres/shard and gres/mps overwrite or remove their variable in every
      * step of a node that has them: there, no user's export survives. */
     if (g->shard && (n = count_of(shards)) != GOV_UNKNOWN) {
         out->kind = GOV_GPU_SHARE_SHARD;
         out->share = n;
+        /* Where gres/mps is configured too, Slurm names no GPU in a shard
+         * step (22.05 to 26.05): a count every GPU of the node shares is
+         * the denominator all the same. */
+        if (!gpu)
+            gpu = shards_alike(g);
         if (gpu && gpu->shards)
             out->share_of = gpu->shards;
         return;

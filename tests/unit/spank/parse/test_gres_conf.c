@@ -159,15 +159,33 @@ static void test_grant(void **state)
     assert_int_equal(g.kind, GOV_GPU_SHARE_MPS);
     assert_int_equal(g.share, GOV_UNKNOWN);
     assert_int_equal(g.share_of, GOV_UNKNOWN);
+    /* There a shard step has no SLURM_STEP_GPUS: the count every GPU of
+     * the node has is the denominator; where they differ, none is. */
+    gov__gres_grant(&node, NULL, "1", NULL, 0, &g);
+    assert_int_equal(g.kind, GOV_GPU_SHARE_SHARD);
+    assert_int_equal(g.share_of, 4);
+    parse("Name=gpu File=/dev/nvidia[0-1]\nName=shard Count=4 File=/dev/nvidia0\n"
+          "Name=shard Count=8 File=/dev/nvidia1\nName=mps Count=200\n", "n");
+    gov__gres_grant(&node, NULL, "1", NULL, 0, &g);
+    assert_int_equal(g.share, 1);
+    assert_int_equal(g.share_of, GOV_UNKNOWN);
 
-    /* A MIG instance: whole, its profile's memory in decimal gigabytes. */
+    /* MIG instances: whole, their profile's memory in decimal gigabytes;
+     * SLURM_STEP_GPUS numbers the lines, two instances on one GPU two of
+     * them (22.05: 2 for the 3g.20gb, 3 for the first a100). */
     parse("Name=gpu Type=1g.5gb MultipleFiles=/dev/nvidia0,/dev/nvidia-caps/nvidia-cap21\n"
-          "Name=gpu Type=a100 File=/dev/nvidia1\n", "n");
-    gov__gres_grant(&node, "0", NULL, NULL, 1, &g);
+          "Name=gpu Type=1g.5gb MultipleFiles=/dev/nvidia0,/dev/nvidia-caps/nvidia-cap30\n"
+          "Name=gpu Type=3g.20gb MultipleFiles=/dev/nvidia1,/dev/nvidia-caps/nvidia-cap39\n"
+          "Name=gpu Type=a100 File=/dev/nvidia[2-3]\n", "n");
+    assert_int_equal(node.ngpus, 5);
+    gov__gres_grant(&node, "1", NULL, NULL, 1, &g);
     assert_int_equal(g.kind, GOV_GPU_SHARE_MIG);
     assert_int_equal(g.share, 1);
     assert_int_equal(g.mem_bytes, 5000000000ULL);
-    gov__gres_grant(&node, "1", NULL, NULL, 1, &g);
+    gov__gres_grant(&node, "2", NULL, NULL, 1, &g);
+    assert_int_equal(g.kind, GOV_GPU_SHARE_MIG);
+    assert_int_equal(g.mem_bytes, 20000000000ULL);
+    gov__gres_grant(&node, "3", NULL, NULL, 1, &g);
     assert_int_equal(g.kind, GOV_GPU_SHARE_GPU);
     assert_int_equal(g.mem_bytes, GOV_UNKNOWN);
 }
