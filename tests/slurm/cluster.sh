@@ -39,6 +39,10 @@ usage: cluster.sh start|stop|status|env|restart-slurmd [options]
                        (gres.conf: a Name=shard line with File and Count per GPU)
   --mps N              gres/mps as well, a count of N on each emulated GPU
                        (gres.conf: a Name=mps line with File and Count per GPU)
+  --mig yes|no         MIG on node1's first two GPUs (default no): GPU 0 as two
+                       1g.5gb instances, GPU 1 as one 3g.20gb, each its GPU's
+                       file and two fake /dev/nvidia-caps nodes (MultipleFiles=);
+                       node1's other GPUs whole, Type=a100
   --cgroup v1|v2       CgroupPlugin=cgroup/v1 (default) or cgroup/v2; v2 needs a
                        unified hierarchy (the QEMU guest, tests/guest/)
   --node-order LIST    the order of the NodeName lines in slurm.conf, a comma
@@ -103,6 +107,7 @@ constrain_devices=no
 declare_gres=yes
 shards_per_gpu=0
 mps_per_gpu=0
+mig=no
 cgroup=v1
 systemd=yes
 node_shape=emulated
@@ -132,6 +137,7 @@ while [[ $# -gt 0 ]]; do
 	--gres) declare_gres=${2:?--gres needs yes or no}; shift 2 ;;
 	--shards) shards_per_gpu=${2:?--shards needs a count}; shift 2 ;;
 	--mps) mps_per_gpu=${2:?--mps needs a count}; shift 2 ;;
+	--mig) mig=${2:?--mig needs yes or no}; shift 2 ;;
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
 	--systemd) systemd=${2:?--systemd needs yes or no}; shift 2 ;;
 	--node-shape) node_shape=${2:?--node-shape needs emulated or hardware}; shift 2 ;;
@@ -166,6 +172,9 @@ done
 	die "--constrain-devices takes yes or no, got '$constrain_devices'"
 [[ $declare_gres == yes || $declare_gres == no ]] || die "--gres takes yes or no, got '$declare_gres'"
 [[ $shards_per_gpu =~ ^[0-9]+$ && $mps_per_gpu =~ ^[0-9]+$ ]] || die "--shards and --mps take a count"
+[[ $mig == yes || $mig == no ]] || die "--mig takes yes or no, got '$mig'"
+[[ $mig == no || ($gpu_kind == nvidia && ${gpus%%,*} -ge 2 && $shards_per_gpu == 0 && $mps_per_gpu == 0 && ${#machines[@]} -eq 0) ]] ||
+	die "--mig needs --gpus with at least 2 on node1, NVIDIA's kind, no --shards or --mps, one machine"
 [[ $cgroup == v1 || $cgroup == v2 ]] || die "--cgroup takes v1 or v2, got '$cgroup'"
 [[ $systemd == yes || $systemd == no ]] || die "--systemd takes yes or no, got '$systemd'"
 [[ $node_shape == emulated || $node_shape == hardware ]] ||

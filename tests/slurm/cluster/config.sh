@@ -172,7 +172,10 @@ node_gres() {
 	# The GPUs' shares, where the node has GPUs: a count on each.
 	((own > 0 && shards_per_gpu > 0)) && shared+=",shard:$((own * shards_per_gpu))"
 	((own > 0 && mps_per_gpu > 0)) && shared+=",mps:$((own * mps_per_gpu))"
-	if [[ ${#machines[@]} -gt 0 ]]; then
+	if [[ $mig == yes && $1 == 1 ]]; then
+		printf ' Gres=gpu:1g.5gb:2,gpu:3g.20gb:1,gpu:a100:%d' $((own - 2))
+		((own == total)) || printf ',nic:%d' $((total - own))
+	elif [[ ${#machines[@]} -gt 0 ]]; then
 		((own == 0)) || printf ' Gres=gpu:%d%s' "$own" "$shared"
 	elif ((own == 0)); then
 		printf ' Gres=nic:%d' "$total"
@@ -194,9 +197,31 @@ gres_types() {
 # gpu_lines K I: gres.conf's lines for GPU I of nodeK: the GPU and each
 # share of it, with its count.
 gpu_lines() {
+	if [[ $mig == yes && $1 == 1 ]]; then
+		mig_lines "$2"
+		return
+	fi
 	printf 'NodeName=node%d Name=gpu File=%s\n' "$1" "$(gpu_path "$2")"
 	((shards_per_gpu == 0)) || printf 'NodeName=node%d Name=shard Count=%d File=%s\n' "$1" "$shards_per_gpu" "$(gpu_path "$2")"
 	((mps_per_gpu == 0)) || printf 'NodeName=node%d Name=mps Count=%d File=%s\n' "$1" "$mps_per_gpu" "$(gpu_path "$2")"
+}
+
+# The caps nodes of the MIG instances, in mig_lines' order: two each, a GPU
+# instance's and a compute instance's, as the driver numbers them.
+mig_caps="21 22 30 31 39 40"
+
+# mig_lines I: node1's GPU I with --mig: GPU 0 two 1g.5gb instances, GPU 1
+# one 3g.20gb, the others whole.
+mig_lines() {
+	local caps=/dev/nvidia-caps/nvidia-cap
+	case $1 in
+	0)
+		printf 'NodeName=node1 Name=gpu Type=1g.5gb MultipleFiles=/dev/nvidia0,%s21,%s22\n' "$caps" "$caps"
+		printf 'NodeName=node1 Name=gpu Type=1g.5gb MultipleFiles=/dev/nvidia0,%s30,%s31\n' "$caps" "$caps"
+		;;
+	1) printf 'NodeName=node1 Name=gpu Type=3g.20gb MultipleFiles=/dev/nvidia1,%s39,%s40\n' "$caps" "$caps" ;;
+	*) printf 'NodeName=node1 Name=gpu Type=a100 File=%s\n' "$(gpu_path "$1")" ;;
+	esac
 }
 
 write_gres() {

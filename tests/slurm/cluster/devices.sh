@@ -41,6 +41,20 @@ make_fake_devices() {
 		mknod -m 666 /dev/nvidiactl c 195 255
 		printf '/dev/nvidiactl\n' >>"$fake_devices"
 	fi
+	[[ $mig == no ]] || make_fake_caps
+}
+
+# The MIG instances' capability nodes (mig_lines), under a major of their
+# own as the driver's nvidia-caps has.
+make_fake_caps() {
+	local c
+	[[ ! -e /dev/nvidia-caps ]] || die "/dev/nvidia-caps already exists; fake MIG is made only where none is"
+	mkdir /dev/nvidia-caps
+	printf '/dev/nvidia-caps\n' >>"$fake_devices"
+	for c in $mig_caps; do
+		mknod -m 444 "/dev/nvidia-caps/nvidia-cap$c" c 237 "$c"
+		printf '/dev/nvidia-caps/nvidia-cap%d\n' "$c" >>"$fake_devices"
+	done
 }
 
 # Removes what make_fake_devices made, in reverse order (the directory last).
