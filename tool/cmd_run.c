@@ -95,7 +95,8 @@ static void detail(const gov_runenv_entry *e, char *buf, size_t cap)
 
 static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
 {
-    char mem[96];
+    char mem[96], gpu[160];
+    const char *share;
 
     gov__fmt_plan_memory(&env->plan, mem, sizeof mem);
     fprintf(f, "governor: %llu worker%s x %llu thread%s", (unsigned long long)env->plan.workers,
@@ -109,6 +110,8 @@ static void print_plan(FILE *f, const gov_snapshot *s, const gov_runenv *env)
         fprintf(f, " (bound by %s)", gov_layer_name(s->memory.effective.binding));
     if (gov__fmt_plan_reserve(s, &env->plan, mem, sizeof mem))
         fprintf(f, "; kept back: %s", mem);
+    if ((share = gov__gpu_share_text(s, gpu, sizeof gpu)))
+        fprintf(f, "; GPU: %s", share);
     fprintf(f, "\n");
 }
 

@@ -40,6 +40,12 @@ on=node1
 out=$(as_user srun --governor -n1 -w node1 --gres=shard:1 "$GOV_TOOL" doctor --json || true)
 assert_eq warn "$(doctor_finding "$out" gpu.share_unfenced severity)" "doctor: a shard is not fenced"
 assert_match 'MIG' "$(doctor_finding "$out" gpu.share_unfenced fix)" "doctor's fix names MIG"
+out=$(as_user srun --governor -n1 -w node1 --gres=shard:1 "$GOV_TOOL" plan)
+assert_match 'GPU: +a quarter of a GPU through gres/shard, not fenced' "$out" "governor plan tells the share"
+out=$(as_user srun --governor -n1 -w node1 --gres=shard:1 "$GOV_TOOL" run --explain -- true 2>&1)
+assert_match '; GPU: a quarter of a GPU through gres/shard, not fenced' "$out" "run --explain tells the share"
+assert_match 'set  XLA_PYTHON_CLIENT_MEM_FRACTION=0.187: .*75% of 0.250 of a GPU \(the task.s share\)' "$out" \
+	"run --explain: JAX's fraction and what it derives from"
 out=$(as_user srun --governor -n1 -w node1 --gres=gpu:1 "$GOV_TOOL" doctor --json || true)
 assert_eq absent "$(doctor_finding "$out" gpu.share_unfenced severity)" "doctor: a whole GPU is no share"
 
