@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# covers: v1
-# v2: a share is sealed from gres.conf and slurmstepd's variables, the same under either cgroup version; the eBPF filter that fences a whole GPU or a MIG instance there is gpu_verify's and gpu_whole_node's; left out of the TCG guest for time
+# covers: v1 v2
 # GPU shares (issue 52) on emulated NVIDIA GPUs, gres/shard (4 a GPU) and
 # gres/mps (100 a GPU), each configured alone: what Slurm puts in a task
 # that holds a share (printed, for docs/snapshot.md's table), the share the
@@ -20,6 +19,24 @@ grant() { # SRUN_ARGS...
 		s=$("$0" snapshot --json | jq -r "[.scheduler.gpu_share_kind, .scheduler.gpu_share, .scheduler.gpu_share_source, .enforcement.gpu_share] | map(tostring) | join(\" \")")
 		echo "$s | ${XLA_PYTHON_CLIENT_MEM_FRACTION:--} ${TF_FORCE_GPU_ALLOW_GROWTH:--} ${CUPY_GPU_MEMORY_LIMIT:--} ${CUDA_MPS_PINNED_DEVICE_MEM_LIMIT:--} ${GOVERNOR_GPU_SHARE:--}"' "$GOV_TOOL" | sort
 }
+mig() { # GRES: "kind share memory enforcement gpus verified"
+	as_user srun -l --governor -w node1 -n1 --gres="$1" bash -c '
+		echo "env $(env | grep -E "^(CUDA|SLURM_(STEP_GPUS|GPUS_ON_NODE))" | sort | tr "\n" " ")" >&2
+		"$0" snapshot --json | jq -r "[.scheduler.gpu_share_kind, .scheduler.gpu_share, .scheduler.gpu_memory_bytes, .enforcement.gpu_share, .scheduler.gpus_on_node, .scheduler.gpus_verified] | map(tostring) | join(\" \")"' "$GOV_TOOL"
+}
+
+# Under cgroup v2 (the TCG guest, where time is dear) what the eBPF device
+# filter decides: a shard's one GPU, a MIG instance with its nvidia-caps
+# nodes, each fenced as a whole GPU is.  The rest is the same as on v1.
+if [[ $(cgroup_mode) == v2 ]]; then
+	gpu_cluster --shards 4
+	assert_eq "0: shard 0.25 descriptor not_enforced | 0.187 true 18% - 0.250" "$(grant -n1 --gres=shard:1)" \
+		"v2: --gres=shard:1 of 4"
+	gpu_cluster --mig yes
+	assert_eq "0: mig 1 5000000000 enforced 1 true" "$(mig gpu:1g.5gb:1)" "v2: a 1g.5gb MIG instance"
+	assert_eq "0: mig 1 20000000000 enforced 1 true" "$(mig gpu:3g.20gb:1)" "v2: a 3g.20gb MIG instance"
+	exit 0
+fi
 
 gpu_cluster --shards 4
 assert_eq "0: gpu 1 descriptor enforced | - - - - -" "$(grant -n1 --gres=gpu:1)" \
@@ -76,11 +93,6 @@ assert_eq "0: mps null descriptor not_enforced | - - - - -" "$(grant -n1 --gres=
 # MIG instances of two profiles (fake nvidia-caps nodes): the hardware's
 # fence and the profile's memory (decimal gigabytes); a whole GPU beside
 # them.  Slurm numbers them in gres.conf's order (SLURM_STEP_GPUS 0, 2, 3).
-mig() { # GRES: "kind share memory enforcement gpus verified"
-	as_user srun -l --governor -w node1 -n1 --gres="$1" bash -c '
-		echo "env $(env | grep -E "^(CUDA|SLURM_(STEP_GPUS|GPUS_ON_NODE))" | sort | tr "\n" " ")" >&2
-		"$0" snapshot --json | jq -r "[.scheduler.gpu_share_kind, .scheduler.gpu_share, .scheduler.gpu_memory_bytes, .enforcement.gpu_share, .scheduler.gpus_on_node, .scheduler.gpus_verified] | map(tostring) | join(\" \")"' "$GOV_TOOL"
-}
 gpu_cluster --mig yes
 assert_eq "0: mig 1 5000000000 enforced 1 true" "$(mig gpu:1g.5gb:1)" "a 1g.5gb MIG instance"
 assert_eq "0: mig 1 20000000000 enforced 1 true" "$(mig gpu:3g.20gb:1)" "a 3g.20gb MIG instance"
