@@ -310,6 +310,12 @@ int gov__envval_fraction(const char *text, size_t len, uint64_t *out);
  * thousandths of the whole.  Returns 0, GOV_EPARSE, GOV_ERANGE. */
 int gov__envval_percent(const char *text, size_t len, uint64_t *out);
 
+/* A byte count with an optional K, M, G or T (binary) and an optional B
+ * after it, in either case ("512M", "4GB", "1024"), as CUDA MPS and
+ * Julia's JULIA_HEAP_SIZE_HINT read it (a decimal fraction is not read).
+ * Returns 0, GOV_EPARSE, GOV_ERANGE. */
+int gov__envval_size(const char *text, size_t len, uint64_t *out);
+
 /* CUDA MPS's CUDA_MPS_PINNED_DEVICE_MEM_LIMIT ("0=4G,1=512MB": a device
  * and a size with an optional K, M, G or T and an optional B), the bytes
  * of device 0: the first device a client sees.  Returns 0, GOV_ENOENT (no

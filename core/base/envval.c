@@ -151,9 +151,7 @@ int gov__envval_percent(const char *text, size_t len, uint64_t *out)
     return 0;
 }
 
-/* A size with an optional K, M, G or T (binary, as CUDA reads them) and an
- * optional B after it. */
-static int mps_size(const char *text, size_t len, uint64_t *out)
+int gov__envval_size(const char *text, size_t len, uint64_t *out)
 {
     static const char units[] = "KMGT";
     const char *unit, *u;
@@ -183,7 +181,7 @@ int gov__envval_mps_limit(const char *text, size_t len, uint64_t *out)
         if (!eq || eq == p)
             return GOV_EPARSE;
         if (gov__token_eq(p, (size_t)(eq - p), "0"))
-            return mps_size(eq + 1, (size_t)(stop - eq - 1), out);
+            return gov__envval_size(eq + 1, (size_t)(stop - eq - 1), out);
         p = comma ? comma + 1 : end;
     }
     return GOV_ENOENT;

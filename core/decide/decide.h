@@ -52,6 +52,10 @@ typedef struct gov_knob_basis {
 
 /* Spellings of one option a user may give, ours among them. */
 #define GOV_SPELLINGS_MAX 4
+/* Other variables a runtime reads for one setting, and the end; a user's
+ * value of also[i] reaches the knob's user() as which GOV_ALSO_WHICH + i. */
+#define GOV_ALSO_MAX 4
+#define GOV_ALSO_WHICH GOV_SPELLINGS_MAX
 
 typedef struct gov_knob {
     const char *name;      /* the environment variable */
@@ -74,10 +78,10 @@ typedef struct gov_knob {
      * itself. */
     const char *spellings[GOV_SPELLINGS_MAX];
     size_t heap_from;
-    /* Another variable the runtime reads for the same setting (NULL:
-     * none): set by the user, it is theirs, and ours is never added beside
-     * it. */
-    const char *also;
+    /* Other variables the runtime reads for the same setting (NULL
+     * ended): one set by the user is theirs, and ours is never added
+     * beside it. */
+    const char *also[GOV_ALSO_MAX];
     /* A user's figure in the knob's setting (which: the spelling found, 0
      * ours), in the unit of planned; GOV_UNKNOWN when it is not a number. */
     uint64_t (*user)(size_t which, const char *v, size_t n, const gov_knob_basis *b);

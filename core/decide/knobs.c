@@ -11,6 +11,10 @@
 #include <math.h>
 #include <string.h>
 
+/* .NET's GC heap in a container defaults to three quarters of the limit
+ * (garbage-collector.md, "Heap hard limit"): the same of the share. */
+#define GOV_DOTNET_PERCENT 75
+
 /* The GPU pools' part of a shared GPU's share (gpu_pool()). */
 #define GOV_GPU_POOL_PERCENT 75
 
@@ -131,6 +135,21 @@ static gov_runenv_reason fig_java_ram(const gov_knob_basis *b, uint64_t *value,
     return in_mib(pct_mib(b->share, 100), value, planned);
 }
 
+static gov_runenv_reason fig_dotnet_heap(const gov_knob_basis *b, uint64_t *value,
+                                         uint64_t *planned)
+{
+    *value = *planned = pct_mib(b->share, GOV_DOTNET_PERCENT) * GOV_MIB;
+    return nonzero(*value);
+}
+
+/* Julia takes its own reserve (250 MiB for LLVM and libraries) off the
+ * hint: the whole share, in MiB. */
+static gov_runenv_reason fig_julia_hint(const gov_knob_basis *b, uint64_t *value,
+                                        uint64_t *planned)
+{
+    return in_mib(pct_mib(b->share, 100), value, planned);
+}
+
 /* Written as a percentage; planned, the heap it makes of the share.  None
  * where HotSpot's own half of a small share is as large. */
 static gov_runenv_reason fig_java_heap(const gov_knob_basis *b, uint64_t *value,
@@ -244,6 +263,28 @@ static uint64_t user_java_heap(size_t which, const char *v, size_t n, const gov_
     if (gov__envval_count(v, n, &x) || !x || (which == 0 && x > 100))
         return GOV_UNKNOWN;
     return which == 0 ? pct_mib(b->share, (unsigned)x) * GOV_MIB : b->share / x;
+}
+
+/* .NET's hexadecimal bytes ("0x" optional); its percentage names
+ * (also[0], also[2]) are of the memory it sees, not comparable. */
+static uint64_t user_dotnet(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    uint64_t x;
+
+    (void)b;
+    if (which == GOV_ALSO_WHICH || which == GOV_ALSO_WHICH + 2)
+        return GOV_UNKNOWN;
+    if (n > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+        v += 2, n -= 2;
+    return gov__parse_hex(v, n, 0, &x) ? GOV_UNKNOWN : x;
+}
+
+static uint64_t user_size(size_t which, const char *v, size_t n, const gov_knob_basis *b)
+{
+    uint64_t x;
+
+    (void)which, (void)b;
+    return gov__envval_size(v, n, &x) ? GOV_UNKNOWN : x;
 }
 
 static uint64_t user_fraction(size_t which, const char *v, size_t n, const gov_knob_basis *b)
@@ -376,10 +417,18 @@ const gov_knob gov__knobs[] = {
       .same_word = true, .spellings = { "-Xmx", "-XX:MaxHeapSize=", "-XX:MaxRAMFraction=" },
       .heap_from = 1, .user = user_java_heap,
       .runtime = "HotSpot JVM 8u191+, 10+ (the heap's share of that memory)" },
+    { .name = "DOTNET_GCHeapHardLimit", .kind = GOV_KNOB_MEMORY, .figure = fig_dotnet_heap,
+      .format = GOV_KNOB_HEX, .user = user_dotnet,
+      .also = { "DOTNET_GCHeapHardLimitPercent", "COMPlus_GCHeapHardLimit",
+                "COMPlus_GCHeapHardLimitPercent" },
+      .runtime = ".NET Core 3.0+ (the GC heap's hard limit, hexadecimal bytes)" },
+    { .name = "JULIA_HEAP_SIZE_HINT", .kind = GOV_KNOB_MEMORY, .figure = fig_julia_hint,
+      .unit = "M", .user = user_size,
+      .runtime = "Julia 1.12+ (the heap size its GC works to stay under, MiB)" },
     /* A shared GPU's memory (docs/runtimes.md, "GPU variables"): only for
      * a shard or an MPS client; a whole GPU is the runtime's to size. */
     { .name = "XLA_PYTHON_CLIENT_MEM_FRACTION", .kind = GOV_KNOB_GPU, .figure = fig_gpu_fraction,
-      .format = GOV_KNOB_MILLI, .also = "XLA_CLIENT_MEM_FRACTION", .user = user_fraction,
+      .format = GOV_KNOB_MILLI, .also = { "XLA_CLIENT_MEM_FRACTION" }, .user = user_fraction,
       .runtime = "JAX (the fraction of the GPU's memory it preallocates)" },
     { .name = "TF_FORCE_GPU_ALLOW_GROWTH", .kind = GOV_KNOB_GPU, .figure = fig_gpu_grow,
       .format = GOV_KNOB_TRUE, .user = user_word,
@@ -412,11 +461,9 @@ size_t gov__runenv_inputs(const char **names, size_t cap)
                 names[n] = gov__knobs[i].name;
             n++;
         }
-        if (gov__knobs[i].also) {
+        for (size_t a = 0; a < GOV_ALSO_MAX && gov__knobs[i].also[a]; a++, n++)
             if (n < cap)
-                names[n] = gov__knobs[i].also;
-            n++;
-        }
+                names[n] = gov__knobs[i].also[a];
     }
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++, n++)
         if (n < cap)

@@ -245,13 +245,13 @@ static bool was_ours(const builder *b, const gov_knob *k, const char *cur, size_
 /* The runtime's other name for k's setting, set by the user: theirs, and
  * ours never goes beside it (JAX refuses both XLA_PYTHON_CLIENT_MEM_FRACTION
  * and XLA_CLIENT_MEM_FRACTION); one of ours there before is removed. */
-static int keep_also(builder *b, const gov_knob *k, gov_runenv_entry *e, const char *alt,
-                     const char *var)
+static int keep_also(builder *b, const gov_knob *k, gov_runenv_entry *e, size_t which,
+                     const char *alt, const char *var)
 {
     e->action = GOV_RUNENV_KEEP;
     e->reason = GOV_RUNENV_USER;
     show(e, alt, strlen(alt));
-    e->user = k->user(0, alt, strlen(alt), &b->now);
+    e->user = k->user(GOV_ALSO_WHICH + which, alt, strlen(alt), &b->now);
     e->exceeds = e->user != GOV_UNKNOWN && e->planned != GOV_UNKNOWN && e->user > e->planned;
     return var && was_ours(b, k, var, strlen(var)) ? put(b, k->name, NULL) : 0;
 }
@@ -263,14 +263,16 @@ static int decide_knob(builder *b, const gov_knob *k)
     char first[64];
     size_t nnames = option_names(k, first, sizeof first, names);
     const char *var = current(b, k->name), *cur = NULL;
-    const char *alt = k->also ? current(b, k->also) : NULL;
+    const char *alt = NULL;
+    size_t a;
     gov_envval_option o = { 0 };
     char goal[64];
     gov_runenv_reason why = want(b, k, e, goal, sizeof goal);
     bool ours = false, mine_heap = false;
 
-    if (alt)
-        return keep_also(b, k, e, alt, var);
+    for (a = 0; a < GOV_ALSO_MAX && k->also[a]; a++)
+        if ((alt = current(b, k->also[a])))
+            return keep_also(b, k, e, a, alt, var);
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
         mine_heap = k->heap_from && o.which >= k->heap_from;

@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)gov__envval_fraction(text, size, &v);
     (void)gov__envval_percent(text, size, &v);
     (void)gov__envval_mps_limit(text, size, &v);
+    (void)gov__envval_size(text, size, &v);
     if (gov__envval_find_option(text, size, names, 4, &o) == 0) {
         if (o.which >= 4 || o.start + o.len > size || o.value < o.start ||
             o.value + o.value_len > o.start + o.len)

@@ -74,7 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                          "GOVERNOR_MEMORY_SHARE", "UV_THREADPOOL_SIZE",
                                          "XLA_PYTHON_CLIENT_MEM_FRACTION", "CUPY_GPU_MEMORY_LIMIT",
                                          "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "GOVERNOR_GPU_SHARE",
-                                         "GOVERNOR_GPU_MEMORY", "XLA_CLIENT_MEM_FRACTION" };
+                                         "GOVERNOR_GPU_MEMORY", "XLA_CLIENT_MEM_FRACTION",
+                                         "DOTNET_GCHeapHardLimit", "COMPlus_GCHeapHardLimit",
+                                         "JULIA_HEAP_SIZE_HINT" };
     char *text, *envp[MAX_VARS + 1], *owned[2 * MAX_VARS];
     size_t n = 0, nowned = 0, start = 1;
     unsigned flags;

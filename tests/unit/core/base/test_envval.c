@@ -95,6 +95,12 @@ static void test_mps_limits(void **state)
     assert_int_equal(gov__envval_mps_limit(S("=4G"), &v), GOV_EPARSE);
     assert_int_equal(gov__envval_mps_limit(S("0=4X"), &v), GOV_EPARSE);
     assert_int_equal(gov__envval_mps_limit(S("0=99999999999T"), &v), GOV_ERANGE);
+    assert_int_equal(gov__envval_size(S("512m"), &v), 0);
+    assert_int_equal(v, 512ull << 20);
+    assert_int_equal(gov__envval_size(S("4GB"), &v), 0);
+    assert_int_equal(v, 4ull << 30);
+    assert_int_equal(gov__envval_size(S("1.5G"), &v), GOV_EPARSE);
+    assert_int_equal(gov__envval_size(S("50%"), &v), GOV_EPARSE);
 }
 
 static void test_java_sizes(void **state)

@@ -615,6 +615,43 @@ static void test_affinity_spread(void **state)
     gov_runenv_free(env);
 }
 
+/* .NET's heap limit in hexadecimal bytes and Julia's hint in MiB, from a
+ * 256 MiB share; a .NET limit of the user's under any name .NET reads is
+ * theirs, and ours never goes beside it. */
+static void test_dotnet_and_julia(void **state)
+{
+    static const char *const percent[] = { "DOTNET_GCHeapHardLimitPercent=0x32", NULL };
+    static const char *const complus[] = { "COMPlus_GCHeapHardLimit=0x10000000",
+                                           "JULIA_HEAP_SIZE_HINT=1G", NULL };
+    gov_snapshot s = sealed_task();
+    gov_runenv *env = compute(&s, 0, NULL, 0);
+    const gov_runenv_entry *e;
+
+    (void)state;
+    assert_string_equal(var(env, "DOTNET_GCHeapHardLimit"), "c000000");
+    assert_int_equal(find(env, "DOTNET_GCHeapHardLimit", NULL)->planned, 192 * MIB);
+    assert_string_equal(var(env, "JULIA_HEAP_SIZE_HINT"), "256M");
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, percent, GOV_RUNENV_FORCE);
+    e = find(env, "DOTNET_GCHeapHardLimit", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_string_equal(e->setting, "0x32");
+    assert_int_equal(e->user, GOV_UNKNOWN);   /* a percentage of what .NET sees */
+    assert_null(var(env, "DOTNET_GCHeapHardLimit"));
+    gov_runenv_free(env);
+
+    env = compute(&s, 0, complus, 0);
+    e = find(env, "DOTNET_GCHeapHardLimit", NULL);
+    assert_int_equal(e->user, 256 * MIB);
+    assert_true(e->exceeds);
+    e = find(env, "JULIA_HEAP_SIZE_HINT", NULL);
+    assert_int_equal(e->action, GOV_RUNENV_KEEP);
+    assert_int_equal(e->user, 1024 * MIB);
+    assert_true(e->exceeds);
+    gov_runenv_free(env);
+}
+
 /* sealed_task() holding a share of one 16 GiB GPU: kind and fraction. */
 static gov_snapshot gpu_share(gov_gpu_share_kind kind, double share)
 {
@@ -831,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_memory_hints_need_an_allocation),
         cmocka_unit_test(test_hints_within_the_limit),
         cmocka_unit_test(test_long_user_value_cut),
+        cmocka_unit_test(test_dotnet_and_julia),
         cmocka_unit_test(test_gpu_shard),
         cmocka_unit_test(test_gpu_mps),
         cmocka_unit_test(test_gpu_not_shared),
