@@ -111,6 +111,18 @@ else
 	fail "python3 imports the packaged binding, which loads the installed library" "$out"
 fi
 
+# Its .pth line runs governor_cpu_count at every python3's startup: Debian
+# 12's Python 3.11 then counts the CPUs PYTHON_CPU_COUNT names, as 3.13 does,
+# and the host's without it.
+out=$(cd / && env -i PATH=/usr/bin:/bin PYTHON_CPU_COUNT=1 /usr/bin/python3 -c \
+	'import os, multiprocessing as m; p = m.Pool(); print(os.cpu_count(), p._processes)' 2>&1)
+plain=$(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c 'import os; print(os.cpu_count())' 2>&1)
+if [[ $out == "1 1" && $plain == "$(getconf _NPROCESSORS_ONLN)" ]]; then
+	pass "python3-governor: PYTHON_CPU_COUNT=1 sizes os.cpu_count() and Pool(); unset, the host's"
+else
+	fail "python3-governor: PYTHON_CPU_COUNT=1 sizes os.cpu_count() and Pool(); unset, the host's" "$out / $plain"
+fi
+
 # srun, as on a login node: a plugstack.conf naming the plugin without a
 # path, so that Slurm finds it in its own PluginDir.  srun --help reads the
 # configuration and loads the plugins without contacting a controller.

@@ -6,8 +6,10 @@
 # ProcessPoolExecutor, joblib (n_jobs=-1) and numpy's OpenBLAS in each
 # worker, plainly, with --governor=runtimes, and sized with the Python
 # binding (governor.plan().cpu_workers).  In a 1-CPU step and in two tasks
-# sharing a 2-CPU cpuset (--cpu-bind=none); and numexpr's threads.  Before 3.13 nothing but the
-# program itself sizes Pool and ProcessPoolExecutor: they count the host.
+# sharing a 2-CPU cpuset (--cpu-bind=none); and numexpr's threads.  Before 3.13 Pool and
+# ProcessPoolExecutor count the host, unless the binding is installed: its
+# .pth line (here in the user's site directory, as pip install --user puts
+# it) makes them count PYTHON_CPU_COUNT, which only the governor sets.
 # And PyTorch's pools (Debian 12's 1.13).
 set -euo pipefail
 # shellcheck source=../gov_lib.sh
@@ -43,13 +45,16 @@ if __name__ == "__main__":
 # A file, as a user's program is: Python 3.14's default start method
 # (forkserver) imports the workers' functions from it.
 printf '%s\n' "$script" >"$py/pools.py"
-chmod a+r "$py/pools.py"
+py_minor=$(/usr/bin/python3 -c 'import sys; print(sys.version_info[1])')
+site=$py/user/lib/python3.$py_minor/site-packages
+mkdir -p "$site"
+cp "$GOV_SRC_DIR/contrib/python/governor_cpu_count.py" "$GOV_SRC_DIR/contrib/python/governor-cpu-count.pth" "$site/"
+chmod -R a+rX "$py"
 run() { # SRUN_ARGS...: the tasks' lines, sorted
-	as_user srun "$@" env PYTHONPATH="$py" GOVERNOR_LIBRARY="$py/libgovernor.so" \
-		/usr/bin/python3 "$py/pools.py" | sort -u
+	as_user srun "$@" env PYTHONPATH="$py" PYTHONUSERBASE="$py/user" \
+		GOVERNOR_LIBRARY="$py/libgovernor.so" /usr/bin/python3 "$py/pools.py" | sort -u
 }
 host=$(nproc)
-py_minor=$(/usr/bin/python3 -c 'import sys; print(sys.version_info[1])')
 for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
 	# shellcheck disable=SC2086 # one word per option
 	plain=$(run $shape --mem=1G)
@@ -60,10 +65,10 @@ for shape in "-n1 -c1" "-n2 -c1 --cpu-bind=none"; do
 	cpus=1
 	[[ $shape == -n1* ]] || cpus=2
 	# Pool and ProcessPoolExecutor count os.cpu_count(), the host's, until
-	# 3.13 counts the affinity mask (os.process_cpu_count()) and reads
-	# PYTHON_CPU_COUNT.
-	alone=$host want=$host
-	((py_minor >= 13)) && alone=$cpus want=1
+	# 3.13 counts the affinity mask (os.process_cpu_count()); governed, they
+	# count PYTHON_CPU_COUNT: 3.13 reads it, the binding's hook before.
+	alone=$host want=1
+	((py_minor >= 13)) && alone=$cpus
 	assert_eq "$alone" "$(cut -d' ' -f1 <<<"$plain")" "$shape: Pool() alone"
 	assert_eq "$alone" "$(cut -d' ' -f2 <<<"$plain")" "$shape: ProcessPoolExecutor() alone"
 	assert_eq "$want" "$(cut -d' ' -f1 <<<"$governed")" "$shape: Pool() with --governor=runtimes"
