@@ -242,9 +242,11 @@ static bool was_ours(const builder *b, const gov_knob *k, const char *cur, size_
            strlen(prev) == len && !memcmp(cur, prev, len);
 }
 
-/* The runtime's other name for k's setting, set by the user: theirs, and
- * ours never goes beside it (JAX refuses both XLA_PYTHON_CLIENT_MEM_FRACTION
- * and XLA_CLIENT_MEM_FRACTION); one of ours there before is removed. */
+/* Another name the runtime reads for k's setting (k->also[which]), set by
+ * the user: theirs, and ours never goes beside it (JAX refuses both
+ * XLA_PYTHON_CLIENT_MEM_FRACTION and XLA_CLIENT_MEM_FRACTION; .NET's
+ * absolute limit would override the user's percentage); one of ours there
+ * before is removed. */
 static int keep_also(builder *b, const gov_knob *k, gov_runenv_entry *e, size_t which,
                      const char *alt, const char *var)
 {
@@ -263,16 +265,16 @@ static int decide_knob(builder *b, const gov_knob *k)
     char first[64];
     size_t nnames = option_names(k, first, sizeof first, names);
     const char *var = current(b, k->name), *cur = NULL;
-    const char *alt = NULL;
-    size_t a;
     gov_envval_option o = { 0 };
     char goal[64];
     gov_runenv_reason why = want(b, k, e, goal, sizeof goal);
     bool ours = false, mine_heap = false;
 
-    for (a = 0; a < GOV_ALSO_MAX && k->also[a]; a++)
-        if ((alt = current(b, k->also[a])))
+    for (size_t a = 0; a < GOV_ALSO_MAX && k->also[a]; a++) {
+        const char *alt = current(b, k->also[a]);
+        if (alt)
             return keep_also(b, k, e, a, alt, var);
+    }
     if (var && nnames && !gov__envval_find_option(var, strlen(var), names, nnames, &o)) {
         cur = var + o.start;
         mine_heap = k->heap_from && o.which >= k->heap_from;
