@@ -115,7 +115,8 @@ fi
 # 12's Python 3.11 then counts the CPUs PYTHON_CPU_COUNT names, as 3.13 does,
 # and the host's without it.
 out=$(cd / && env -i PATH=/usr/bin:/bin PYTHON_CPU_COUNT=1 /usr/bin/python3 -c \
-	'import os, multiprocessing as m; p = m.Pool(); print(os.cpu_count(), p._processes)' 2>&1)
+	'import os, multiprocessing as m
+with m.Pool() as p: print(os.cpu_count(), p._processes)' 2>&1)
 plain=$(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c 'import os; print(os.cpu_count())' 2>&1)
 if [[ $out == "1 1" && $plain == "$(getconf _NPROCESSORS_ONLN)" ]]; then
 	pass "python3-governor: PYTHON_CPU_COUNT=1 sizes os.cpu_count() and Pool(); unset, the host's"
