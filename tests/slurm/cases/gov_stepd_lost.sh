@@ -25,9 +25,18 @@ stepd() {
 	done
 	die "no slurmstepd for step $1.$2"
 }
-# note_file JOB STEP: the descriptor file the step's note names.
+# note_file JOB STEP: the descriptor file the step's note names, once the
+# plugin has written the note (60 s): slurmstepd runs before it does (a
+# CI run under load once read the note before it was there, and ended the
+# case with sed's status 2, the job left running).
 note_file() {
-	sed -n 's/^file=//p' "$run_dir"/pending/node1."$1"."$2" 2>/dev/null
+	local deadline=$((SECONDS + 60)) file
+	while ((SECONDS < deadline)); do
+		file=$(sed -n 's/^file=//p' "$run_dir"/pending/node1."$1"."$2" 2>/dev/null || true)
+		[[ -n $file ]] && { echo "$file"; return 0; }
+		sleep 0.2
+	done
+	die "step $1.$2 left no note"
 }
 # lost JOB: the job's step 0 left nothing but a recovered record.
 lost() {
@@ -73,11 +82,7 @@ if [[ $(slurm_series) == 22.05 ]]; then
 		sleep 0.2
 	done
 	# slurmstepd may be dead already: its note is there from its start.
-	deadline=$((SECONDS + 60))
-	until file=$(note_file "$job" 0) && [[ -n $file ]]; do
-		((SECONDS < deadline)) || die "step $job.0 left no note"
-		sleep 0.2
-	done
+	file=$(note_file "$job" 0)
 	deadline=$((SECONDS + 120))
 	while pgrep -f "^slurmstepd: \[$job\.0\]" >/dev/null && ((SECONDS < deadline)); do sleep 0.5; done
 	pgrep -f "^slurmstepd: \[$job\.0\]" >/dev/null && die "the step's slurmstepd survived 99 MiB of tmpfs in 100M"
