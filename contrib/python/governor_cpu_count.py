@@ -9,7 +9,8 @@ Python of the installation runs at startup: on 3.10 to 3.12, where
 PYTHON_CPU_COUNT is a positive integer, os.cpu_count() returns it.
 
 Nothing else changes, and nothing at all where the variable is unset, is
-"default" (3.13's word for the host's count), or is not a positive integer:
+"default" (3.13's word for the host's count), or is not a positive integer
+(which 3.13 refuses at startup; the hook leaves it alone):
 governor run and --governor=runtimes set it to the plan's threads, so only a
 program run with the governor (or with the variable set by hand) sees a
 different count.  To keep the host's count under the governor, set
