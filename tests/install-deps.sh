@@ -35,6 +35,9 @@ packages=(
   python3-joblib python3-dask python3-distributed python3-numexpr
   # PyTorch 1.13 (python_pools: its pools from OMP_NUM_THREADS, else the host).
   python3-torch
+  # R's parallel and parallelly (governor doctor --runtimes, gov_runtimes,
+  # the outcome benchmark's mclapply).
+  r-base-core r-cran-parallelly
   # The outcome benchmark's plot (tests/bench/outcomes.sh).
   gnuplot-nox
 )

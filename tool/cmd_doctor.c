@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "cmd_common.h"
 #include "doctor/doctor.h"
+#include "doctor_runtimes.h"
 #include "json/render.h"
 
 #include <stdio.h>
@@ -14,6 +15,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: governor doctor [--json] [--require-descriptor] [--sysroot DIR]\n"
+            "       governor doctor --runtimes [--json] [--probes DIR] [--probe-timeout S]\n"
             "\n"
             "Audit what the kernel enforces for this process against what the scheduler\n"
             "allocated, and name the Slurm setting that would close each gap.  Run it\n"
@@ -26,9 +28,18 @@ static void usage(FILE *f)
             "  --require-descriptor  exit 3 when there is no verified descriptor, rather\n"
             "                  than judge the SLURM_* variables\n"
             "\n"
+            "  --runtimes      instead, ask each runtime installed here (Go, Java, Node.js,\n"
+            "                  Python, BLAS through numpy, OpenMP, PyTorch, joblib, Rust, R)\n"
+            "                  what it decides, started plainly and under governor run, beside\n"
+            "                  the budget; never runs your program.  --json: {\"schema\":\n"
+            "                  \"governor.doctor.runtimes/1\",\"budget\",\"runtimes\":[...]}\n"
+            "  --probes DIR    the compiled probes (default " GOV_PROBE_DIR ")\n"
+            "  --probe-timeout S  seconds each probe may take (default 20, at most 600)\n"
+            "\n"
             "Severities: ok, info, warn, error (an allocation the kernel does not enforce).\n"
             "Exit status: 0 every known allocation is enforced, 1 some allocation is not\n"
             "(an error finding), 2 usage error, 3 the snapshot could not be captured.\n"
+            "With --runtimes: 0 once the runtimes were asked, whatever they answered.\n"
             "docs/rollout.md lists every finding.\n");
 }
 
@@ -112,18 +123,51 @@ static void print_human(const gov_snapshot *s, const gov_doctor_report *r)
                 print_finding(s, &r->findings[i]);
 }
 
+struct doctor_args {
+    bool runtimes;
+    const char *probes;
+    uint64_t timeout_s;
+};
+
+static int doctor_arg(int argc, char **argv, int *i, void *ctx)
+{
+    struct doctor_args *a = ctx;
+    int r;
+
+    if (!strcmp(argv[*i], "--runtimes")) {
+        a->runtimes = true;
+        return 1;
+    }
+    if ((r = gov__cmd_value_arg(argc, argv, i, "--probes", "a directory", &a->probes)))
+        return r;
+    r = gov__cmd_count_arg(argc, argv, i, "--probe-timeout", &a->timeout_s);
+    if (r > 0 && a->timeout_s > 600) {
+        fprintf(stderr, "governor: doctor: --probe-timeout takes 1 to 600 seconds\n");
+        return -1;
+    }
+    return r;
+}
+
 int gov__cmd_doctor(int argc, char **argv)
 {
     gov_cmd_opts o = { 0 };
+    struct doctor_args a = { 0 };
     gov_snapshot snap;
     gov_doctor_report rep;
 
-    int rc = gov__cmd_parse(argc, argv, "doctor", usage, &o, NULL, NULL);
+    int rc = gov__cmd_parse(argc, argv, "doctor", usage, &o, doctor_arg, &a);
 
     if (rc >= 0)
         return rc;
+    if (!a.runtimes && (a.probes || a.timeout_s)) {
+        fprintf(stderr, "governor: doctor: --probes and --probe-timeout go with --runtimes\n");
+        return GOV_EXIT_USAGE;
+    }
     if ((rc = gov__cmd_capture(&o, &snap)))
         return rc;
+    if (a.runtimes)
+        return gov__doctor_runtimes(&snap, &o, a.probes ? a.probes : GOV_PROBE_DIR,
+                                    a.timeout_s ? (unsigned)a.timeout_s : GOV_PROBE_TIMEOUT_S);
     gov__doctor_examine(&snap, &rep);
     if (o.json) {
         char *text = NULL;

@@ -22,7 +22,7 @@ _governor()
         return
     fi
     case $prev in
-    --sysroot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --sysroot | --probes) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --munge-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --by) COMPREPLY=($(compgen -W "user job" -- "$cur")); return ;;
     --sort) COMPREPLY=($(compgen -W "job start elapsed cpu_eff mem_eff user" -- "$cur")); return ;;
@@ -31,7 +31,7 @@ _governor()
         return ;;
     --user) COMPREPLY=($(compgen -u -- "$cur")); return ;;
     --workers) COMPREPLY=($(compgen -W "numa" -- "$cur")); return ;;
-    --get | --job | --since | --until | --count | --interval | --max-batch | --trusted-uid) return ;;
+    --get | --job | --since | --until | --count | --interval | --max-batch | --trusted-uid | --probe-timeout) return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$("$gov" "$verb" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u) --help" -- "$cur"))
