@@ -21,6 +21,13 @@ jchurn)
 	[[ -n $out ]] || out="jchurn=killed(exit $rc)"
 	echo "${out%% sum=*}" ;;
 nproc) echo "nproc=$(nproc)" ;;
+r)
+	# mclapply()'s workers: the distinct processes its default mc.cores
+	# forked (one: it ran in R itself); parallelly is the oracle.  One -e
+	# a statement: Rscript takes an expression's tabs for arguments.
+	/usr/bin/Rscript -e 'suppressMessages(library(parallel))' \
+		-e 'w <- length(unique(unlist(mclapply(1:8, function(i) Sys.getpid()))))' \
+		-e 'cat("mc_cores=", getOption("mc.cores", 2L), " workers=", w, " detect=", detectCores(), " available=", parallelly::availableCores(), "\n", sep = "")' ;;
 churn)
 	rc=0
 	"$work/churn" -live "$live" >/dev/null 2>&1 || rc=$?

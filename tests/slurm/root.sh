@@ -42,6 +42,8 @@ packages=(
 	python3-numpy python3-threadpoolctl libopenblas0-pthread
 	# Python's pools as a user meets them (python_pools.sh).
 	python3-joblib python3-numexpr
+	# R's mclapply and governor doctor --runtimes' R row (gov_runtimes.sh).
+	r-base-core r-cran-parallelly
 	# The Debian packages, built and installed inside (tests/install/test_deb.sh).
 	build-essential debhelper scdoc man-db dh-python python3-all
 	pybuild-plugin-pyproject python3-setuptools python3-wheel

@@ -30,7 +30,7 @@ export GOV_RT_WORK=$work GOV_RT_OMP=$omp GOV_RT_PROBE=$probe
 
 # One step running every CPU and heap probe; prints "NAME KEY=VALUE...".
 # shellcheck disable=SC2016 # expanded in the task
-all='for p in omp blas go rayon node python java nproc; do echo "$p $("$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" "$p")"; done'
+all='for p in omp blas go rayon node python java nproc r; do echo "$p $("$@" "$GOV_RT_PROBE" "$GOV_RT_WORK" "$GOV_RT_OMP" "$p")"; done'
 
 # step HOW SRUN_ARGS...: the probes' lines, alone, under governor run, or
 # in a step whose tasks the plugin gave the same variables (the mode).
@@ -53,6 +53,9 @@ for shape in "1 400" "2 600"; do
 	read -r c mem <<<"$shape"
 	alone=$(step alone -n1 -c"$c" --mem="${mem}M")
 	printf -- '--- -c%s --mem=%sM alone:\n%s\n' "$c" "$mem" "$alone"
+	# R's default is two workers whatever the step; detectCores() the node.
+	assert_eq "2 2 $(nproc)" "$(val "$alone" r mc_cores) $(val "$alone" r workers) $(val "$alone" r detect)" \
+		"-c$c alone: R mclapply's default mc.cores and workers, detectCores()"
 	for how in governed mode; do
 		out=$(step "$how" -n1 -c"$c" --mem="${mem}M")
 		printf -- '--- %s:\n%s\n' "$how" "$out"
@@ -64,6 +67,8 @@ for shape in "1 400" "2 600"; do
 		assert_eq "$c" "$(val "$out" nproc nproc)" "-c$c $how: nproc"
 		assert_eq "$c" "$(val "$out" node parallelism)" "-c$c $how: Node.js availableParallelism"
 		assert_eq "$c" "$(val "$out" python affinity)" "-c$c $how: Python sched_getaffinity"
+		assert_eq "$c $c $c" "$(val "$out" r mc_cores) $(val "$out" r workers) $(val "$out" r available)" \
+			"-c$c $how: R mclapply's default mc.cores, its workers, parallelly::availableCores()"
 		heap=$(val "$out" node heap_limit_mib)
 		assert_match '^[0-9]+$' "$heap" "-c$c $how: V8 heap limit"
 		((heap <= mem)) || die "-c$c --mem=${mem}M: V8 heap limit $heap MiB ($how)"
@@ -160,6 +165,44 @@ fi
 out=$(as_user srun --governor=threads -n1 -c1 bash -c \
 	'echo "$GOMAXPROCS $UV_THREADPOOL_SIZE $PYTHON_CPU_COUNT $("$GOV_RT_WORK/gomaxprocs")"')
 assert_eq "1 4 1 gomaxprocs=1 numcpu=1" "$out" "--governor=threads for Go, libuv, Python"
+assert_idle
+
+# governor doctor --runtimes in a plain -n1 -c1 --mem=400M step: every
+# runtime installed asked plainly and under governor run (Python with the
+# binding's startup hook in the user's site, as python_pools installs it).
+# Under governor run every answer is the budget or within it, but R's
+# detectCores(), which counts the node by design and says why.
+probes=$GOV_CLUSTER_DIR/probes
+mkdir -p "$probes"
+for p in go rust openmp; do
+	f=$GOV_BUILD_DIR/tool/probes/governor-probe-$p
+	[[ -x $f ]] || die "no $f: the build found no compiler for it (go, rustc, gcc's OpenMP)"
+	install -m 755 "$f" "$probes/"
+done
+chmod 755 "$probes"
+site=$GOV_CLUSTER_DIR/pyuser/lib/python$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/site-packages
+mkdir -p "$site"
+cp "$GOV_SRC_DIR/contrib/python/governor_cpu_count.py" "$GOV_SRC_DIR/contrib/python/governor-cpu-count.pth" "$site/"
+chmod -R a+rX "$GOV_CLUSTER_DIR/pyuser"
+json=$(as_user srun --governor -n1 -c1 --mem=400M env PYTHONUSERBASE="$GOV_CLUSTER_DIR/pyuser" \
+	"$GOV_TOOL" doctor --runtimes --json --probes "$probes")
+as_user srun --governor -n1 -c1 --mem=400M env PYTHONUSERBASE="$GOV_CLUSTER_DIR/pyuser" \
+	"$GOV_TOOL" doctor --runtimes --probes "$probes" || die "governor doctor --runtimes failed"
+asked=$(jq -r '[.runtimes[] | select(.status == "asked") | .runtime] | join(" ")' <<<"$json")
+assert_match '^go java node python openblas openmp( pytorch)?( joblib)? rust r$' "$asked" \
+	"doctor --runtimes asked every runtime the case needs"
+assert_eq "1 $((400 << 20))" "$(jq -r '"\(.budget.threads) \(.budget.memory_bytes)"' <<<"$json")" \
+	"doctor --runtimes: the budget of one process"
+off=$(jq -r '[.runtimes[] | select(.status == "asked") | .runtime as $r | .decisions[]
+	| select(.verdict != "ok" and .verdict != "fixed") | "\($r).\(.key)=\(.verdict)"] | join(" ")' <<<"$json")
+assert_eq "r.detect_cores=exceeds" "$off" "doctor --runtimes: every governed answer within the budget but detectCores()"
+assert_eq "1" "$(jq -r '[.runtimes[] | select(.runtime == "r") | .decisions[] | select(.key == "detect_cores") | .why | test("counts the node")] | length' <<<"$json")" \
+	"doctor --runtimes: detectCores() says why"
+fixed=$(jq -r '[.runtimes[] | .runtime as $r | .decisions[]? | select(.verdict == "fixed") | "\($r).\(.key)"] | join(" ")' <<<"$json")
+printf -- '--- doctor --runtimes, fixed by governor run: %s\n' "$fixed"
+for d in go.memory node.memory python.cpu_count r.mc_cores; do
+	[[ " $fixed " == *" $d "* ]] || die "doctor --runtimes: $d not fixed by governor run: $fixed"
+done
 assert_idle
 
 # Two tasks on one node share the step's 400 MiB: each plans for 200 MiB.
