@@ -13,7 +13,11 @@ go) cmd=("$work/churn" -live 220) ;;
 node) cmd=(/usr/bin/node "$work/node_churn.js" 250 4) ;;
 java) cmd=(/usr/lib/jvm/default-java/bin/java -cp "$work/java" Churn 200) ;;
 blas) cmd=(/usr/bin/python3 "$work/blas_work.py" 150) ;;
-pool) cmd=(/usr/bin/python3 "$work/pool_work.py" 48) ;;
+# The pool as a site installs the Python binding: its startup hook in the
+# user's site directory (WORK/pyuser), which does nothing without
+# PYTHON_CPU_COUNT.
+pool) cmd=(env PYTHONUSERBASE="$work/pyuser" /usr/bin/python3 "$work/pool_work.py" 48) ;;
+r) cmd=(/usr/bin/Rscript "$work/r_work.R" 150) ;;
 torch) cmd=(/usr/bin/python3 "$work/torch_work.py" 80) ;;
 rayon) cmd=("$work/rayon_probe" work 1500) ;;
 *) echo "outcome_task.sh: unknown case '$2'" >&2; exit 2 ;;

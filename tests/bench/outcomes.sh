@@ -12,15 +12,18 @@
 # (tests/bench/outcomes_report.py) and writes OUT/outcomes.tsv,
 # OUT/outcomes.md and the plot OUT/outcomes.svg (gnuplot).
 #   outcomes.sh [--build DIR] [--probes DIR] [--runs N] [--dir DIR] [--out DIR]
-#               [--cgroup v1|v2] [--timeout S] [--no-plot] [--cases NAME,...]
+#               [--cgroup v1|v2] [--timeout S] [--no-plot] [--no-doctor]
+#               [--cases NAME,...]
 # --probes: probes tests/runtimes/build.sh already built (the runtimes
 # stage's), copied instead of built: a machine without the toolchains (the
 # cgroup v2 guest) runs them so.  --cgroup: the cluster's (cluster.sh).
 # --timeout: how long a program may run before it counts as thrashing
 # (default 60 s; the emulated guest runs about ten times slower).
 # --no-plot: the table alone (the guest has no gnuplot).
-# --cases: only these programs (go node java blas rayon pool torch;
-# default all).
+# --cases: only these programs (go node java blas rayon pool torch r;
+# default all).  Also writes OUT/doctor_runtimes.txt: governor doctor
+# --runtimes in a plain step of the memory-bound programs' shape
+# (--no-doctor: not).
 # Runs as root (it starts Slurm); the jobs run as the test user.
 set -euo pipefail
 
@@ -34,6 +37,7 @@ probes=
 cgroup=v1
 timeout=60
 no_plot=
+no_doctor=
 only=
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -45,8 +49,9 @@ while [[ $# -gt 0 ]]; do
 	--cgroup) cgroup=${2:?--cgroup needs v1 or v2}; shift 2 ;;
 	--timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
 	--no-plot) no_plot=1; shift ;;
+	--no-doctor) no_doctor=1; shift ;;
 	--cases) only=${2:?--cases needs names}; shift 2 ;;
-	-h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,27p' "$0"; exit 0 ;;
 	*) echo "outcomes.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -72,10 +77,11 @@ java memory 1 -n1 -c1 --mem=512M
 blas cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
 rayon cpu 2 -n2 -c1 --mem=1G --cpu-bind=none
 pool cpu 1 -n1 -c1 --mem=1G
-torch cpu 2 -n1 -c2 --mem=1G'
+torch cpu 2 -n1 -c2 --mem=1G
+r memory 1 -n1 -c1 --mem=400M'
 if [[ -n $only ]]; then
 	for n in ${only//,/ }; do
-		grep -q "^$n " <<<"$cases" || { echo "outcomes.sh: no case '$n' (go node java blas rayon pool torch)" >&2; exit 2; }
+		grep -q "^$n " <<<"$cases" || { echo "outcomes.sh: no case '$n' (go node java blas rayon pool torch r)" >&2; exit 2; }
 	done
 	cases=$(grep -E "^(${only//,/|}) " <<<"$cases")
 fi
@@ -97,6 +103,13 @@ if [[ -n $probes ]]; then
 	chmod -R a+rX "$work"
 else
 	bash "$here/../runtimes/build.sh" "$work" >&2
+fi
+# The Python binding's startup hook, where a user's site directory has it.
+if grep -q '^pool ' <<<"$cases" || [[ -z $no_doctor ]]; then
+	site=$work/pyuser/lib/python$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/site-packages
+	mkdir -p "$site"
+	cp "$here/../../contrib/python/governor_cpu_count.py" "$here/../../contrib/python/governor-cpu-count.pth" "$site/"
+	chmod -R a+rX "$work"
 fi
 task=$(user_copy "$here/outcome_task.sh")
 
@@ -124,6 +137,19 @@ done
 rm -f /tmp/outcomes.err.$$'
 "$slurm/as_user.sh" bash -c "$loop" _ "$runs" "$task" "$work" "$cases" "$timeout" >"$out/raw.txt"
 
+# What each runtime decides in a plain step of the memory-bound
+# programs' shape, asked by the governor itself (docs/outcomes.md).
+if [[ -z $no_doctor ]]; then
+	tool=$(user_copy "$build/tool/governor")
+	mkdir -p "$work/doctor"
+	for f in "$build"/tool/probes/governor-probe-*; do
+		[[ ! -f $f ]] || cp "$f" "$work/doctor/"
+	done
+	chmod -R a+rX "$work/doctor"
+	"$slurm/as_user.sh" srun -n1 -c1 --mem=400M env PYTHONUSERBASE="$work/pyuser" \
+		"$tool" doctor --runtimes --probes "$work/doctor" >"$out/doctor_runtimes.txt"
+fi
+
 {
 	printf 'host=%s cpus=%s slurm=%s cgroup=v%s\n' "$(uname -r)" "$(nproc)" \
 		"$(scontrol version | awk '{print $2}')" "$([[ $(stat -fc %T /sys/fs/cgroup) == cgroup2fs ]] && echo 2 || echo 1)"
@@ -134,5 +160,6 @@ rm -f /tmp/outcomes.err.$$'
 		"$(/usr/bin/python3 -V) numpy $(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')" \
 		"$(awk '/^cargo/ {print "Rust", $2}' "$work/toolchains") rayon"
 	printf 'PyTorch: %s\n' "$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null || echo none)"
+	printf 'R: %s\n' "$(/usr/bin/Rscript -e 'cat(R.version$major, R.version$minor, sep = ".")' 2>/dev/null || echo none)"
 } >"$out/machine.txt"
 python3 "$here/outcomes_report.py" ${no_plot:+--no-plot} "$out/raw.txt" "$cases" "$out"

@@ -22,6 +22,7 @@ LABELS = {
     "rayon": "Rust rayon, 2 tasks share 2 CPUs",
     "pool": "Python Pool() + numpy, 1 CPU",
     "torch": "PyTorch 1.13 element-wise, 2 CPUs",
+    "r": "R mclapply(), 150 MiB a worker",
 }
 SIDES = {"P": "plain srun", "R": "--governor=runtimes"}
 

@@ -121,7 +121,7 @@ cp -r /var/tmp/gov-cluster/log "$out/logs" 2>/dev/null || true
 if [[ -d $disk/probes ]]; then
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	bash tests/bench/outcomes.sh --build "$disk/build" --probes "$disk/probes" --cgroup v2 \
-		--runs 1 --timeout 120 --no-plot --cases go,node,java --dir /var/tmp/gov-outcomes \
+		--runs 1 --timeout 120 --no-plot --no-doctor --cases go,node,java --dir /var/tmp/gov-outcomes \
 		--out "$out/outcomes" 2>&1 | tee "$out/outcomes.log"
 	say "outcomes.sh ended with status ${PIPESTATUS[0]} after $(awk -v t="$t0" '{ printf "%d", $1 - t }' /proc/uptime) s"
 fi

@@ -55,6 +55,6 @@ if [[ ! $out/rayon_probe -nt $probes/rayon/src/main.rs ]]; then
 fi
 
 cp "$probes/node_probe.js" "$probes/node_churn.js" "$probes/blas.py" "$probes/blas_work.py" \
-	"$probes/pool_work.py" "$probes/torch_work.py" "$out/"
+	"$probes/pool_work.py" "$probes/torch_work.py" "$probes/r_work.R" "$out/"
 printf '%s\n' "$toolchains" >"$out/toolchains"
 chmod -R a+rX "$out"
