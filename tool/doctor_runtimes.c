@@ -67,7 +67,8 @@ static bool within(gov_probe_unit unit, gov_probe_figure f, uint64_t budget)
     return unit == GOV_PROBE_THREADS ? f.v == budget : f.v <= budget;
 }
 
-static verdict judge(gov_probe_unit unit, gov_probe_figure plain, gov_probe_figure governed, uint64_t budget)
+static verdict judge(gov_probe_unit unit, gov_probe_figure plain, gov_probe_figure governed,
+                     uint64_t budget)
 {
     if (governed.kind == GOV_PROBE_ABSENT || plain.kind == GOV_PROBE_ABSENT)
         return V_ABSENT;
@@ -84,8 +85,8 @@ static verdict judge(gov_probe_unit unit, gov_probe_figure plain, gov_probe_figu
 
 /* argv for one side: [governor run [--sysroot R] [--require-descriptor] --]
  * program args... */
-static size_t build_argv(const gov_runtime_probe *p, const char *program, bool governed,
-                         const char *self, const gov_cmd_opts *o, char **argv)
+static void build_argv(const gov_runtime_probe *p, const char *program, bool governed,
+                       const char *self, const gov_cmd_opts *o, char **argv)
 {
     size_t n = 0;
 
@@ -104,7 +105,6 @@ static size_t build_argv(const gov_runtime_probe *p, const char *program, bool g
     for (size_t i = 0; i < GOV_PROBE_ARGS_MAX && p->args[i]; i++)
         argv[n++] = (char *)p->args[i];
     argv[n] = NULL;
-    return n;
 }
 
 static void ask(const gov_runtime_probe *p, const char *probe_dir, const char *self,
@@ -159,8 +159,8 @@ static void fmt_figure(gov_probe_unit unit, gov_probe_figure f, char *buf, size_
         gov__fmt_count(f.v, buf, cap);
 }
 
-/* Why a side gave no answer, into buf (returned). */
-static const char *no_answer(const gov_probe_output *out, char *buf, size_t cap)
+/* Why a side gave no answer, into buf. */
+static void no_answer(const gov_probe_output *out, char *buf, size_t cap)
 {
     if (out->timed_out)
         snprintf(buf, cap, "no answer within %llu ms", (unsigned long long)out->ms);
@@ -170,13 +170,12 @@ static const char *no_answer(const gov_probe_output *out, char *buf, size_t cap)
         snprintf(buf, cap, "ended with status %d", out->status);
     else
         snprintf(buf, cap, "printed no figure");
-    return buf;
 }
 
 /* What one process may use: the plan's threads, and its memory where a
  * limit is known (without one, a runtime with no limit of its own is no
  * fault). */
-typedef struct budget_t {
+typedef struct budget {
     uint64_t threads;
     uint64_t memory;
 } budget;
@@ -186,7 +185,27 @@ static uint64_t budget_of(const gov_probe_decision *d, const budget *b)
     return d->unit == GOV_PROBE_THREADS ? b->threads : b->memory;
 }
 
-static void print_runtime(const gov_runtime_probe *p, const asked *a, const budget *plan)
+/* One decision of a runtime, both ways, judged against the budget. */
+typedef struct judged {
+    gov_probe_figure plain, governed;
+    uint64_t budget;
+    verdict v;
+    const char *why;       /* the decision's reason, where the verdict needs one */
+    char no_answer[64];    /* why the governed side gave none, for V_NO_ANSWER */
+} judged;
+
+static void judge_decision(const asked *a, const gov_probe_decision *d, const budget *b,
+                           judged *j)
+{
+    j->plain = gov__probe_figure(a->run[0].text, d->key);
+    j->governed = gov__probe_figure(a->run[1].text, d->key);
+    j->budget = budget_of(d, b);
+    j->v = judge(d->unit, j->plain, j->governed, j->budget);
+    j->why = j->v == V_EXCEEDS || j->v == V_BELOW ? d->why : NULL;
+    no_answer(&a->run[1], j->no_answer, sizeof j->no_answer);
+}
+
+static void print_runtime(const gov_runtime_probe *p, const asked *a, const budget *b)
 {
     if (a->status == R_ABSENT) {
         printf("%s: not installed%s%s%s\n", p->name, a->absent_module[0] ? " (no module " : "",
@@ -201,24 +220,25 @@ static void print_runtime(const gov_runtime_probe *p, const asked *a, const budg
     printf("%s%s%s\n", p->name, a->version[0] ? ": " : "", a->version);
     for (size_t i = 0; i < GOV_PROBE_DECISIONS_MAX && p->decisions[i].key; i++) {
         const gov_probe_decision *d = &p->decisions[i];
-        gov_probe_figure pl = gov__probe_figure(a->run[0].text, d->key), gv = gov__probe_figure(a->run[1].text, d->key);
-        uint64_t want = budget_of(d, plan);
-        verdict v = judge(d->unit, pl, gv, want);
-        char fp[32], fg[32], fb[32], why[64];
+        char fp[32], fg[32], fb[32];
+        judged j;
 
-        if (v == V_ABSENT) {
+        judge_decision(a, d, b, &j);
+        if (j.v == V_ABSENT) {
             printf("  %-46s not installed\n", d->what);
             continue;
         }
-        fmt_figure(d->unit, pl, fp, sizeof fp);
-        fmt_figure(d->unit, gv, fg, sizeof fg);
-        fmt_figure(d->unit, (gov_probe_figure){ want == GOV_UNKNOWN ? GOV_PROBE_NONE_GIVEN : GOV_PROBE_VALUE, want },
+        fmt_figure(d->unit, j.plain, fp, sizeof fp);
+        fmt_figure(d->unit, j.governed, fg, sizeof fg);
+        fmt_figure(d->unit,
+                   (gov_probe_figure){ j.budget == GOV_UNKNOWN ? GOV_PROBE_NONE_GIVEN
+                                                               : GOV_PROBE_VALUE, j.budget },
                    fb, sizeof fb);
-        printf("  %-46s %10s %10s %10s  %s\n", d->what, fp, fg, fb, verdict_text[v]);
-        if (v == V_NO_ANSWER)
-            printf("  %-46s governed: %s\n", "", no_answer(&a->run[1], why, sizeof why));
-        else if (v == V_EXCEEDS || v == V_BELOW)
-            printf("    why: %s\n", d->why);
+        printf("  %-46s %10s %10s %10s  %s\n", d->what, fp, fg, fb, verdict_text[j.v]);
+        if (j.v == V_NO_ANSWER)
+            printf("  %-46s governed: %s\n", "", j.no_answer);
+        else if (j.why)
+            printf("    why: %s\n", j.why);
     }
 }
 
@@ -233,7 +253,7 @@ static void json_figure(gov_jw *w, const char *key, gov_probe_figure f)
 }
 
 static void json_runtime(gov_jw *w, const gov_runtime_probe *p, const asked *a,
-                         const budget *plan)
+                         const budget *b)
 {
     static const char *const status[] = { "asked", "absent", "no_probe" };
 
@@ -251,21 +271,18 @@ static void json_runtime(gov_jw *w, const gov_runtime_probe *p, const asked *a,
         gov__jw_array_begin(w, "decisions");
         for (size_t i = 0; i < GOV_PROBE_DECISIONS_MAX && p->decisions[i].key; i++) {
             const gov_probe_decision *d = &p->decisions[i];
-            gov_probe_figure pl = gov__probe_figure(a->run[0].text, d->key);
-            gov_probe_figure gv = gov__probe_figure(a->run[1].text, d->key);
-            uint64_t want = budget_of(d, plan);
-            verdict v = judge(d->unit, pl, gv, want);
-            char why[64];
+            judged j;
+            judge_decision(a, d, b, &j);
             gov__jw_object_begin(w, NULL);
             gov__jw_string(w, "key", d->key);
             gov__jw_string(w, "what", d->what);
             gov__jw_string(w, "unit", d->unit == GOV_PROBE_THREADS ? "threads" : "bytes");
-            json_figure(w, "plain", pl);
-            json_figure(w, "governed", gv);
-            gov__jw_u64(w, "budget", want);
-            gov__jw_string(w, "verdict", verdict_names[v]);
-            gov__jw_string(w, "why", v == V_EXCEEDS || v == V_BELOW ? d->why : NULL);
-            gov__jw_string(w, "no_answer", v == V_NO_ANSWER ? no_answer(&a->run[1], why, sizeof why) : NULL);
+            json_figure(w, "plain", j.plain);
+            json_figure(w, "governed", j.governed);
+            gov__jw_u64(w, "budget", j.budget);
+            gov__jw_string(w, "verdict", verdict_names[j.v]);
+            gov__jw_string(w, "why", j.why);
+            gov__jw_string(w, "no_answer", j.v == V_NO_ANSWER ? j.no_answer : NULL);
             gov__jw_object_end(w);
         }
         gov__jw_array_end(w);
@@ -307,7 +324,6 @@ int gov__doctor_runtimes(const gov_snapshot *snap, const gov_cmd_opts *o, const 
                  snap->memory.effective.binding == GOV_LAYER_NONE ||
                          snap->memory.effective.binding == GOV_LAYER_HOST
                      ? GOV_UNKNOWN : env->plan.memory_limit_per_worker };
-    const budget *plan = &b;
     if (o->json) {
         gov_jw w;
         char *text = NULL;
@@ -315,29 +331,29 @@ int gov__doctor_runtimes(const gov_snapshot *snap, const gov_cmd_opts *o, const 
         gov__jw_object_begin(&w, NULL);
         gov__jw_string(&w, "schema", SCHEMA);
         gov__jw_object_begin(&w, "budget");
-        gov__jw_u64(&w, "threads", plan->threads);
-        gov__jw_u64(&w, "memory_bytes", plan->memory);
+        gov__jw_u64(&w, "threads", b.threads);
+        gov__jw_u64(&w, "memory_bytes", b.memory);
         gov__jw_object_end(&w);
         gov__jw_array_begin(&w, "runtimes");
         for (size_t i = 0; i < gov__runtime_probe_count; i++)
-            json_runtime(&w, &gov__runtime_probes[i], &a[i], plan);
+            json_runtime(&w, &gov__runtime_probes[i], &a[i], &b);
         gov__jw_array_end(&w);
         gov__jw_object_end(&w);
         rc = gov__cmd_put_json(gov__jw_finish(&w, &text, NULL), &text);
     } else {
-        gov__fmt_count(plan->threads, threads, sizeof threads);
-        if (plan->memory == GOV_UNKNOWN)
+        gov__fmt_count(b.threads, threads, sizeof threads);
+        if (b.memory == GOV_UNKNOWN)
             snprintf(memory, sizeof memory, "no memory limit");
         else
-            gov__fmt_bytes(plan->memory, memory, sizeof memory);
+            gov__fmt_bytes(b.memory, memory, sizeof memory);
         printf("governor doctor --runtimes: each runtime asked what it decides, plainly and "
                "under governor run\nbudget of one process: %s thread%s, %s%s\n\n",
-               threads, plan->threads == 1 ? "" : "s", memory,
-               plan->memory == GOV_UNKNOWN ? "" : " of memory");
+               threads, b.threads == 1 ? "" : "s", memory,
+               b.memory == GOV_UNKNOWN ? "" : " of memory");
         printf("%-48s %10s %10s %10s  %s\n", "runtime, decision", "plain", "governed", "budget",
                "verdict");
         for (size_t i = 0; i < gov__runtime_probe_count; i++)
-            print_runtime(&gov__runtime_probes[i], &a[i], plan);
+            print_runtime(&gov__runtime_probes[i], &a[i], &b);
         rc = GOV_EXIT_OK;
     }
     free(a);
