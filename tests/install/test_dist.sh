@@ -68,7 +68,7 @@ fi
 patterns=$(rpmspec -P "$spec" 2>/dev/null | awk '/^%files/ { f = 1; next } /^%[a-z]/ && !/^%(doc|license|dir|config)/ { f = 0 } f && /^\// && !/^\/usr\/share\/doc\// { print $1 }')
 set -f
 if out=$(meson setup "$work/rpm" "$top" --prefix=/usr --libdir=lib64 -Dtests=false \
-	-Dspank=enabled -Dman=enabled -Dslurm_plugindir=/usr/lib64/slurm 2>&1 &&
+	-Dspank=enabled -Dman=enabled -Druntime_probes=disabled -Dslurm_plugindir=/usr/lib64/slurm 2>&1 &&
 	meson install -C "$work/rpm" --destdir "$work/rpmroot" --quiet 2>&1); then
 	unlisted='' unmatched=''
 	installed=$(cd "$work/rpmroot" && find . \( -type f -o -type l \) | sed 's/^\.//')

@@ -21,12 +21,14 @@ succeeds() { # DESCRIPTION CMD...: passes when CMD succeeds; shows its output ot
 }
 
 # The build's own install layout, from meson's introspection.
-libdir='' includedir='' bindir='' mandir='' datadir='' slurm_plugindir='' have_plugin=0 man_built=0 version=''
+libdir='' includedir='' bindir='' mandir='' datadir='' libexecdir='' slurm_plugindir='' have_plugin=0 man_built=0 version=''
+probes=''
+
 eval "$(meson introspect "$build" --buildoptions --targets --projectinfo | python3 -c '
 import json, shlex, sys
 info = json.load(sys.stdin)
 opts = {o["name"]: o["value"] for o in info["buildoptions"]}
-for k in ("libdir", "includedir", "bindir", "mandir", "datadir", "slurm_plugindir"):
+for k in ("libdir", "includedir", "bindir", "mandir", "datadir", "libexecdir", "slurm_plugindir"):
     v = opts[k]
     if v and not v.startswith("/"):
         v = opts["prefix"] + "/" + v
@@ -35,6 +37,9 @@ plugin = [t for t in info["targets"] if t["name"] == "governor" and t["type"] ==
 print("have_plugin=%d" % bool(plugin))
 print("man_built=%d" % any(t["name"] == "governor.1" for t in info["targets"]))
 print("version=%s" % shlex.quote(info["projectinfo"]["version"]))
+# The probes of governor doctor --runtimes this build made (its compilers).
+print("probes=%s" % shlex.quote(" ".join(sorted(t["name"] for t in info["targets"]
+                                                if t["name"].startswith("governor-probe-")))))
 ')" || { echo "not ok 1 - read the build's options with meson introspect"; exit 1; }
 
 if out=$(meson install -C "$build" --destdir "$work" --quiet 2>&1); then
@@ -139,6 +144,10 @@ expected=("$libdir/libgovernor.so.$version" "$libdir/libgovernor.so.1" "$libdir/
 	"$zcompletion")
 ((man_built)) && expected+=("${pages[@]}")
 ((have_plugin)) && expected+=("${so#"$S"}")
+for p in $probes; do
+	succeeds "doctor --runtimes' probe $libexecdir/governor/probes/$p" test -x "$S$libexecdir/governor/probes/$p"
+	expected+=("$libexecdir/governor/probes/$p")
+done
 extra=$(cd "$S" && find . \( -type f -o -type l \) | sed 's/^\.//' | sort | comm -23 - <(printf '%s\n' "${expected[@]}" | sort))
 if [[ -z $extra ]]; then pass "no other files installed"; else fail "no other files installed" "$extra"; fi
 
