@@ -46,8 +46,12 @@ check "no Go probe installed" no_probe "$(field "$json" go - status)"
 check "Python asked" "asked Python 3" "$(field "$json" python - status) $(field "$json" python - version | cut -c1-8)"
 
 # Python before 3.13 counts the host under governor run too, unless the
-# binding's startup hook is installed; 3.13 reads PYTHON_CPU_COUNT itself.
-if /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info >= (3, 13))'; then
+# binding's startup hook is installed (python3-governor, on a machine with
+# the packages); 3.13 reads PYTHON_CPU_COUNT itself.
+if /usr/bin/python3 -c 'import governor_cpu_count' 2>/dev/null; then
+  check "Python with python3-governor's hook installed: fixed" "2 1 fixed" \
+    "$(for f in plain governed verdict; do field "$json" python cpu_count "$f"; done | xargs)"
+elif /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info >= (3, 13))'; then
   check "Python 3.11: the pool exceeds the budget governed" "2 2 1 exceeds" \
     "$(for f in plain governed budget verdict; do field "$json" python pool "$f"; done | xargs)"
   check "Python 3.11: the reason names the hook" 1 \
