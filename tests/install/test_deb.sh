@@ -172,14 +172,17 @@ if out=$(bash "$cluster" start --plugin "$so" --nodes 1 --dir "$work/cluster" --
 	fi
 	# The documented line, with the packaged probes where it looks by
 	# default: the OpenMP one is packaged, Go's is not (no Go build-dependency).
-	out=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
+	# srun's own notes go to standard error, which is kept apart from the JSON.
+	json=$(eval "$(bash "$cluster" env --dir "$work/cluster")" &&
 		timeout 300 bash "$src/tests/slurm/as_user.sh" srun -n1 -c1 --mem=400M \
-			governor doctor --runtimes --json 2>&1 | jq -r '[.runtimes[] | select(.runtime == "openmp" or .runtime == "go")
-				| "\(.runtime)=\(.status)\(.decisions[0].verdict // "")"] | join(" ")')
+			governor doctor --runtimes --json 2>"$work/doctor.err")
+	out=$(jq -r '[.runtimes[] | select(.runtime == "openmp" or .runtime == "go")
+		| "\(.runtime)=\(.status)\(.decisions[0].verdict // "")"] | join(" ")' <<<"$json" 2>&1)
 	if [[ $out == "go=no_probe openmp=askedok" ]]; then
 		pass "governor doctor --runtimes asks OpenMP through the packaged probe"
 	else
-		fail "governor doctor --runtimes asks OpenMP through the packaged probe" "$(tail -5 <<<"$out")"
+		fail "governor doctor --runtimes asks OpenMP through the packaged probe" \
+			"$out; $(head -c 300 <<<"$json"); $(tail -3 "$work/doctor.err")"
 	fi
 else
 	fail "a cluster starts with the installed plugin" "$(tail -10 <<<"$out")"
