@@ -43,7 +43,7 @@ release=$(rpm -q --qf '%{RELEASE}' -p "$work/top/SRPMS/"*.src.rpm 2>/dev/null)
 # (/usr/lib/.build-id links); man pages compressed or not, as the
 # distribution's rpmbuild does it.
 declare -A want=(
-	[slurm-governor]="/usr/bin/governor /usr/share/man/man1/governor.1 /usr/share/bash-completion/completions/governor /usr/share/zsh/site-functions/_governor"
+	[slurm-governor]="/usr/bin/governor /usr/libexec/governor/probes/governor-probe-openmp /usr/share/man/man1/governor.1 /usr/share/bash-completion/completions/governor /usr/share/zsh/site-functions/_governor"
 	[slurm-governor-libs]="$libdir/libgovernor.so.1 $libdir/libgovernor.so.$version"
 	[slurm-governor-devel]="/usr/include/governor.h $libdir/libgovernor.so $libdir/pkgconfig/governor.pc"
 	[slurm-governor-spank]="$libdir/slurm/governor.so /usr/share/man/man8/governor.so.8"
